@@ -1,0 +1,225 @@
+"""The `raglab` command line: analyze, chunks, ask, check (compare lives in compare.py).
+
+Every command has --help; errors are one line on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .analyzer import tokens
+from .chunking import CHUNKERS
+from .corpus import CorpusError, bundled_corpus_dir, load_corpus
+from .goldens import GoldenError, counts_table, load_goldens
+from .pipeline import Config, Pipeline
+from .retrieval import RETRIEVERS
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True)
+
+
+def bundled_goldens_path() -> str:
+    return os.path.join(os.path.dirname(bundled_corpus_dir()), "goldens", "questions.jsonl")
+
+
+def add_corpus_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", metavar="DIR", default=None,
+                   help="folder of <id>.md articles (default: the bundled Shapla Pay help centre)")
+
+
+def add_config_args(p: argparse.ArgumentParser) -> None:
+    d = Config()
+    p.add_argument("--chunker", default=d.chunker, help=f"one of {', '.join(CHUNKERS)} (default {d.chunker})")
+    p.add_argument("--retriever", default=d.retriever, help=f"one of {', '.join(RETRIEVERS)} (default {d.retriever})")
+    p.add_argument("-k", type=int, default=d.k, help=f"chunks handed to the answerer (default {d.k})")
+    p.add_argument("--expand", action="store_true", help="expand the query with the bilingual synonym table")
+    p.add_argument("--threshold", type=float, default=d.threshold,
+                   help=f"abstain below this idf-weighted coverage of the question (default {d.threshold})")
+
+
+def corpus_docs(args):
+    directory = args.corpus or bundled_corpus_dir()
+    if args.corpus is None and not os.path.isdir(directory):
+        raise UsageError("the bundled corpus is not available here; pass --corpus DIR")
+    return load_corpus(directory)
+
+
+def config_from(args) -> Config:
+    return Config(chunker=args.chunker, retriever=args.retriever, k=args.k,
+                  expand=args.expand, threshold=args.threshold).check()
+
+
+def cmd_analyze(args) -> int:
+    toks = tokens(args.text)
+    if args.json:
+        print(dumps([{"term": t.term, "start": t.start, "end": t.end, "text": args.text[t.start:t.end]} for t in toks]))
+    else:
+        for t in toks:
+            surface = args.text[t.start:t.end]
+            print(f"{t.term}\t{t.start}-{t.end}\t{surface}")
+    return 0
+
+
+def cmd_chunks(args) -> int:
+    pipe = Pipeline(corpus_docs(args), Config(chunker=args.chunker))
+    rows = [c for c in pipe.chunks if not args.doc or c.doc == args.doc]
+    for c in rows:
+        if args.json:
+            print(dumps({"id": c.id, "doc": c.doc, "start": c.start, "end": c.end,
+                         "heading": list(c.heading), "text": c.text}))
+        else:
+            print(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}\n{c.text}\n")
+    return 0
+
+
+def _read_questions(path: str) -> list[str]:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read the questions file ({err.strerror})") from None
+    text = data.decode("utf-8", errors="replace")
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if line.lstrip().startswith("{"):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise UsageError(f"{path}:{n}: not valid JSON ({err.msg}); use one question per line or JSON Lines") from None
+            if not isinstance(row, dict) or not isinstance(row.get("question"), str):
+                raise UsageError(f"{path}:{n}: a JSON line needs a string field 'question'")
+            out.append(row["question"])
+        else:
+            out.append(line)
+    return out
+
+
+def _print_result(r: dict) -> None:
+    if r["abstained"]:
+        print("Answer: (abstained) not found in the help centre")
+    else:
+        print(f"Answer: {r['answer']}")
+        print(f"Cited:  {' '.join('[' + c + ']' for c in r['citations'])}")
+    print(f"\nTop {len(r['chunks'])} chunks:")
+    for c in r["chunks"]:
+        snippet = " ".join(c["text"].split())
+        snippet = snippet if len(snippet) <= 100 else snippet[:99] + "…"
+        print(f"{c['rank']:>2}. {c['score']:>8.4f}  {c['id']:<28} {snippet}")
+
+
+def _public(r: dict) -> dict:
+    """The documented --json fields (plus the extra detail the browser uses)."""
+    return r
+
+
+def cmd_ask(args) -> int:
+    if args.question is None and args.questions is None:
+        raise UsageError("give a QUESTION or --questions FILE")
+    config = config_from(args)
+    docs = corpus_docs(args)
+    if args.questions is not None:
+        questions = _read_questions(args.questions)
+        pipe = Pipeline(docs, config)
+        for q in questions:
+            print(dumps(_public(pipe.ask(q))))
+        return 0
+    if not args.question.strip():
+        raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")
+    result = Pipeline(docs, config).ask(args.question)
+    if args.json:
+        print(dumps(_public(result)))
+    else:
+        _print_result(result)
+    return 0
+
+
+def cmd_check(args) -> int:
+    docs = corpus_docs(args)
+    path = args.goldens or bundled_goldens_path()
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
+    questions = load_goldens(path, docs)
+    rows = counts_table(questions)
+    if args.json:
+        print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))
+        return 0
+    langs = {}
+    for d in docs:
+        langs[d.lang] = langs.get(d.lang, 0) + 1
+    print(f"corpus: {len(docs)} articles ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
+    print(f"goldens: {len(questions)} questions, every quote resolved exactly once\n")
+    print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")
+    for r in rows:
+        print(f"{r['lang']:<5} {r['kind']:<13} {r['dev']:>4} {r['test']:>5} {r['total']:>6}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="raglab",
+        description="Measure retrieval and extractive answers over a bilingual (Bangla + English) help centre.",
+        epilog="Examples:\n  raglab ask \"What is the cash out fee?\"\n  raglab ask --json \"ক্যাশ আউটের খরচ কত?\"\n"
+               "  raglab analyze \"২৫,০০০ টাকা\"\n  raglab check\n  raglab compare --split test",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("analyze", help="print the analyzer's terms for TEXT", description="Print the analyzer's terms (term, span, surface) for TEXT.")
+    p.add_argument("text", metavar="TEXT")
+    p.add_argument("--json", action="store_true", help="print a JSON list")
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("chunks", help="print the chunks of the corpus", description="Print every chunk a chunker makes.")
+    add_corpus_arg(p)
+    p.add_argument("--chunker", default=Config().chunker, help=f"one of {', '.join(CHUNKERS)}")
+    p.add_argument("--doc", help="only this article id")
+    p.add_argument("--json", action="store_true", help="print JSON Lines")
+    p.set_defaults(func=cmd_chunks)
+
+    p = sub.add_parser("ask", help="answer a question from the help centre",
+                       description="Answer a question: the cited answer (or an abstention) and the top chunks.")
+    p.add_argument("question", nargs="?", metavar="QUESTION")
+    p.add_argument("--questions", metavar="FILE", help="one question per line (or JSON Lines with 'question'); prints JSON Lines")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_corpus_arg(p)
+    add_config_args(p)
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("check", help="validate the corpus and golden set",
+                       description="Validate corpus and goldens; print counts per language x kind x split.")
+    add_corpus_arg(p)
+    p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_check)
+
+    try:
+        from .compare import add_compare_parser
+    except ImportError:
+        pass
+    else:
+        add_compare_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except (UsageError, CorpusError, GoldenError, ValueError) as err:
+        print(f"raglab {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,144 @@
+"""The golden set: questions with verbatim evidence quotes resolved to character spans.
+
+Loading is all or nothing: any problem raises `GoldenError` naming the file, the
+line, the question id and the field, and no partial set is ever returned.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .analyzer import normalize
+from .corpus import Document
+
+KINDS = ("direct", "paraphrase", "multi", "crosslingual", "unanswerable")
+LANGS = ("en", "bn")
+SPLITS = ("dev", "test")
+
+
+class GoldenError(ValueError):
+    """A golden file that cannot be loaded; the message says where and what to fix."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    doc: str
+    quote: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    lang: str
+    kind: str
+    split: str
+    question: str
+    answer: str | None
+    evidence: tuple[Evidence, ...]
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.evidence)
+
+
+def _field(row: dict, name: str, where: str, kinds: tuple = (str,)):
+    if name not in row:
+        raise GoldenError(f"{where}: missing field {name!r}")
+    value = row[name]
+    if not isinstance(value, kinds):
+        raise GoldenError(f"{where}: field {name!r} must be {' or '.join(k.__name__ for k in kinds)}, got {type(value).__name__}")
+    return value
+
+
+def parse_question(row, docs: dict[str, Document], where: str) -> Question:
+    if not isinstance(row, dict):
+        raise GoldenError(f"{where}: each line must be a JSON object")
+    qid = _field(row, "id", where)
+    where = f"{where}: question {qid}"
+    lang = _field(row, "lang", where)
+    kind = _field(row, "kind", where)
+    split = _field(row, "split", where)
+    for name, value, allowed in (("lang", lang, LANGS), ("kind", kind, KINDS), ("split", split, SPLITS)):
+        if value not in allowed:
+            raise GoldenError(f"{where}: field {name!r} is {value!r}; expected one of {', '.join(allowed)}")
+    text = _field(row, "question", where)
+    if not text.strip():
+        raise GoldenError(f"{where}: field 'question' is empty")
+    ref = _field(row, "answer", where, (str, type(None)))
+    raw_evidence = _field(row, "evidence", where, (list,))
+    evidence = []
+    for j, ev in enumerate(raw_evidence):
+        ewhere = f"{where}: evidence[{j}]"
+        if not isinstance(ev, dict):
+            raise GoldenError(f"{ewhere}: must be an object with 'doc' and 'quote'")
+        doc_id = _field(ev, "doc", ewhere)
+        quote = normalize(_field(ev, "quote", ewhere))
+        doc = docs.get(doc_id)
+        if doc is None:
+            raise GoldenError(f"{ewhere}: field 'doc' names {doc_id!r}, which is not in the corpus")
+        if not quote.strip():
+            raise GoldenError(f"{ewhere}: field 'quote' is empty")
+        count = doc.text.count(quote)
+        if count != 1:
+            problem = "does not occur" if count == 0 else f"occurs {count} times"
+            raise GoldenError(f"{ewhere}: field 'quote' {problem} in {doc_id}; copy a passage that occurs exactly once: {quote[:80]!r}")
+        start = doc.text.index(quote)
+        evidence.append(Evidence(doc_id, quote, start, start + len(quote)))
+    if kind == "unanswerable":
+        if evidence or ref is not None:
+            raise GoldenError(f"{where}: an unanswerable question has empty 'evidence' and 'answer' null")
+    elif not evidence or ref is None:
+        raise GoldenError(f"{where}: a {kind} question needs at least one evidence quote and a reference answer")
+    return Question(qid, lang, kind, split, normalize(text), ref, tuple(evidence))
+
+
+def parse_goldens(text: str, docs: list[Document], source: str = "questions.jsonl") -> list[Question]:
+    by_id = {d.id: d for d in docs}
+    questions: list[Question] = []
+    seen: dict[str, int] = {}
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{source}:{n}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise GoldenError(f"{where}: not valid JSON ({err.msg} at column {err.colno})") from None
+        q = parse_question(row, by_id, where)
+        if q.id in seen:
+            raise GoldenError(f"{where}: question {q.id}: duplicate id (first on line {seen[q.id]})")
+        seen[q.id] = n
+        questions.append(q)
+    if not questions:
+        raise GoldenError(f"{source}: no questions found; expected one JSON object per line")
+    return questions
+
+
+def load_goldens(path: str, docs: list[Document]) -> list[Question]:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise GoldenError(f"{path}:{line}: not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
+    return parse_goldens(text, docs, path)
+
+
+def counts_table(questions: list[Question]) -> list[dict]:
+    """Rows of lang x kind with dev, test and total counts, plus a total row."""
+    rows = []
+    for lang in LANGS:
+        for kind in KINDS:
+            sel = [q for q in questions if q.lang == lang and q.kind == kind]
+            if sel:
+                rows.append({"lang": lang, "kind": kind,
+                             "dev": sum(1 for q in sel if q.split == "dev"),
+                             "test": sum(1 for q in sel if q.split == "test"), "total": len(sel)})
+    rows.append({"lang": "all", "kind": "all",
+                 "dev": sum(1 for q in questions if q.split == "dev"),
+                 "test": sum(1 for q in questions if q.split == "test"), "total": len(questions)})
+    return rows

@@ -1,0 +1,97 @@
+"""The pipeline: one corpus, one chunker, one retriever, the answerer, and k.
+
+It is the only entry point the CLI, the tests and the browser worker call, and
+`ask` returns plain JSON-ready data so every caller sees the same result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from .analyzer import analyze, tokens
+from .answer import answer
+from .chunking import CHUNKERS, Chunk, chunk_corpus
+from .corpus import Document
+from .retrieval import RETRIEVERS, Hit, build_retriever
+
+POOL = 50  # first-stage depth kept for failure attribution
+
+
+@dataclass(frozen=True)
+class Config:
+    chunker: str = "recursive"
+    retriever: str = "bm25"
+    k: int = 5
+    expand: bool = False
+    threshold: float = 0.5
+
+    def check(self) -> "Config":
+        if self.chunker not in CHUNKERS:
+            raise ValueError(f"unknown chunker {self.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
+        if self.retriever not in RETRIEVERS:
+            raise ValueError(f"unknown retriever {self.retriever!r}; choose one of: {', '.join(RETRIEVERS)}")
+        if not isinstance(self.k, int) or self.k < 1:
+            raise ValueError(f"k must be a whole number >= 1, got {self.k!r}")
+        return self
+
+    @property
+    def label(self) -> str:
+        return f"{self.chunker}+{self.retriever}" + ("+exp" if self.expand else "")
+
+
+class Pipeline:
+    def __init__(self, docs: list[Document], config: Config = Config()):
+        self.config = config.check()
+        self.docs = {d.id: d for d in docs}
+        self.chunks: list[Chunk] = chunk_corpus(docs, config.chunker)
+        self.by_id = {c.id: c for c in self.chunks}
+        self.retriever = build_retriever(config.retriever, self.chunks)
+
+    def query_text(self, question: str) -> str:
+        if self.config.expand:
+            from .expansion import expand
+
+            return expand(question)
+        return question
+
+    def search(self, question: str, n: int | None = None) -> list[Hit]:
+        """Ranked hits for a question (expanded when the config says so)."""
+        return self.retriever.search(self.query_text(question), n or self.config.k)
+
+    def ask(self, question: str) -> dict:
+        """The JSON-ready result of one question: answer, citations and top-k chunks."""
+        question = question if isinstance(question, str) else str(question)
+        hits = self.search(question) if question.strip() else []
+        top = [self.chunks[h.index] for h in hits]
+        terms = analyze(question)
+        result = answer(terms, top, self.retriever.idf, threshold=self.config.threshold)
+        return {
+            "question": question,
+            "answer": result.text,
+            "abstained": result.abstained,
+            "citations": result.citations,
+            "coverage": result.coverage,
+            "quotes": [asdict(q) for q in result.quotes],
+            "terms": sorted(set(terms)),
+            "config": asdict(self.config),
+            "chunks": [
+                {
+                    "rank": rank,
+                    "id": c.id,
+                    "doc": c.doc,
+                    "start": c.start,
+                    "end": c.end,
+                    "score": h.score,
+                    "title": self.docs[c.doc].title,
+                    "heading": list(c.heading),
+                    "text": c.text,
+                    "matches": match_spans(c.text, set(terms)),
+                }
+                for rank, (h, c) in enumerate(zip(hits, top), 1)
+            ],
+        }
+
+
+def match_spans(text: str, terms: set[str]) -> list[list[int]]:
+    """[start, end] offsets in `text` of tokens whose term is one of `terms` (for highlighting)."""
+    return [[t.start, t.end] for t in tokens(text) if t.term in terms]
