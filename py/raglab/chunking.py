@@ -82,11 +82,13 @@ def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _split(text: str, start: int, end: int, max_words: int, level: int) -> list[tuple[int, int]]:
     """Recursive split of text[start:end]: paragraphs (level 0), sentences (1), words (2)."""
-    n = len(words(text, start, end))
-    if n <= max_words or level > 2:
-        return [(start, end)] if n else []
+    ws = words(text, start, end)
+    if not ws:
+        return []
+    start, end = ws[0][0], ws[-1][1]
+    if len(ws) <= max_words:
+        return [(start, end)]
     if level == 2:
-        ws = words(text, start, end)
         return [(ws[i][0], ws[min(i + max_words, len(ws)) - 1][1]) for i in range(0, len(ws), max_words)]
     parts = _paragraphs(text, start, end) if level == 0 else sentences(text, start, end)
     pieces: list[tuple[int, int]] = []

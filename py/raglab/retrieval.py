@@ -59,8 +59,29 @@ class BM25Retriever:
         return top_n(self.bm25.scores(analyze(query)), n)
 
 
+def _dense(chunks: list[Chunk]) -> Retriever:
+    from .dense import DenseRetriever  # imported late: dense.py imports this module
+
+    return DenseRetriever(chunks)
+
+
+def _hybrid(chunks: list[Chunk]) -> Retriever:
+    from .hybrid import HybridRetriever
+
+    return HybridRetriever(chunks)
+
+
+def _hybrid_rerank(chunks: list[Chunk]) -> Retriever:
+    from .rerank import RerankRetriever
+
+    return RerankRetriever(chunks)
+
+
 RETRIEVERS: dict[str, Callable[[list[Chunk]], Retriever]] = {
     "bm25": BM25Retriever,
+    "dense": _dense,  # hashed word and character n-grams: lexical-statistical, not semantic
+    "hybrid": _hybrid,  # reciprocal rank fusion of bm25 and dense
+    "hybrid-rerank": _hybrid_rerank,  # hybrid top 30, reordered by a query-aware lexical reranker
 }
 
 

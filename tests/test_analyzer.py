@@ -1,0 +1,129 @@
+"""The analyzer: table-driven cases in both scripts, plus properties."""
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from raglab.analyzer import analyze, normalize, quote_span, sentences, tokens
+
+NUKTA = "\u09bc"
+ZWJ, ZWNJ, SHY, ZWSP = "\u200d", "\u200c", "\u00ad", "\u200b"
+
+
+@pytest.mark.parametrize("text, terms", [
+    # English: lower-case, decimals kept, grouping commas removed, light plural folding
+    ("Cash Out FEE", ["cash", "out", "fee"]),
+    ("The fee is 1.85% of the amount", ["fee", "1.85", "amount"]),
+    ("Tk 25,000 a day and Tk 1,50,000 a month", ["tk", "25000", "day", "tk", "150000", "month"]),
+    ("limits, fees and agencies", ["limit", "fee", "agency"]),
+    ("e.g. Tk. 500.", ["e", "g", "tk", "500"]),
+    ("T+1 settlement", ["1", "settlement"]),  # a lone "t" is a stopword (don't)
+    ("support@shaplapay.example", ["support", "shaplapay", "example"]),
+    # Bangla: vowel signs and hasanta stay inside words
+    ("ক্যাশ আউট", ["ক্যাশ", "আউট"]),
+    ("প্রতিদিন সর্বোচ্চ", ["প্রতিদিন", "সর্বোচ্চ"]),
+    # Bangla digits fold to ASCII before grouping commas are handled
+    ("৩০,০০০ টাকা", ["30000", "টাকা"]),
+    ("১.৮৫%", ["1.85"]),
+    ("৳৫০০", ["500"]),
+    # inflectional suffixes are stripped, keeping at least two code points of stem
+    ("ক্যাশ আউটের", ["ক্যাশ", "আউট"]),
+    ("এজেন্টদের", ["এজেন্ট"]),
+    ("টাকাগুলো", ["টাকা"]),
+    ("রা", ["রা"]),
+    # the danda is punctuation, not part of a word
+    ("টাকা।", ["টাকা"]),
+    # stopwords of both languages are dropped
+    ("What is the limit?", ["limit"]),
+    ("আমার পিন কী?", ["পিন"]),
+])
+def test_terms(text, terms):
+    assert analyze(text) == terms
+
+
+@pytest.mark.parametrize("a, b", [
+    ("\u09df", "\u09af" + NUKTA),  # য় precomposed vs য + nukta
+    ("\u09dc", "\u09a1" + NUKTA),  # ড়
+    ("\u09dd", "\u09a2" + NUKTA),  # ঢ়
+    ("\u09ce", "\u09a4\u09cd" + ZWJ),  # ৎ vs ত + hasanta + ZWJ
+    ("পিন", "পি" + ZWJ + "ন"),
+    ("পিন", "পি" + ZWNJ + "ন"),
+    ("পিন", "পি" + SHY + "ন"),
+    ("পিন", "প" + ZWSP + "িন"),
+    ("30000", "৩০,০০০"),
+    ("150000", "১,৫০,০০০"),
+])
+def test_equivalent_forms_give_one_term(a, b):
+    wrap = "নতুন {} বিষয়"  # inside a sentence, so folding is not an edge effect
+    assert analyze(wrap.format(a)) == analyze(wrap.format(b))
+    assert len(analyze(wrap.format(b))) == 3
+
+
+def test_currency_signs_are_not_letters():
+    assert analyze("৳") == [] and analyze("৲") == []
+    assert analyze("৳২৫") == ["25"]
+
+
+def test_token_offsets_slice_the_surface():
+    text = "ক্যাশ আউটের চার্জ ১.৮৫%। Cash-out fee: Tk 1,000."
+    for t in tokens(text):
+        assert text[t.start:t.end].strip() == text[t.start:t.end]
+    assert [text[t.start:t.end] for t in tokens(text)][:3] == ["ক্যাশ", "আউটের", "চার্জ"]
+    assert "1,000" in [text[t.start:t.end] for t in tokens(text)]
+
+
+def test_normalize_nfc_lf_no_bom():
+    assert normalize("\ufeffa\r\nb\rc") == "a\nb\nc"
+    assert normalize("\u09df") == unicodedata.normalize("NFC", "\u09df")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The fee is 1.85%. Minimum Tk. 50 applies.", ["The fee is 1.85%.", "Minimum Tk. 50 applies."]),
+    ("Use e.g. the app. Done!", ["Use e.g. the app.", "Done!"]),
+    ("Why? Because.", ["Why?", "Because."]),
+    ("চার্জ ১.৮৫%। সীমা ২৫,০০০ টাকা।", ["চার্জ ১.৮৫%।", "সীমা ২৫,০০০ টাকা।"]),
+    ("এক॥ দুই", ["এক॥", "দুই"]),
+    ("## Fees\n- First item\n- Second item", ["## Fees", "- First item", "- Second item"]),
+    ("| Cash in | Free |\n|---|---|", ["| Cash in | Free |", "|---|---|"]),
+])
+def test_sentences(text, expected):
+    assert [text[s:e] for s, e in sentences(text)] == expected
+
+
+def test_sentence_offsets_in_a_window():
+    text = "Intro. ## Head\nOne. Two."
+    start = text.index("One")
+    assert [text[s:e] for s, e in sentences(text, start)] == ["One.", "Two."]
+
+
+@pytest.mark.parametrize("line, quoted", [
+    ("- Minimum Tk 50 per cash-out.", "Minimum Tk 50 per cash-out."),
+    ("3. Enter your PIN.", "Enter your PIN."),
+    ("৩. পিন দিন।", "পিন দিন।"),
+    ("| Cash in | Free |", "Cash in | Free"),
+    ("Plain sentence.", "Plain sentence."),
+])
+def test_quote_span_strips_markdown_markers(line, quoted):
+    s, e = quote_span(line, 0, len(line))
+    assert line[s:e] == quoted
+
+
+bangla_heavy = st.text(
+    alphabet=st.one_of(
+        st.characters(min_codepoint=0x0980, max_codepoint=0x09FF),
+        st.sampled_from(list(" ,.।॥?!\n\r\t-|#0123456789" + ZWJ + ZWNJ + SHY + ZWSP + "\ufeff")),
+        st.characters(max_codepoint=0x7F),
+        st.characters(),
+    ),
+    max_size=200,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(bangla_heavy)
+def test_analysis_never_raises_and_is_idempotent(text):
+    terms = analyze(text)
+    assert analyze(" ".join(terms)) == terms
+    for t in tokens(text):
+        assert 0 <= t.start < t.end <= len(text)

@@ -1,0 +1,94 @@
+"""The golden set: every quote resolves once; loading is all or nothing."""
+
+import json
+
+import pytest
+
+from raglab.goldens import GoldenError, load_goldens, parse_goldens
+
+from helpers import GOLDENS, docs, questions
+
+
+def test_whole_set_loads_and_resolves_spans():
+    qs = questions()
+    by_id = {d.id: d for d in docs()}
+    for q in qs:
+        for ev in q.evidence:
+            assert by_id[ev.doc].text[ev.start:ev.end] == ev.quote
+
+
+def test_ids_unique_and_kinds_valid():
+    qs = questions()
+    assert len({q.id for q in qs}) == len(qs)
+    for q in qs:
+        assert q.answerable == (q.kind != "unanswerable")
+        if q.kind == "multi":
+            assert len(q.evidence) >= 2, q.id
+
+
+def test_split_is_stratified_half_half():
+    qs = questions()
+    groups = {}
+    for q in qs:
+        groups.setdefault((q.lang, q.kind), []).append(q.split)
+    for key, splits in groups.items():
+        assert abs(splits.count("dev") - splits.count("test")) <= 1, key
+
+
+def good_row(**over):
+    row = {"id": "q1", "lang": "en", "kind": "direct", "split": "dev", "question": "What is the cash out fee?",
+           "answer": "1.85%", "evidence": [{"doc": "en-cash-out", "quote": "1.85%"}]}
+    row.update(over)
+    return json.dumps(row, ensure_ascii=False)
+
+
+def unique_quote():
+    doc = {d.id: d for d in docs()}["en-cash-out"]
+    line = next(l for l in doc.text.split("\n") if "1.85%" in l and doc.text.count(l) == 1)
+    return line
+
+
+@pytest.mark.parametrize("line, message", [
+    (good_row(evidence=[{"doc": "en-cash-out", "quote": "this text is not in the article"}]), "question q1: evidence[0]: field 'quote' does not occur in en-cash-out"),
+    (good_row(evidence=[{"doc": "en-nope", "quote": "x"}]), "names 'en-nope', which is not in the corpus"),
+    (good_row(kind="bogus"), "field 'kind' is 'bogus'"),
+    (good_row(split="train"), "field 'split' is 'train'"),
+    ('{"id": "q1", "lang": "en"', "not valid JSON"),
+    (good_row(question=7), "field 'question' must be str"),
+    (json.dumps({"id": "q1"}), "missing field 'lang'"),
+    (good_row(kind="unanswerable", evidence=[]), "unanswerable question has empty 'evidence' and 'answer' null"),
+])
+def test_bad_rows_name_file_line_and_question(line, message):
+    with pytest.raises(GoldenError) as err:
+        parse_goldens(line + "\n", list(docs()), "goldens.jsonl")
+    assert str(err.value).startswith("goldens.jsonl:1")
+    assert message in str(err.value)
+
+
+def test_quote_occurring_twice_is_rejected():
+    with pytest.raises(GoldenError, match="occurs [0-9]+ times"):
+        parse_goldens(good_row(evidence=[{"doc": "en-cash-out", "quote": "the"}]) + "\n", list(docs()), "g.jsonl")
+
+
+def test_duplicate_id_is_rejected_with_both_lines():
+    ok = good_row(evidence=[{"doc": "en-cash-out", "quote": unique_quote()}])
+    with pytest.raises(GoldenError, match=r"g.jsonl:2: question q1: duplicate id \(first on line 1\)"):
+        parse_goldens(ok + "\n" + ok + "\n", list(docs()), "g.jsonl")
+
+
+def test_invalid_utf8_names_the_line(tmp_path):
+    f = tmp_path / "g.jsonl"
+    f.write_bytes(b'{"id": "q1"}\n{"id": "\xff"}\n')
+    with pytest.raises(GoldenError, match=r"g.jsonl:2: not valid UTF-8"):
+        load_goldens(str(f), list(docs()))
+
+
+def test_bundled_set_meets_the_counts():
+    qs = questions()
+    def n(**kw):
+        return sum(1 for q in qs if all(getattr(q, k) == v for k, v in kw.items()))
+    assert len(qs) >= 180
+    assert n(lang="en") >= 110 and n(lang="bn") >= 50
+    assert n(kind="paraphrase") >= 50 and n(kind="paraphrase", lang="bn") >= 15
+    assert n(kind="multi") >= 20 and n(kind="crosslingual") >= 8
+    assert n(kind="unanswerable") >= 24 and n(kind="unanswerable", lang="bn") >= 12
