@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """raglab's one entry point for set-up, build, serve and test.
 
-    python3 build.py setup    # virtual environment + editable install with test extras
+    python3 build.py setup    # virtual environment + editable install with test extras,
+                              # npm packages (Pyodide, web font) and Chromium for browser tests
     python3 build.py test     # setup, then the whole test suite
+    python3 build.py build    # build the static browser app into dist/
     python3 build.py serve    # setup, build dist/, serve it on 127.0.0.1
+    python3 build.py bench    # benchmarks against rank_bm25 and bm25s -> docs/benchmarks.md
 
 Plain standard library so it runs before anything is installed.
 """
@@ -43,13 +46,377 @@ def setup_python() -> None:
         fh.write("ok\n")
 
 
+# ---------------------------------------------------------------------------
+# The static site: dist/ holds everything the browser app needs, with relative
+# URLs only, so it can be served from any path (GitHub Pages serves project
+# sites under /<repo>/). Downloads are pinned and cached in node_modules/,
+# vendor/ and .cache/ (all git-ignored), so a rebuild downloads nothing twice.
+
+DIST = os.path.join(ROOT, "dist")
+VENDOR = os.path.join(ROOT, "vendor")
+CACHE = os.path.join(ROOT, ".cache")
+NODE_MODULES = os.path.join(ROOT, "node_modules")
+PYODIDE_VERSION = "314.0.7"  # pinned exactly in package.json and package-lock.json
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.mjs.map", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# Pyodide's npm package is only the core runtime. micropip (which vendors its own
+# copy of `packaging`, so it needs nothing else) comes from PyPI as a pure-Python
+# wheel and is served only if it matches this digest.
+MICROPIP_VERSION = "0.11.1"
+MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+FONT_PACKAGE = os.path.join(NODE_MODULES, "@fontsource", "noto-sans-bengali")
+FONT_WEIGHTS = ("400", "700")
+CHROMIUM = "/usr/bin/chromium"
+# Flags for a headless Chromium on a machine with no outside network: no
+# background traffic, and every host except loopback resolves to nothing, so a
+# request that tried to leave the origin fails loudly instead of hanging.
+CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+
+
+class SetupError(Exception):
+    """A missing tool or a failed check: printed as one line that says what to do."""
+
+
+def sha256_file(path: str) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def setup_node() -> None:
+    """node_modules/ from the committed lock file (npm ci), unless it is already current."""
+    import json
+
+    installed = os.path.join(NODE_MODULES, ".package-lock.json")
+    lock = os.path.join(ROOT, "package-lock.json")
+    pyodide_pkg = os.path.join(NODE_MODULES, "pyodide", "package.json")
+    if (os.path.exists(installed) and os.path.exists(pyodide_pkg)
+            and os.path.getmtime(installed) >= os.path.getmtime(lock)):
+        with open(pyodide_pkg, encoding="utf-8") as fh:
+            if json.load(fh).get("version") == PYODIDE_VERSION:
+                log("node_modules up to date")
+                return
+    import shutil
+
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SetupError("npm is not installed; install Node.js 18 or later with npm "
+                         "(Debian: apt-get install -y nodejs npm) and run this again")
+    run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"])
+
+
+def setup_chromium() -> None:
+    """Debian's Chromium for the browser tests (root installs it; on GitHub, Playwright's)."""
+    import shutil
+
+    if os.path.exists(CHROMIUM):
+        log(f"chromium: {CHROMIUM}")
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update"], env=env)
+        run(["apt-get", "install", "-y", "chromium", "fonts-noto-core"], env=env)
+        return
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        # GitHub's runners are not root but have sudo and can download Playwright's build.
+        run([VPY, "-m", "playwright", "install", "--with-deps", "chromium"])
+        return
+    raise SetupError(f"Chromium is missing ({CHROMIUM}); as root run "
+                     "`apt-get update && apt-get install -y chromium fonts-noto-core`, then run this again")
+
+
+def browser_launch_options() -> dict:
+    """Keyword arguments for Playwright's chromium.launch (tests and benchmarks share them)."""
+    options = {"args": list(CHROMIUM_ARGS)}
+    if os.path.exists(CHROMIUM):
+        options["executable_path"] = CHROMIUM
+    return options
+
+
+def fetch_micropip() -> str:
+    """The micropip wheel in vendor/, downloaded once from PyPI and checked against its pin."""
+    path = os.path.join(VENDOR, MICROPIP_WHEEL)
+    if os.path.exists(path) and sha256_file(path) == MICROPIP_SHA256:
+        return path
+    os.makedirs(VENDOR, exist_ok=True)
+    pip_python = VPY if os.path.exists(VPY) else sys.executable
+    run([pip_python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+         "--python-version", "3.14", f"micropip=={MICROPIP_VERSION}", "-d", VENDOR])
+    got = sha256_file(path) if os.path.exists(path) else "(no file)"
+    if got != MICROPIP_SHA256:
+        if os.path.exists(path):
+            os.remove(path)
+        raise SetupError(f"{MICROPIP_WHEEL}: sha256 {got} does not match the pinned {MICROPIP_SHA256}; "
+                         "if micropip was deliberately upgraded, update MICROPIP_* in build.py")
+    return path
+
+
+def _wheel_sources() -> list[str]:
+    """Files the raglab wheel is built from (the package and the project metadata)."""
+    out = [n for n in ("pyproject.toml", "README.md", "LICENSE") if os.path.exists(os.path.join(ROOT, n))]
+    package = os.path.join(ROOT, "py", "raglab")
+    for folder, dirs, names in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if not name.endswith((".pyc", ".pyo")):
+                out.append(os.path.relpath(os.path.join(folder, name), ROOT))
+    return out
+
+
+def build_wheel() -> tuple[str, str]:
+    """(path of raglab's wheel, digest of its sources), built once per source state.
+
+    The wheel is built with pip from a clean copy of the sources, so a module
+    deleted from py/raglab cannot linger in it from an old setuptools build/ dir.
+    """
+    import hashlib
+    import shutil
+    import tempfile
+
+    sources = _wheel_sources()
+    digest = hashlib.sha256()
+    for rel in sources:
+        digest.update(rel.replace(os.sep, "/").encode() + b"\0")
+        with open(os.path.join(ROOT, rel), "rb") as fh:
+            digest.update(fh.read() + b"\0")
+    key = digest.hexdigest()[:16]
+    cached = os.path.join(CACHE, "wheels", key)
+    found = [n for n in os.listdir(cached) if n.endswith(".whl")] if os.path.isdir(cached) else []
+    if len(found) == 1:
+        return os.path.join(cached, found[0]), key
+    pip_python = VPY if os.path.exists(VPY) else sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "src")
+        for rel in sources:
+            os.makedirs(os.path.dirname(os.path.join(src, rel)), exist_ok=True)
+            shutil.copyfile(os.path.join(ROOT, rel), os.path.join(src, rel))
+        out = os.path.join(tmp, "out")
+        run([pip_python, "-m", "pip", "wheel", "-q", "--no-deps", ".", "-w", out], cwd=src)
+        wheels = [n for n in os.listdir(out) if n.endswith(".whl")]
+        if len(wheels) != 1 or not wheels[0].endswith("-py3-none-any.whl"):
+            raise SetupError(f"expected one pure-Python raglab wheel, pip produced {wheels}")
+        shutil.rmtree(os.path.join(CACHE, "wheels"), ignore_errors=True)  # keep only the current one
+        os.makedirs(cached)
+        shutil.copyfile(os.path.join(out, wheels[0]), os.path.join(cached, wheels[0]))
+    return os.path.join(cached, wheels[0]), key
+
+
+def _pyodide_lock(micropip_path: str) -> bytes:
+    """Pyodide's lock file, cut down to the one package we serve: micropip, pointing at our file."""
+    import json
+
+    with open(os.path.join(NODE_MODULES, "pyodide", "pyodide-lock.json"), encoding="utf-8") as fh:
+        lock = json.load(fh)
+    entry = dict(lock["packages"]["micropip"])
+    if entry.get("version") != MICROPIP_VERSION or entry.get("depends"):
+        raise SetupError(f"pyodide {PYODIDE_VERSION}'s lock file lists micropip {entry.get('version')} "
+                         f"with dependencies {entry.get('depends')}; build.py serves micropip {MICROPIP_VERSION} alone")
+    entry["file_name"] = MICROPIP_WHEEL
+    entry["sha256"] = sha256_file(micropip_path)
+    slim = {"info": lock["info"], "packages": {"micropip": entry}}
+    return (json.dumps(slim, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _font_files() -> dict[str, str]:
+    """The Bangla web font: the fontsource CSS per weight and the files it points at."""
+    import re
+
+    files = {}
+    for weight in FONT_WEIGHTS:
+        css = os.path.join(FONT_PACKAGE, f"{weight}.css")
+        files[f"fonts/noto-sans-bengali/{weight}.css"] = css
+        with open(css, encoding="utf-8") as fh:
+            for name in re.findall(r"url\(\./files/([^)]+)\)", fh.read()):
+                files[f"fonts/noto-sans-bengali/files/{name}"] = os.path.join(FONT_PACKAGE, "files", name)
+    return files
+
+
+def _tree(folder: str, prefix: str) -> dict[str, str]:
+    files = {}
+    for base, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        for name in sorted(names):
+            if not name.startswith("."):
+                path = os.path.join(base, name)
+                files[prefix + os.path.relpath(path, folder).replace(os.sep, "/")] = path
+    return files
+
+
+def sync_tree(root: str, files: dict[str, "str | bytes"]) -> int:
+    """Make `root` hold exactly `files` ({relative path: source path or bytes}); return files written."""
+    written = 0
+    for rel, source in sorted(files.items()):
+        target = os.path.join(root, *rel.split("/"))
+        if isinstance(source, bytes):
+            data = source
+        else:
+            with open(source, "rb") as fh:
+                data = fh.read()
+        if os.path.exists(target):
+            with open(target, "rb") as fh:
+                if fh.read() == data:
+                    continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as fh:
+            fh.write(data)
+        written += 1
+    wanted = {os.path.join(root, *rel.split("/")) for rel in files}
+    for base, dirs, names in os.walk(root, topdown=False):
+        for name in names:
+            if os.path.join(base, name) not in wanted:
+                os.remove(os.path.join(base, name))
+        if base != root and not os.listdir(base):
+            os.rmdir(base)
+    return written
+
+
+def build_site() -> str:
+    """Assemble dist/ (incrementally); return its path."""
+    import json
+
+    for needed in (os.path.join(NODE_MODULES, "pyodide", "pyodide.mjs"), os.path.join(FONT_PACKAGE, "400.css")):
+        if not os.path.exists(needed):
+            raise SetupError(f"{os.path.relpath(needed, ROOT)} is missing; run `python3 build.py setup`")
+    micropip = fetch_micropip()
+    wheel, key = build_wheel()
+    files: dict[str, str | bytes] = {}
+    files.update(_tree(os.path.join(ROOT, "site"), ""))
+    files.update(_tree(os.path.join(ROOT, "js"), "js/"))
+    files.update(_font_files())
+    for name in PYODIDE_FILES:
+        files[f"pyodide/{name}"] = os.path.join(NODE_MODULES, "pyodide", name)
+    files[f"pyodide/{MICROPIP_WHEEL}"] = micropip
+    files["pyodide/pyodide-lock.json"] = _pyodide_lock(micropip)
+    # A folder per source digest, so a browser can never reuse a cached old wheel.
+    wheel_url = f"wheels/{key}/{os.path.basename(wheel)}"
+    files[wheel_url] = wheel
+    corpus = sorted(n for n in os.listdir(os.path.join(ROOT, "corpus")) if n.endswith(".md"))
+    for name in corpus:
+        files[f"data/corpus/{name}"] = os.path.join(ROOT, "corpus", name)
+    goldens = os.path.join(ROOT, "goldens", "questions.jsonl")
+    if os.path.exists(goldens):
+        files["data/goldens/questions.jsonl"] = goldens
+    manifest = {
+        "corpus": [f"data/corpus/{n}" for n in corpus],
+        "goldens": "data/goldens/questions.jsonl" if os.path.exists(goldens) else None,
+        "micropip": MICROPIP_VERSION,
+        "pyodide": PYODIDE_VERSION,
+        "wheel": wheel_url,
+    }
+    files["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+    files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are
+    written = sync_tree(DIST, files)
+    log(f"dist/: {len(files)} files, {written} written")
+    return DIST
+
+
+def site_csp(directory: str = DIST) -> str:
+    """The Content-Security-Policy of index.html's meta tag (the dev server sends it as a header too)."""
+    import re
+
+    with open(os.path.join(directory, "index.html"), encoding="utf-8") as fh:
+        found = re.search(r'http-equiv="Content-Security-Policy"\s+content="([^"]+)"', fh.read())
+    if not found:
+        raise SetupError("index.html has no Content-Security-Policy meta tag")
+    return found.group(1)
+
+
+def make_server(directory: str = DIST, port: int = 0):
+    """A static file server for `directory` on 127.0.0.1 (port 0: a free one).
+
+    It sends the page's CSP as a header as well, so the Web Worker (which a meta
+    tag does not cover) runs under the same policy; and no-cache, so a rebuilt
+    dist/ is picked up on reload.
+    """
+    import functools
+    import http.server
+
+    csp = site_csp(directory)
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+            ".json": "application/json", ".md": "text/markdown; charset=utf-8",
+            ".jsonl": "application/jsonl; charset=utf-8", ".whl": "application/zip",
+            ".zip": "application/zip", ".woff2": "font/woff2", ".woff": "font/woff",
+            ".css": "text/css", ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8",
+        }
+
+        def end_headers(self):
+            self.send_header("Content-Security-Policy", csp)
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+        def handle(self):
+            try:
+                super().handle()
+            except (ConnectionResetError, BrokenPipeError):
+                pass  # the browser cancelled a request; nothing to report
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=directory))
+    server.daemon_threads = True
+    return server
+
+
+def serve_in_background(directory: str = DIST, port: int = 0):
+    """(server, url) with the server running in a daemon thread; stop with server.shutdown()."""
+    import threading
+
+    server = make_server(directory, port)
+    threading.Thread(target=server.serve_forever, name="raglab-dist-server", daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}/"
+
+
+def cmd_build(args) -> None:
+    setup_python()
+    setup_node()
+    build_site()
+
+
+def cmd_serve(args) -> None:
+    setup_python()
+    setup_node()
+    build_site()
+    server = make_server(DIST, args.port)
+    print(f"raglab is served at http://127.0.0.1:{server.server_port}/  (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
 def cmd_setup(args) -> None:
     setup_python()
+    setup_node()
+    setup_chromium()
 
 
 def cmd_test(args) -> None:
     setup_python()
+    setup_node()
+    setup_chromium()
+    build_site()  # the browser tests serve dist/
     result = subprocess.run([VPY, "-m", "pytest", *args.pytest_args], cwd=ROOT)
+    sys.exit(result.returncode)
+
+
+def cmd_bench(args) -> None:
+    """The benchmark (bench/run.py): writes docs/benchmarks.md; not part of `test`."""
+    setup_python()
+    result = subprocess.run([VPY, os.path.join(ROOT, "bench", "run.py"), *args.bench_args], cwd=ROOT)
     sys.exit(result.returncode)
 
 
@@ -57,17 +424,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="build.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    p = sub.add_parser("setup", help="create .venv and install raglab with its test extras (idempotent)")
+    p = sub.add_parser("setup", help="create .venv with raglab and its test extras, node_modules (npm ci) and Chromium (idempotent)")
     p.set_defaults(func=cmd_setup)
+    p = sub.add_parser("build", help="build the static browser app into dist/ (incremental)")
+    p.set_defaults(func=cmd_build)
+    p = sub.add_parser("serve", help="setup, build dist/, serve it on 127.0.0.1 and print the URL")
+    p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    p.set_defaults(func=cmd_serve)
     p = sub.add_parser("test", help="setup, then run the whole test suite (extra args go to pytest)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_test)
+    p = sub.add_parser("bench", help="setup, then benchmark BM25 against rank_bm25 and bm25s and time the "
+                                     "pipeline natively and in the browser; writes docs/benchmarks.md "
+                                     "(a few minutes; extra args go to bench/run.py, see its --help)")
+    p.add_argument("bench_args", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_bench)
     args = parser.parse_args()
     try:
         args.func(args)
     except subprocess.CalledProcessError as err:
         log(f"failed: {' '.join(err.cmd)} (exit {err.returncode})")
         sys.exit(1)
+    except SetupError as err:
+        log(f"error: {err}")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def test_no_terms_abstains():
 
 @pytest.fixture(scope="module")
 def pipe():
-    return Pipeline(list(docs()), Config(chunker="recursive", retriever="bm25"))
+    return Pipeline(list(docs()), Config(chunker="recursive", retriever="bm25", expand=False, threshold=0.5))
 
 
 @pytest.mark.parametrize("question, fact", [

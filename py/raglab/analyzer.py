@@ -54,8 +54,7 @@ class Token:
 
 def normalize(text: str) -> str:
     """NFC, LF line ends and no BOM: applied to every document before offsets are taken."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.lstrip("\ufeff")  # every leading BOM, so that normalising twice changes nothing
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return unicodedata.normalize("NFC", text)
 
@@ -84,7 +83,8 @@ def _fold_bangla(raw: str) -> str:
     raw = raw.replace("\u09a4" + HASANTA + ZWJ, KHANDA_TA)
     for pre, dec in _NUKTA_FOLD.items():
         raw = raw.replace(pre, dec)
-    return "".join(ch for ch in raw if ch not in _INVISIBLE)
+    # NFC too: a typed question may spell ো as ে + া (two code points), the corpus is NFC.
+    return unicodedata.normalize("NFC", "".join(ch for ch in raw if ch not in _INVISIBLE))
 
 
 _STOPWORD_TEXT = (
@@ -191,6 +191,8 @@ def tokens(text: str) -> list[Token]:
             i += 1
             end = i
         raw = "".join(buf)
+        if script != "B":  # invisibles go in every script ("fee\u00ads" is "fees"); Bangla folds them below
+            raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
         surface = _fold_bangla(raw) if script == "B" else raw.lower()
         if not surface or surface in STOPWORDS:
             continue

@@ -5,16 +5,47 @@
 
 A term repeated in the query counts once per occurrence, as in rank_bm25 and bm25s.
 The (k1 + 1) factor is kept, so scores equal bm25s "lucene" scores times (k1 + 1).
-Scores are accumulated term by term in query order and chunk order: the same
-floating-point operations in the same order on every platform.
+A chunk's score is accumulated term by term in query order, starting from 0.0:
+the same floating-point operations in the same order on every platform and on
+every code path below.
+
+Two ways to score a query:
+
+- `scores(query_terms)`: every chunk that shares a term with the query (exhaustive).
+- `top_scores(query_terms, n)`: the same exact scores, but only for a small set of
+  chunks that provably contains the n best. It is a term-at-a-time MaxScore: each
+  term's largest impact bounds what that term can add to any chunk, so once the
+  n-th best score found so far exceeds what the remaining (frequent, low-idf) terms
+  could add together, chunks that have none of the rarer terms cannot make the top
+  n, and those terms' long postings are only consulted for the few candidates left.
+  Ranking its result with `retrieval.top_n` gives exactly the hits (ids, order and
+  scores) that ranking `scores()` gives; tests/test_bm25.py checks this.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
+from bisect import bisect_left
+from collections import Counter
+from operator import add, truediv
+
+# Relative safety margin of every pruning test. Pruning compares bounds that are
+# summed in another order than the exact scores and ranking compares scores
+# rounded to 12 significant digits; both move a value by far less than 1e-10 of
+# itself, so a chunk is dropped only when it trails by more than that.
+_SLACK = 1e-9
+# Rough costs, in units of one posting scanned into a dict: looking one chunk up in
+# a posting list by binary search, and scanning a posting into a lookup dict.
+_LOOKUP_COST = 4.0
+_DICT_COST = 0.6
+# Above this share of the query's postings that must be scanned anyway, skip pruning.
+_EXHAUSTIVE_SHARE = 0.75
 
 
 class BM25:
+    """The index: `postings[term] = (chunk indices ascending, impacts)`, `df`, `max_impact`."""
+
     def __init__(self, docs_terms: list[list[str]], k1: float = 1.2, b: float = 0.75):
         if k1 < 0 or not 0 <= b <= 1:
             raise ValueError("BM25 needs k1 >= 0 and 0 <= b <= 1")
@@ -25,23 +56,36 @@ class BM25:
         for n in lengths:
             total += n
         self.avgdl = total / self.n_docs if self.n_docs else 0.0
-        tfs: dict[str, dict[int, int]] = {}
+        # Term frequencies per chunk, counted by Counter (in C); chunks are visited in
+        # order, so every posting list comes out sorted by chunk index.
+        ids_of: dict[str, list[int]] = {}
+        tfs_of: dict[str, list[int]] = {}
         for i, terms in enumerate(docs_terms):
-            for t in terms:
-                row = tfs.setdefault(t, {})
-                row[i] = row.get(i, 0) + 1
-        self.df = {t: len(row) for t, row in tfs.items()}
-        # term -> (chunk indices ascending, impacts)
+            for t, tf in Counter(terms).items():
+                ids = ids_of.get(t)
+                if ids is None:
+                    ids_of[t] = [i]
+                    tfs_of[t] = [tf]
+                else:
+                    ids.append(i)
+                    tfs_of[t].append(tf)
+        self.df = {t: len(ids) for t, ids in ids_of.items()}
+        norms = [k1 * (1 - b + b * n / self.avgdl) if self.avgdl else k1 for n in lengths]
         self.postings: dict[str, tuple[list[int], list[float]]] = {}
-        for t in sorted(tfs):
+        self.max_impact: dict[str, float] = {}
+        for t in sorted(ids_of):
+            ids, tfs = ids_of[t], tfs_of[t]
             idf = self.idf(t)
-            ids, impacts = [], []
-            for i in sorted(tfs[t]):
-                tf = tfs[t][i]
-                norm = k1 * (1 - b + b * lengths[i] / self.avgdl) if self.avgdl else k1
-                ids.append(i)
-                impacts.append(idf * tf * (k1 + 1) / (tf + norm))
+            # impact = idf * tf * (k1 + 1) / (tf + norm), evaluated left to right as
+            # written; the numerator depends only on tf, so it is computed once per tf.
+            top = 0
+            for tf in tfs:
+                if tf > top:
+                    top = tf
+            numerators = [idf * tf * (k1 + 1) for tf in range(top + 1)]
+            impacts = list(map(truediv, map(numerators.__getitem__, tfs), map(add, tfs, map(norms.__getitem__, ids))))
             self.postings[t] = (ids, impacts)
+            self.max_impact[t] = max(impacts)
 
     def idf(self, term: str) -> float:
         n = self.df.get(term, 0)
@@ -50,10 +94,131 @@ class BM25:
     def scores(self, query_terms: list[str]) -> dict[int, float]:
         """Scores of every chunk that shares a term with the query."""
         acc: dict[int, float] = {}
+        get = acc.get
         for t in query_terms:
             posting = self.postings.get(t)
             if posting is None:
                 continue
             for i, w in zip(*posting):
-                acc[i] = acc.get(i, 0.0) + w
+                acc[i] = get(i, 0.0) + w
         return acc
+
+    def score(self, query_terms: list[str], i: int) -> float:
+        """The score of chunk i alone: the same additions, in the same order, as `scores`."""
+        s = 0.0
+        for t in query_terms:
+            posting = self.postings.get(t)
+            if posting is None:
+                continue
+            ids = posting[0]
+            k = bisect_left(ids, i)
+            if k < len(ids) and ids[k] == i:
+                s = s + posting[1][k]
+        return s
+
+    def top_scores(self, query_terms: list[str], n: int) -> dict[int, float]:
+        """Exact scores of a set of chunks that contains the n best (see the module docstring).
+
+        Every chunk left out is beaten by at least n returned chunks by a relative
+        margin larger than rounding to 12 significant digits can close, so it cannot
+        be among the n best under any tie rule.
+        """
+        counts: dict[str, int] = {}
+        postings_total = 0
+        for t in query_terms:
+            posting = self.postings.get(t)
+            if posting is not None:
+                counts[t] = counts.get(t, 0) + 1
+                postings_total += len(posting[0])
+        if n < 1 or not counts:
+            return {}
+        # Terms by upper bound, largest first (ties by term, so the order is fixed).
+        order = sorted(counts, key=lambda t: (-(counts[t] * self.max_impact[t]), t))
+        # bound[j]: the most that terms order[j:] together can add to any chunk's score.
+        bound = [0.0] * (len(order) + 1)
+        for j in range(len(order) - 1, -1, -1):
+            bound[j] = bound[j + 1] + counts[order[j]] * self.max_impact[order[j]]
+        # partial[i]: chunk i's score over the terms processed so far (a lower bound of
+        # its score); theta: a lower bound of the n-th best score.
+        partial: dict[int, float] = {}
+        exact: dict[int, float] = {}
+        theta = 0.0
+        scanned = 0
+        j = 0
+        # 1. Essential terms: scan whole postings while the remaining terms alone could
+        #    still lift an unseen chunk to theta.
+        while j < len(order) and (j == 0 or bound[j] >= theta * (1 - _SLACK)):
+            # Pruning pays only if it skips a good part of the postings: when the terms
+            # that must still be scanned leave little out, score everything instead.
+            e = j
+            while e < len(order) and bound[e] >= theta * (1 - _SLACK):
+                e += 1
+            must = scanned
+            for t in order[j:e]:
+                must += len(self.postings[t][0])
+            if j > 0 and must > _EXHAUSTIVE_SHARE * postings_total:
+                return self._best_of_all(query_terms, n)
+            t = order[j]
+            ids, impacts = self.postings[t]
+            if counts[t] > 1:
+                impacts = [w * counts[t] for w in impacts]
+            if j == 0:
+                partial = dict(zip(ids, impacts))  # 0.0 + w == w; built in C
+            else:
+                get = partial.get
+                for i, w in zip(ids, impacts):
+                    partial[i] = get(i, 0.0) + w
+            scanned += len(ids)
+            j += 1
+            if len(partial) >= n:
+                nth = heapq.nlargest(n, partial.values())[-1]
+                theta = max(theta, nth)
+                if j < len(order) and bound[j] >= theta * (1 - _SLACK):
+                    # The n best partial chunks' full scores are a sharper lower bound,
+                    # and may spare the next long posting.
+                    leaders = [i for i, p in partial.items() if p >= nth][:2 * n]
+                    for i in leaders:
+                        if i not in exact:
+                            exact[i] = self.score(query_terms, i)
+                    theta = max(theta, heapq.nlargest(n, [exact[i] for i in leaders])[-1])
+        # 2. The remaining terms add to candidates only: chunks whose partial score plus
+        #    everything the remaining terms could add still reaches theta.
+        need = theta * (1 - _SLACK) - bound[j]
+        cands = [i for i, p in partial.items() if p >= need]
+        while j < len(order) and len(cands) > n:
+            t = order[j]
+            ids, impacts = self.postings[t]
+            c = counts[t]
+            if len(ids) * _DICT_COST < len(cands) * (_LOOKUP_COST - 0.5):
+                look = dict(zip(ids, impacts)).get
+                for i in cands:
+                    w = look(i)
+                    if w is not None:
+                        partial[i] += w * c
+            else:
+                size = len(ids)
+                for i in cands:
+                    k = bisect_left(ids, i)
+                    if k < size and ids[k] == i:
+                        partial[i] += impacts[k] * c
+            j += 1
+            theta = max(theta, heapq.nlargest(n, [partial[i] for i in cands])[-1])
+            need = theta * (1 - _SLACK) - bound[j]
+            cands = [i for i in cands if partial[i] >= need]
+        # 3. Exact scores of the candidates, chunk by chunk, unless scoring everything
+        #    is cheaper.
+        if len(cands) * len(query_terms) * _LOOKUP_COST > postings_total:
+            return self._best_of_all(query_terms, n)
+        out = {}
+        for i in cands:
+            s = exact.get(i)
+            out[i] = s if s is not None else self.score(query_terms, i)
+        return out
+
+    def _best_of_all(self, query_terms: list[str], n: int) -> dict[int, float]:
+        """Exhaustive scores, cut to the chunks within the slack of the n-th best."""
+        every = self.scores(query_terms)
+        if len(every) <= n:
+            return every
+        cut = heapq.nlargest(n, every.values())[-1] * (1 - _SLACK)
+        return {i: s for i, s in every.items() if s >= cut}

@@ -40,7 +40,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--chunker", default=d.chunker, help=f"one of {', '.join(CHUNKERS)} (default {d.chunker})")
     p.add_argument("--retriever", default=d.retriever, help=f"one of {', '.join(RETRIEVERS)} (default {d.retriever})")
     p.add_argument("-k", type=int, default=d.k, help=f"chunks handed to the answerer (default {d.k})")
-    p.add_argument("--expand", action="store_true", help="expand the query with the bilingual synonym table")
+    p.add_argument("--expand", action=argparse.BooleanOptionalAction, default=d.expand,
+                   help=f"expand the query with the bilingual synonym table (default {'on' if d.expand else 'off'})")
     p.add_argument("--threshold", type=float, default=d.threshold,
                    help=f"abstain below this idf-weighted coverage of the question (default {d.threshold})")
 
@@ -57,10 +58,15 @@ def config_from(args) -> Config:
                   expand=args.expand, threshold=args.threshold).check()
 
 
+def analysis(text: str) -> list[dict]:
+    """The --json rows of `raglab analyze` (the browser's analyze() returns the same)."""
+    return [{"term": t.term, "start": t.start, "end": t.end, "text": text[t.start:t.end]} for t in tokens(text)]
+
+
 def cmd_analyze(args) -> int:
     toks = tokens(args.text)
     if args.json:
-        print(dumps([{"term": t.term, "start": t.start, "end": t.end, "text": args.text[t.start:t.end]} for t in toks]))
+        print(dumps(analysis(args.text)))
     else:
         for t in toks:
             surface = args.text[t.start:t.end]
@@ -86,9 +92,12 @@ def _read_questions(path: str) -> list[str]:
             data = fh.read()
     except OSError as err:
         raise UsageError(f"{path}: cannot read the questions file ({err.strerror})") from None
-    text = data.decode("utf-8", errors="replace")
+    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     out = []
-    for n, line in enumerate(text.splitlines(), 1):
+    # split("\n"), not splitlines(): a pasted U+2028 or \x0c inside a question must not
+    # turn one question into two (and shift every line number after it).
+    for n, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         if line.lstrip().startswith("{"):
@@ -96,12 +105,25 @@ def _read_questions(path: str) -> list[str]:
                 row = json.loads(line)
             except json.JSONDecodeError as err:
                 raise UsageError(f"{path}:{n}: not valid JSON ({err.msg}); use one question per line or JSON Lines") from None
+            except RecursionError:
+                raise UsageError(f"{path}:{n}: not valid JSON (nested too deeply); use one question per line or JSON Lines") from None
             if not isinstance(row, dict) or not isinstance(row.get("question"), str):
                 raise UsageError(f"{path}:{n}: a JSON line needs a string field 'question'")
-            out.append(row["question"])
+            out.append(printable(row["question"]))
         else:
             out.append(line)
     return out
+
+
+def printable(text: str) -> str:
+    """`text` with lone surrogates (a JSON "\\ud800", a broken byte in argv) as U+FFFD.
+
+    They are not characters, the analyzer ignores them anyway, and UTF-8 output cannot
+    hold them; like an undecodable byte in a questions file, they become U+FFFD.
+    """
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
 
 
 def _print_result(r: dict) -> None:
@@ -135,7 +157,7 @@ def cmd_ask(args) -> int:
         return 0
     if not args.question.strip():
         raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")
-    result = Pipeline(docs, config).ask(args.question)
+    result = Pipeline(docs, config).ask(printable(args.question))
     if args.json:
         print(dumps(_public(result)))
     else:

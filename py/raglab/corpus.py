@@ -102,8 +102,11 @@ def parse_corpus(files: dict[str, str]) -> list[Document]:
 
 
 def read_text(path: str) -> str:
-    with open(path, "rb") as fh:
-        data = fh.read()
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise CorpusError(f"{path}: cannot read the article ({err.strerror})") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -114,7 +117,8 @@ def read_text(path: str) -> str:
 def load_corpus(directory: str) -> list[Document]:
     if not os.path.isdir(directory):
         raise CorpusError(f"{directory}: no such corpus folder; pass --corpus DIR with a folder of .md articles")
-    names = sorted(n for n in os.listdir(directory) if n.endswith(".md"))
+    # Files only: a folder called "drafts.md" is not an article.
+    names = sorted(n for n in os.listdir(directory) if n.endswith(".md") and os.path.isfile(os.path.join(directory, n)))
     return parse_corpus({n: read_text(os.path.join(directory, n)) for n in names}) if names else parse_corpus({})
 
 

@@ -68,68 +68,87 @@ def features(terms: list[str]) -> dict[str, list[str]]:
 
 
 class HashedVectorizer:
-    """Maps analyzed texts to sparse TF-IDF vectors {bucket: weight}, fitted on the chunks."""
+    """Maps analyzed texts to sparse TF-IDF vectors, fitted on the chunks.
+
+    A vector is a dict {key: weight}; key = group number * dim + bucket, with the groups
+    numbered in name order (b, c, w), so sorting keys sorts by group, then bucket.
+    """
+
+    GROUPS = ("b", "c", "w")
 
     def __init__(self, dim: int = DIM, group_weights: dict[str, float] | None = None):
         if dim < 1:
             raise ValueError("dense retriever needs dim >= 1")
         self.dim = dim
         self.group_weights = dict(GROUP_WEIGHTS if group_weights is None else group_weights)
-        self._ids: dict[str, int] = {}  # feature string -> bucket (memo: crc32 is the slow part)
+        for group in self.group_weights:
+            if group not in self.GROUPS:
+                raise ValueError(f"unknown feature group {group!r}; the groups are {', '.join(self.GROUPS)}")
+        self._on = {g: self.group_weights.get(g, 0.0) > 0 for g in self.GROUPS}
+        self._offset = {g: i * dim for i, g in enumerate(self.GROUPS)}
+        # Memos: crc32 of every feature string is the slow part, and the vocabulary is small.
+        self._word: dict[str, int] = {}
+        self._pair: dict[tuple[str, str], int] = {}
+        self._grams: dict[str, tuple[int, ...]] = {}
         self.n_docs = 0
-        self.df: dict[tuple[str, int], int] = {}
+        self.df: dict[int, int] = {}
 
-    def _counts(self, terms: list[str]) -> dict[str, dict[int, int]]:
-        out: dict[str, dict[int, int]] = {}
-        for group, feats in features(terms).items():
-            if self.group_weights.get(group, 0.0) <= 0:
-                continue
-            counts: dict[int, int] = {}
-            for f in feats:
-                b = self._ids.get(group + ":" + f)
-                if b is None:
-                    b = bucket(group + ":" + f, self.dim)
-                    self._ids[group + ":" + f] = b
-                counts[b] = counts.get(b, 0) + 1
-            out[group] = counts
-        return out
+    def _key(self, group: str, feature: str) -> int:
+        return self._offset[group] + bucket(group + ":" + feature, self.dim)
 
-    def fit(self, docs_terms: list[list[str]]) -> list[dict[tuple[str, int], float]]:
+    def _counts(self, terms: list[str]) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        if self._on["w"]:
+            for t in terms:
+                k = self._word.get(t)
+                if k is None:
+                    k = self._word[t] = self._key("w", t)
+                counts[k] = counts.get(k, 0) + 1
+        if self._on["b"]:
+            for pair in zip(terms, terms[1:]):
+                k = self._pair.get(pair)
+                if k is None:
+                    k = self._pair[pair] = self._key("b", pair[0] + " " + pair[1])
+                counts[k] = counts.get(k, 0) + 1
+        if self._on["c"]:
+            for t in terms:
+                ks = self._grams.get(t)
+                if ks is None:
+                    ks = self._grams[t] = tuple(self._key("c", g) for g in char_ngrams(t))
+                for k in ks:
+                    counts[k] = counts.get(k, 0) + 1
+        return counts
+
+    def fit(self, docs_terms: list[list[str]]) -> list[dict[int, float]]:
         """Learn document frequencies from the chunks and return their vectors."""
         all_counts = [self._counts(terms) for terms in docs_terms]
         self.n_docs = len(all_counts)
-        df: dict[tuple[str, int], int] = {}
+        df: dict[int, int] = {}
         for counts in all_counts:
-            for group in sorted(counts):
-                for b in counts[group]:
-                    key = (group, b)
-                    df[key] = df.get(key, 0) + 1
+            for k in counts:
+                df[k] = df.get(k, 0) + 1
         self.df = df
         return [self._weigh(c) for c in all_counts]
 
-    def idf(self, group: str, b: int) -> float:
-        return math.log((1 + self.n_docs) / (1 + self.df.get((group, b), 0))) + 1.0
+    def idf(self, key: int) -> float:
+        return math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
 
-    def _weigh(self, counts: dict[str, dict[int, int]]) -> dict[tuple[str, int], float]:
-        vec: dict[tuple[str, int], float] = {}
-        for group in sorted(counts):
-            raw = {b: (1.0 + math.log(tf)) * self.idf(group, b) for b, tf in counts[group].items()}
-            norm_sq = 0.0
-            for b in sorted(raw):
-                norm_sq += raw[b] * raw[b]
-            if norm_sq <= 0:
-                continue
-            scale = math.sqrt(self.group_weights[group]) / math.sqrt(norm_sq)
-            for b in sorted(raw):
-                vec[(group, b)] = raw[b] * scale
-        return vec
+    def _weigh(self, counts: dict[int, int]) -> dict[int, float]:
+        keys = sorted(counts)
+        raw = [(1.0 + math.log(counts[k])) * self.idf(k) for k in keys]
+        norm_sq = [0.0 for _ in self.GROUPS]
+        for k, w in zip(keys, raw):
+            norm_sq[k // self.dim] += w * w
+        scale = [math.sqrt(self.group_weights.get(g, 0.0)) / math.sqrt(n) if n > 0 else 0.0
+                 for g, n in zip(self.GROUPS, norm_sq)]
+        return {k: w * scale[k // self.dim] for k, w in zip(keys, raw)}
 
-    def transform(self, terms: list[str]) -> dict[tuple[str, int], float]:
+    def transform(self, terms: list[str]) -> dict[int, float]:
         """The vector of a query (unit length per group, scaled by the group weight)."""
         return self._weigh(self._counts(terms))
 
 
-def _norm(vec: dict[tuple[str, int], float]) -> float:
+def _norm(vec: dict[int, float]) -> float:
     total = 0.0
     for key in sorted(vec):
         total += vec[key] * vec[key]
@@ -153,7 +172,7 @@ class DenseRetriever:
         vectors = self.vectorizer.fit(terms)
         self.norms = [_norm(v) for v in vectors]
         # feature -> (chunk indices ascending, weights divided by the chunk's norm)
-        postings: dict[tuple[str, int], tuple[list[int], list[float]]] = {}
+        postings: dict[int, tuple[list[int], list[float]]] = {}
         for i, vec in enumerate(vectors):
             if self.norms[i] <= 0:
                 continue
@@ -168,7 +187,11 @@ class DenseRetriever:
 
     def scores(self, query: str) -> dict[int, float]:
         """Cosine similarity of the query with every chunk that shares a feature."""
-        qvec = self.vectorizer.transform(analyze(query))
+        return self.term_scores(analyze(query))
+
+    def term_scores(self, terms: list[str]) -> dict[int, float]:
+        """`scores` for an already analyzed query."""
+        qvec = self.vectorizer.transform(terms)
         qnorm = _norm(qvec)
         acc: dict[int, float] = {}
         if qnorm <= 0:

@@ -50,13 +50,34 @@ def _field(row: dict, name: str, where: str, kinds: tuple = (str,)):
     value = row[name]
     if not isinstance(value, kinds):
         raise GoldenError(f"{where}: field {name!r} must be {' or '.join(k.__name__ for k in kinds)}, got {type(value).__name__}")
+    if isinstance(value, str):
+        for ch in value:
+            if "\ud800" <= ch <= "\udfff":  # valid JSON ("\ud83d"), but half a character: not text
+                raise GoldenError(f"{where}: field {name!r} holds a lone surrogate (\\u{ord(ch):04x}); "
+                                  "write the whole character or remove the escape")
     return value
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """json object hook: a key given twice is an error (json.loads would keep the last silently)."""
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
 
 
 def parse_question(row, docs: dict[str, Document], where: str) -> Question:
     if not isinstance(row, dict):
         raise GoldenError(f"{where}: each line must be a JSON object")
     qid = _field(row, "id", where)
+    if not qid.strip():
+        raise GoldenError(f"{where}: field 'id' is empty")
     where = f"{where}: question {qid}"
     lang = _field(row, "lang", where)
     kind = _field(row, "kind", where)
@@ -90,8 +111,10 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
     if kind == "unanswerable":
         if evidence or ref is not None:
             raise GoldenError(f"{where}: an unanswerable question has empty 'evidence' and 'answer' null")
-    elif not evidence or ref is None:
-        raise GoldenError(f"{where}: a {kind} question needs at least one evidence quote and a reference answer")
+    elif not evidence:
+        raise GoldenError(f"{where}: field 'evidence' is empty; a {kind} question needs at least one evidence quote")
+    elif ref is None:
+        raise GoldenError(f"{where}: field 'answer' is null; a {kind} question needs a reference answer")
     return Question(qid, lang, kind, split, normalize(text), ref, tuple(evidence))
 
 
@@ -99,14 +122,19 @@ def parse_goldens(text: str, docs: list[Document], source: str = "questions.json
     by_id = {d.id: d for d in docs}
     questions: list[Question] = []
     seen: dict[str, int] = {}
+    text = text.removeprefix("\ufeff")  # a Windows editor's BOM is not part of line 1
     for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         where = f"{source}:{n}"
         try:
-            row = json.loads(line)
+            row = json.loads(line, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as err:
-            raise GoldenError(f"{where}: not valid JSON ({err.msg} at column {err.colno})") from None
+            raise GoldenError(f"{where}: not valid JSON ({err.msg}: column {err.colno})") from None
+        except RecursionError:
+            raise GoldenError(f"{where}: not valid JSON (nested too deeply)") from None
+        except _DuplicateKey as err:
+            raise GoldenError(f"{where}: field {err.args[0]!r} appears twice in one object; keep one") from None
         q = parse_question(row, by_id, where)
         if q.id in seen:
             raise GoldenError(f"{where}: question {q.id}: duplicate id (first on line {seen[q.id]})")
@@ -118,8 +146,11 @@ def parse_goldens(text: str, docs: list[Document], source: str = "questions.json
 
 
 def load_goldens(path: str, docs: list[Document]) -> list[Question]:
-    with open(path, "rb") as fh:
-        data = fh.read()
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise GoldenError(f"{path}: cannot read the golden file ({err.strerror}); pass --goldens FILE") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -6,6 +6,18 @@ RRF uses ranks only, so BM25's unbounded scores and the dense cosines in [0, 1] 
 need calibrating against each other. With the usual k = 60, an item 1st in one list
 and 3rd in the other scores 1/61 + 1/63 = 0.03227 and loses to one 2nd and 1st at
 1/62 + 1/61 = 0.03252: agreement near the top beats a single first place.
+
+With query expansion on (`expansion.expand`), the hybrid fuses more than two rankings,
+so expansion adds recall without drowning the customer's own words:
+
+- an English question: BM25 and dense of the question alone, and of the question with
+  its expansion terms (four rankings);
+- a Bangla question: BM25 and dense of the expanded query, of its Bangla terms alone
+  and of its English terms alone (six rankings), so that the English articles, reached
+  only through the appended English terms, get a ranking of their own instead of
+  losing every comparison to the Bangla twins that match the whole question.
+
+Without expansion it is the textbook two-list fusion.
 """
 
 from __future__ import annotations
@@ -14,6 +26,8 @@ from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
 from .dense import DenseRetriever
+from .expansion import has_bangla
+from .expansion import split as split_expansion
 from .retrieval import Hit, index_text, top_n
 
 RRF_K = 60
@@ -35,6 +49,22 @@ def rrf(rankings: list[list[int]], k: int = RRF_K) -> dict[int, float]:
     return fused
 
 
+def is_bangla_term(term: str) -> bool:
+    return "\u0980" <= term[0] <= "\u09ff"
+
+
+def is_latin_term(term: str) -> bool:
+    return "a" <= term[0] <= "z"
+
+
+def split_scripts(terms: list[str]) -> tuple[list[str], list[str]]:
+    """The Bangla part and the Latin part of a mixed-script query (numbers go with both);
+    two empty lists when the query uses one script only."""
+    if not any(is_bangla_term(t) for t in terms) or not any(is_latin_term(t) for t in terms):
+        return [], []
+    return [t for t in terms if not is_latin_term(t)], [t for t in terms if not is_bangla_term(t)]
+
+
 class HybridRetriever:
     """BM25 and dense, each read `depth` deep, fused by RRF. Both indexes are built once."""
 
@@ -51,11 +81,25 @@ class HybridRetriever:
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
 
+    def variants(self, query: str) -> list[list[str]]:
+        """The analyzed queries to rank (see the module docstring)."""
+        question, extra = split_expansion(query)
+        if not extra:
+            return [analyze(question)]
+        full = analyze(question + " " + extra)
+        if not has_bangla(question):
+            return [analyze(question), full]
+        bangla, latin = split_scripts(full)
+        return [full, bangla, latin] if bangla and latin else [full]
+
     def rankings(self, query: str, depth: int | None = None) -> list[list[int]]:
-        """The BM25 ranking and the dense ranking (chunk indices), each `depth` long."""
+        """The rankings to fuse (chunk indices, each `depth` long): BM25, then dense, per variant."""
         d = depth or self.depth
-        lexical = top_n(self.bm25.scores(analyze(query)), d)
-        return [[h.index for h in lexical], [h.index for h in self.dense.search(query, d)]]
+        out = []
+        for terms in self.variants(query):
+            out.append([h.index for h in top_n(self.bm25.top_scores(terms, d), d)])
+            out.append([h.index for h in top_n(self.dense.term_scores(terms), d)])
+        return out
 
     def scores(self, query: str) -> dict[int, float]:
         return rrf(self.rankings(query), self.k)

@@ -56,7 +56,8 @@ class BM25Retriever:
         return self.bm25.idf(term)
 
     def search(self, query: str, n: int) -> list[Hit]:
-        return top_n(self.bm25.scores(analyze(query)), n)
+        # top_scores returns exact scores for a superset of the n best: same hits as scores().
+        return top_n(self.bm25.top_scores(analyze(query), n), n)
 
 
 def _dense(chunks: list[Chunk]) -> Retriever:

@@ -1,0 +1,114 @@
+// The page: start the Python worker, show its start-up, wire the language switch
+// and the tabs, and publish the JS API as `window.raglab` (documented in client.js).
+
+import { Raglab, STAGES } from "./client.js";
+import { initialLanguage, saveLanguage, setLanguage, t, num } from "./i18n.js";
+import { setupAsk } from "./ask.js";
+import { setupEvaluate } from "./evaluate.js";
+import { setupOwnData } from "./owndata.js";
+import { replace } from "./dom.js";
+
+const raglab = new Raglab();
+window.raglab = raglab;
+
+const $ = (id) => document.getElementById(id);
+const languageListeners = [];
+
+/** Call `fn` now and whenever the interface language changes. */
+export function onLanguage(fn) {
+  languageListeners.push(fn);
+}
+
+function applyLanguage(lang) {
+  setLanguage(lang);
+  for (const button of document.querySelectorAll(".lang-switch button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
+  }
+  showBoot();
+  for (const fn of languageListeners) fn(lang);
+}
+
+// --- start-up progress ---------------------------------------------------------------
+
+let bootStage = "start";
+
+function showBoot() {
+  const progress = $("boot-progress");
+  if (raglab.state === "ready") {
+    $("boot").classList.add("done");
+    progress.value = progress.max;
+    const info = raglab.info;
+    $("boot-stage").textContent = t("boot.ready", {
+      articles: num(info.articles.length), questions: num(info.questions), python: info.python,
+    });
+    $("boot-error").hidden = true;
+  } else if (raglab.state === "failed") {
+    const failure = raglab.failure;
+    $("boot-error-text").textContent = t("boot.failed", { stage: t(`stage.${failure.stage}`), message: failure.message });
+    $("boot-error").hidden = false;
+    $("boot-stage").textContent = "";
+  } else {
+    $("boot").classList.remove("done");
+    progress.value = Math.max(0, STAGES.indexOf(bootStage));
+    $("boot-stage").textContent = t(`boot.${STAGES.includes(bootStage) ? bootStage : "runtime"}`);
+    $("boot-error").hidden = true;
+  }
+  document.body.dataset.state = raglab.state;
+}
+
+raglab.addEventListener("stage", (event) => {
+  bootStage = event.detail.stage;
+  showBoot();
+});
+raglab.addEventListener("failed", () => showBoot());
+raglab.addEventListener("ready", () => showBoot());
+
+$("retry").addEventListener("click", () => {
+  bootStage = "start";
+  raglab.start();
+  showBoot();
+});
+
+// --- tabs (arrow keys move between them, as in the ARIA tabs pattern) ------------------
+
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+
+export function selectTab(tab, { focus = false } = {}) {
+  for (const other of tabs) {
+    const selected = other === tab;
+    other.setAttribute("aria-selected", String(selected));
+    other.tabIndex = selected ? 0 : -1;
+    $(other.getAttribute("aria-controls")).hidden = !selected;
+  }
+  if (focus) tab.focus();
+}
+
+for (const tab of tabs) {
+  tab.addEventListener("click", () => selectTab(tab));
+  tab.addEventListener("keydown", (event) => {
+    const i = tabs.indexOf(tab);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    selectTab(tabs[(next + tabs.length) % tabs.length], { focus: true });
+  });
+}
+
+// --- language switch -----------------------------------------------------------------
+
+for (const button of document.querySelectorAll(".lang-switch button")) {
+  button.addEventListener("click", () => {
+    saveLanguage(button.dataset.lang);
+    applyLanguage(button.dataset.lang);
+  });
+}
+
+const context = { raglab, t, onLanguage, selectTab: (id) => selectTab($(id)) };
+setupAsk(context);
+setupEvaluate(context);
+setupOwnData(context);
+applyLanguage(initialLanguage());
+
+raglab.ready.then((info) => {
+  replace($("foot"), `raglab ${info.version} · Python ${info.python} (${info.platform}) · Pyodide`);
+}, () => {});

@@ -1,0 +1,179 @@
+// The page's handle on the Python worker, and the documented JS API `window.raglab`.
+//
+// Every method returns a promise of the same JSON the CLI prints with --json,
+// parsed; `raw` returns the JSON text itself, byte for byte as Python made it.
+// Calls made before start-up finishes wait for it. Calls are answered in order.
+//
+//   await raglab.ready                          // info: defaults, chunkers, retrievers, examples, ...
+//   await raglab.ask("What is the cash out fee?", {retriever: "bm25", k: 5})
+//                                               // == raglab ask --json --retriever bm25 -k 5 "..."
+//   await raglab.askMany(["q1", "q2"], config)  // [== line 1, == line 2] of raglab ask --questions FILE
+//   await raglab.analyze("২৫,০০০ টাকা")          // == raglab analyze --json "..."
+//   await raglab.compare({split: "test"}, ({done, total, label}) => ...)
+//                                               // == raglab compare --format json --split test
+//   await raglab.moduleHashes()                 // {"raglab/analyzer.py": "<sha256>", ...} inside Pyodide
+//   await raglab.article("en-cash-out")         // {id, lang, title, text, sections}
+//   await raglab.raw("askMany", ["q1"], {})     // the JSON text, for byte-for-byte comparisons
+//
+// A config is an object with any of {chunker, retriever, k, expand, threshold};
+// missing fields take the served defaults (raglab's Config). An optional last
+// argument {corpus: "user"} targets the articles loaded in the Your-own-data tab.
+// Errors reject with an Error whose `type` is the Python exception's class name
+// and whose message says what to fix.
+
+const WORKER_URL = new URL("./worker.js", import.meta.url);
+export const STAGES = ["runtime", "micropip", "raglab", "corpus", "indexing"];
+
+export class RaglabError extends Error {
+  constructor({ type, message }) {
+    super(message);
+    this.name = "RaglabError";
+    this.type = type;
+  }
+}
+
+export class Raglab extends EventTarget {
+  #worker = null;
+  #pending = new Map();
+  #nextId = 1;
+  #ready = null;
+  #resolveReady = null;
+  #rejectReady = null;
+
+  constructor() {
+    super();
+    this.timings = {};
+    this.state = "starting"; // starting | ready | failed
+    this.start();
+  }
+
+  /** A promise of `info` (the parsed raglab.web.info JSON) once Python is ready. */
+  get ready() {
+    return this.#ready;
+  }
+
+  /** Start (or, after a failure, restart) the worker. Pending calls are rejected. */
+  start() {
+    if (this.#worker) this.#worker.terminate();
+    for (const { reject } of this.#pending.values()) {
+      reject(new RaglabError({ type: "Restarted", message: "the Python worker was restarted" }));
+    }
+    this.#pending.clear();
+    this.state = "starting";
+    this.info = null;
+    this.timings = { start: performance.now(), stages: {} };
+    this.#ready = new Promise((resolve, reject) => {
+      this.#resolveReady = resolve;
+      this.#rejectReady = reject;
+    });
+    this.#ready.catch(() => {}); // failures are reported through the "failed" event too
+    const worker = new Worker(WORKER_URL, { type: "module", name: "raglab-python" });
+    worker.onmessage = (event) => this.#receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      const where = event.filename ? ` (${event.filename.split("/").pop()}:${event.lineno})` : "";
+      this.#fail("runtime", { type: "WorkerError", message: (event.message || "the worker script could not be loaded") + where });
+    };
+    this.#worker = worker;
+    this.dispatchEvent(new CustomEvent("stage", { detail: { stage: "start", detail: "" } }));
+  }
+
+  #fail(stage, error) {
+    if (this.state === "failed") return;
+    this.state = "failed";
+    this.failure = { stage, ...error };
+    this.#rejectReady(new RaglabError(error));
+    for (const { reject } of this.#pending.values()) reject(new RaglabError(error));
+    this.#pending.clear();
+    this.dispatchEvent(new CustomEvent("failed", { detail: this.failure }));
+  }
+
+  #receive(message) {
+    if (message.type === "stage") {
+      this.timings.stages[message.stage] = performance.now() - this.timings.start;
+      this.dispatchEvent(new CustomEvent("stage", { detail: message }));
+    } else if (message.type === "ready") {
+      this.timings.ready = performance.now() - this.timings.start;
+      this.info = JSON.parse(message.info);
+      this.state = "ready";
+      this.#resolveReady(this.info);
+      this.dispatchEvent(new CustomEvent("ready", { detail: this.info }));
+    } else if (message.type === "failed") {
+      this.#fail(message.stage, message.error);
+    } else {
+      const call = this.#pending.get(message.id);
+      if (!call) return;
+      if (message.type === "progress") {
+        if (call.onProgress) call.onProgress({ done: message.done, total: message.total, label: message.label });
+        return;
+      }
+      this.#pending.delete(message.id);
+      if (message.type === "result") call.resolve(message.json);
+      else call.reject(new RaglabError(message.error));
+    }
+  }
+
+  /** Send one operation to the worker; resolves to the JSON text Python returned. */
+  raw(op, ...args) {
+    return this.#call(op, args, null);
+  }
+
+  #call(op, args, onProgress) {
+    if (this.state === "failed") return Promise.reject(new RaglabError(this.failure));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, onProgress });
+      this.#worker.postMessage({ id, op, args });
+    });
+  }
+
+  async #json(op, args, onProgress = null) {
+    return JSON.parse(await this.#call(op, args, onProgress));
+  }
+
+  ask(question, config = {}, { corpus = "bundled" } = {}) {
+    return this.#json("ask", [question, config, corpus]);
+  }
+
+  askMany(questions, config = {}, { corpus = "bundled" } = {}) {
+    return this.#json("askMany", [questions, config, corpus]);
+  }
+
+  analyze(text) {
+    return this.#json("analyze", [text]);
+  }
+
+  article(docId, { corpus = "bundled" } = {}) {
+    return this.#json("article", [docId, corpus]);
+  }
+
+  compare(options = {}, onProgress = null, { corpus = "bundled" } = {}) {
+    return this.#json("compare", [options, corpus], onProgress);
+  }
+
+  /** What the Evaluate tab draws: {report, sections, text, questions} (see raglab.web.compare_view). */
+  compareView(options = {}, onProgress = null, { corpus = "bundled" } = {}) {
+    return this.#json("compareView", [options, corpus], onProgress);
+  }
+
+  moduleHashes() {
+    return this.#json("moduleHashes", []);
+  }
+
+  /** Load articles ({file name: Markdown}) and a golden JSON Lines text under a corpus name. */
+  load(name, files, goldens = null, goldensName = "questions.jsonl") {
+    return this.#json("load", [name, files, goldens, goldensName]);
+  }
+
+  summary({ corpus = "bundled" } = {}) {
+    return this.#json("summary", [corpus]);
+  }
+
+  corpusInfo({ corpus = "bundled" } = {}) {
+    return this.#json("info", [corpus]);
+  }
+
+  warm(config = {}, { corpus = "bundled" } = {}) {
+    return this.#json("warm", [config, corpus]);
+  }
+}

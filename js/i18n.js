@@ -1,0 +1,264 @@
+// Interface text in English and Bangla. Static elements carry data-i18n="key"
+// (their textContent), data-i18n-placeholder, data-i18n-aria-label or
+// data-i18n-title; dynamic text calls t(key, {name: value}). Only the interface
+// is translated: questions, answers and articles stay in the language they are in.
+
+export const LANGUAGES = { en: "English", bn: "বাংলা" };
+
+const STRINGS = {
+  en: {
+    "app.title": "raglab — Shapla Pay help centre",
+    "app.skip": "Skip to the content",
+    "app.tagline": "Ask the help centre in Bangla or English and see how the answer was found. Everything runs in your browser.",
+    "lang.label": "Interface language",
+    "tabs.label": "Sections",
+    "tab.ask": "Ask",
+    "tab.evaluate": "Evaluate",
+    "tab.own": "Your own data",
+    "boot.runtime": "Starting Python (Pyodide)…",
+    "boot.micropip": "Loading the package installer (micropip)…",
+    "boot.raglab": "Installing raglab…",
+    "boot.corpus": "Reading the help-centre articles…",
+    "boot.indexing": "Building the search index…",
+    "boot.ready": "Ready: {articles} articles, {questions} golden questions, Python {python}.",
+    "boot.failed": "Start-up failed while {stage}: {message}",
+    "boot.retry": "Retry",
+    "stage.start": "starting",
+    "stage.runtime": "starting Python",
+    "stage.micropip": "loading micropip",
+    "stage.raglab": "installing raglab",
+    "stage.corpus": "reading the articles",
+    "stage.indexing": "building the index",
+    "ask.question": "Your question",
+    "ask.placeholder": "e.g. What is the cash out fee?  /  ক্যাশ আউটের খরচ কত?",
+    "ask.submit": "Ask",
+    "ask.settings": "Pipeline",
+    "ask.chunker": "Chunker",
+    "ask.retriever": "Retriever",
+    "ask.k": "Chunks to the answerer (k)",
+    "ask.expand": "Expand the query with synonyms",
+    "ask.corpus": "Articles",
+    "ask.corpus.bundled": "Shapla Pay help centre",
+    "ask.corpus.user": "Your own data",
+    "ask.default": "(served default)",
+    "ask.examples": "Examples from the golden set",
+    "ask.empty": "Type a question first.",
+    "ask.working": "Searching…",
+    "ask.answer": "Answer",
+    "ask.citations": "Sources",
+    "ask.abstained": "Not found in the help centre. No passage covers enough of the question (coverage {coverage}, threshold {threshold}), so raglab does not guess.",
+    "ask.coverage": "Coverage of the question: {coverage}",
+    "ask.top": "Top {n} passages",
+    "ask.rank": "Rank",
+    "ask.score": "score {score}",
+    "ask.terms": "Query terms (from the analyzer): {terms}",
+    "ask.noterms": "The analyzer found no searchable terms in this question.",
+    "ask.time": "Answered in {ms} ms",
+    "ask.open": "Open the article",
+    "kind.direct": "direct",
+    "kind.paraphrase": "paraphrase",
+    "kind.multi": "two facts",
+    "kind.crosslingual": "cross-lingual",
+    "kind.unanswerable": "not in the help centre",
+    "article.close": "Close",
+    "article.legend.chunk": "the retrieved passage",
+    "article.legend.evidence": "the quoted evidence",
+    "eval.intro": "Runs raglab compare on the bundled golden set in your browser: every selected chunker × retriever, scored on character spans, with bootstrap confidence intervals.",
+    "eval.split": "Split",
+    "eval.chunkers": "Chunkers",
+    "eval.retrievers": "Retrievers",
+    "eval.expand": "Query expansion",
+    "eval.expand.off": "off",
+    "eval.expand.on": "on",
+    "eval.expand.both": "both (separate rows)",
+    "eval.run": "Run the evaluation",
+    "eval.hint": "Every box checked with expansion “both” is the command line’s full grid; it takes minutes in a browser.",
+    "eval.running": "Evaluating {label} ({done} of {total})…",
+    "eval.done": "Done in {seconds} s: {configs} configurations, {questions} questions.",
+    "eval.unavailable": "This build has no evaluation module (raglab compare).",
+    "eval.same": "The same tables as the command",
+    "eval.chart": "MRR@10 per configuration, with its 95% confidence interval",
+    "eval.cli": "The same report as printed by the command line",
+    "eval.drill": "Per question: which stage lost each question",
+    "eval.drill.config": "Configuration",
+    "eval.drill.only": "Only questions not served",
+    "eval.drill.question": "Question",
+    "eval.drill.rank": "Rank",
+    "eval.drill.stage": "Stage",
+    "eval.drill.answered": "Answered",
+    "eval.drill.ask": "Ask",
+    "eval.nothing": "Choose at least one chunker and one retriever.",
+    "own.intro": "Evaluate your own articles and questions. The files stay in this tab: nothing is uploaded.",
+    "own.articles": "Articles (Markdown, one file per article, starting with a '# Title' line)",
+    "own.questions": "Questions (JSON Lines in the golden format: id, lang, kind, split, question, answer, evidence)",
+    "own.paste": "…or paste one article",
+    "own.pasteName": "File name",
+    "own.pasteQuestions": "…or paste the questions",
+    "own.add": "Add the pasted article",
+    "own.clear": "Clear",
+    "own.files": "Loaded: {articles} articles, {questions}",
+    "own.noquestions": "no questions file",
+    "own.questionsFile": "questions from {name}",
+    "own.run": "Check and evaluate",
+    "own.loaded": "Loaded {articles} articles and {questions} questions.",
+    "own.error": "Problem in your files",
+    "own.askHint": "Your articles are now selectable under “Articles” in the Ask tab.",
+    "own.needArticles": "Add at least one Markdown article first.",
+    "yes": "yes",
+    "no": "no",
+  },
+  bn: {
+    "app.title": "raglab — শাপলা পে সহায়তা কেন্দ্র",
+    "app.skip": "মূল অংশে যান",
+    "app.tagline": "বাংলা বা ইংরেজিতে প্রশ্ন করুন, আর দেখুন উত্তরটি কীভাবে খুঁজে পাওয়া গেল। সবকিছু আপনার ব্রাউজারেই চলে।",
+    "lang.label": "ইন্টারফেসের ভাষা",
+    "tabs.label": "বিভাগ",
+    "tab.ask": "প্রশ্ন করুন",
+    "tab.evaluate": "মূল্যায়ন",
+    "tab.own": "আপনার নিজের ডেটা",
+    "boot.runtime": "পাইথন (Pyodide) চালু হচ্ছে…",
+    "boot.micropip": "প্যাকেজ ইনস্টলার (micropip) লোড হচ্ছে…",
+    "boot.raglab": "raglab ইনস্টল হচ্ছে…",
+    "boot.corpus": "সহায়তা কেন্দ্রের নিবন্ধ পড়া হচ্ছে…",
+    "boot.indexing": "সার্চ ইনডেক্স তৈরি হচ্ছে…",
+    "boot.ready": "প্রস্তুত: {articles}টি নিবন্ধ, {questions}টি গোল্ডেন প্রশ্ন, পাইথন {python}।",
+    "boot.failed": "চালু করার সময় ({stage}) সমস্যা হয়েছে: {message}",
+    "boot.retry": "আবার চেষ্টা করুন",
+    "stage.start": "শুরু হচ্ছে",
+    "stage.runtime": "পাইথন চালু করা",
+    "stage.micropip": "micropip লোড করা",
+    "stage.raglab": "raglab ইনস্টল করা",
+    "stage.corpus": "নিবন্ধ পড়া",
+    "stage.indexing": "ইনডেক্স তৈরি",
+    "ask.question": "আপনার প্রশ্ন",
+    "ask.placeholder": "যেমন: ক্যাশ আউটের খরচ কত?  /  What is the cash out fee?",
+    "ask.submit": "জিজ্ঞেস করুন",
+    "ask.settings": "পাইপলাইন",
+    "ask.chunker": "চাঙ্কার",
+    "ask.retriever": "রিট্রিভার",
+    "ask.k": "উত্তরদাতার কাছে কয়টি অংশ (k)",
+    "ask.expand": "সমার্থক শব্দ দিয়ে প্রশ্ন বাড়ান",
+    "ask.corpus": "নিবন্ধ",
+    "ask.corpus.bundled": "শাপলা পে সহায়তা কেন্দ্র",
+    "ask.corpus.user": "আপনার নিজের ডেটা",
+    "ask.default": "(ডিফল্ট)",
+    "ask.examples": "গোল্ডেন সেট থেকে উদাহরণ",
+    "ask.empty": "আগে একটি প্রশ্ন লিখুন।",
+    "ask.working": "খোঁজা হচ্ছে…",
+    "ask.answer": "উত্তর",
+    "ask.citations": "উৎস",
+    "ask.abstained": "সহায়তা কেন্দ্রে পাওয়া যায়নি। কোনো অংশ প্রশ্নের যথেষ্ট অংশ ধারণ করে না (কভারেজ {coverage}, সীমা {threshold}), তাই raglab অনুমান করে না।",
+    "ask.coverage": "প্রশ্নের কভারেজ: {coverage}",
+    "ask.top": "সেরা {n}টি অংশ",
+    "ask.rank": "ক্রম",
+    "ask.score": "স্কোর {score}",
+    "ask.terms": "প্রশ্নের শব্দ (অ্যানালাইজার থেকে): {terms}",
+    "ask.noterms": "এই প্রশ্নে খোঁজার মতো কোনো শব্দ পাওয়া যায়নি।",
+    "ask.time": "{ms} মিলিসেকেন্ডে উত্তর",
+    "ask.open": "নিবন্ধটি খুলুন",
+    "kind.direct": "সরাসরি",
+    "kind.paraphrase": "ভিন্ন ভাষ্যে",
+    "kind.multi": "দুটি তথ্য",
+    "kind.crosslingual": "আন্তঃভাষিক",
+    "kind.unanswerable": "সহায়তা কেন্দ্রে নেই",
+    "article.close": "বন্ধ করুন",
+    "article.legend.chunk": "খুঁজে পাওয়া অংশ",
+    "article.legend.evidence": "উদ্ধৃত প্রমাণ",
+    "eval.intro": "আপনার ব্রাউজারেই সংযুক্ত গোল্ডেন সেটে raglab compare চালায়: বাছাই করা প্রতিটি চাঙ্কার × রিট্রিভার, অক্ষর-স্প্যানে মাপা, বুটস্ট্র্যাপ আস্থা-ব্যবধানসহ।",
+    "eval.split": "স্প্লিট",
+    "eval.chunkers": "চাঙ্কার",
+    "eval.retrievers": "রিট্রিভার",
+    "eval.expand": "প্রশ্ন সম্প্রসারণ",
+    "eval.expand.off": "বন্ধ",
+    "eval.expand.on": "চালু",
+    "eval.expand.both": "দুটোই (আলাদা সারি)",
+    "eval.run": "মূল্যায়ন চালান",
+    "eval.hint": "সব বাক্সে টিক দিয়ে সম্প্রসারণ “দুটোই” রাখলে কমান্ড লাইনের পুরো গ্রিড চলে; ব্রাউজারে তাতে কয়েক মিনিট লাগে।",
+    "eval.running": "{label} মূল্যায়ন হচ্ছে ({total}টির মধ্যে {done}টি)…",
+    "eval.done": "{seconds} সেকেন্ডে শেষ: {configs}টি কনফিগারেশন, {questions}টি প্রশ্ন।",
+    "eval.unavailable": "এই বিল্ডে মূল্যায়ন মডিউল (raglab compare) নেই।",
+    "eval.same": "কমান্ড লাইনে একই টেবিল:",
+    "eval.chart": "প্রতিটি কনফিগারেশনের MRR@10, ৯৫% আস্থা-ব্যবধানসহ",
+    "eval.cli": "কমান্ড লাইনের ছাপা একই রিপোর্ট",
+    "eval.drill": "প্রতিটি প্রশ্ন: কোন ধাপে প্রশ্নটি হারিয়েছে",
+    "eval.drill.config": "কনফিগারেশন",
+    "eval.drill.only": "শুধু যেগুলো পরিবেশিত হয়নি",
+    "eval.drill.question": "প্রশ্ন",
+    "eval.drill.rank": "ক্রম",
+    "eval.drill.stage": "ধাপ",
+    "eval.drill.answered": "উত্তর দিয়েছে",
+    "eval.drill.ask": "জিজ্ঞেস",
+    "eval.nothing": "অন্তত একটি চাঙ্কার ও একটি রিট্রিভার বাছাই করুন।",
+    "own.intro": "আপনার নিজের নিবন্ধ ও প্রশ্ন মূল্যায়ন করুন। ফাইলগুলো এই ট্যাবেই থাকে: কিছুই আপলোড হয় না।",
+    "own.articles": "নিবন্ধ (মার্কডাউন, প্রতি নিবন্ধে একটি ফাইল, প্রথম লাইন '# শিরোনাম')",
+    "own.questions": "প্রশ্ন (গোল্ডেন ফরম্যাটে JSON Lines: id, lang, kind, split, question, answer, evidence)",
+    "own.paste": "…অথবা একটি নিবন্ধ পেস্ট করুন",
+    "own.pasteName": "ফাইলের নাম",
+    "own.pasteQuestions": "…অথবা প্রশ্নগুলো পেস্ট করুন",
+    "own.add": "পেস্ট করা নিবন্ধ যোগ করুন",
+    "own.clear": "মুছে ফেলুন",
+    "own.files": "লোড হয়েছে: {articles}টি নিবন্ধ, {questions}",
+    "own.noquestions": "প্রশ্নের ফাইল নেই",
+    "own.questionsFile": "{name} থেকে প্রশ্ন",
+    "own.run": "যাচাই ও মূল্যায়ন করুন",
+    "own.loaded": "{articles}টি নিবন্ধ ও {questions}টি প্রশ্ন লোড হয়েছে।",
+    "own.error": "আপনার ফাইলে সমস্যা",
+    "own.askHint": "আপনার নিবন্ধগুলো এখন ‘প্রশ্ন করুন’ ট্যাবের ‘নিবন্ধ’ থেকে বাছাই করা যাবে।",
+    "own.needArticles": "আগে অন্তত একটি মার্কডাউন নিবন্ধ যোগ করুন।",
+    "yes": "হ্যাঁ",
+    "no": "না",
+  },
+};
+
+let current = "en";
+
+export function language() {
+  return current;
+}
+
+/** The interface string for `key` in the current language, with {name} placeholders filled. */
+export function t(key, vars = {}) {
+  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** Switch the interface language and re-label every element that carries data-i18n*. */
+export function setLanguage(lang, root = document) {
+  current = lang in STRINGS ? lang : "en";
+  document.documentElement.lang = current;
+  document.title = t("app.title");
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) node.placeholder = t(node.dataset.i18nPlaceholder);
+  for (const node of root.querySelectorAll("[data-i18n-aria-label]")) node.setAttribute("aria-label", t(node.dataset.i18nAriaLabel));
+  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  // Elements whose text is interface text get the interface language; content keeps its own.
+  for (const node of root.querySelectorAll("[data-i18n], [data-ui-lang]")) node.lang = current;
+  return current;
+}
+
+/** The interface language to start in: the saved choice, else the browser's preference. */
+export function initialLanguage() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem("raglab.lang");
+  } catch {
+    // storage can be disabled; the browser's preference then decides
+  }
+  if (saved in STRINGS) return saved;
+  return (navigator.language || "en").toLowerCase().startsWith("bn") ? "bn" : "en";
+}
+
+export function saveLanguage(lang) {
+  try {
+    localStorage.setItem("raglab.lang", lang);
+  } catch {
+    // not fatal: the choice just is not remembered
+  }
+}
+
+/** Format a number for the interface (Bangla digits in the Bangla interface). */
+export function num(value, digits = null) {
+  if (value === null || value === undefined || Number.isNaN(value)) return "n/a";
+  const text = digits === null ? String(value) : Number(value).toFixed(digits);
+  return current === "bn" ? text.replace(/[0-9]/g, (d) => String.fromCharCode(0x09e6 + Number(d))) : text;
+}

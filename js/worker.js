@@ -1,0 +1,118 @@
+// The module Web Worker that runs Python. It starts Pyodide, installs micropip from
+// the served lock file, installs raglab's own wheel with micropip, hands the raw
+// corpus files to raglab.web.load, builds the default index, and then answers
+// requests from the page. Nothing here computes a result: every answer is the JSON
+// string Python returned, passed through untouched.
+//
+// Messages in:  {id, op, args: [...]}           op is a name in OPS below
+// Messages out: {type: "stage", stage, detail}   start-up progress (runtime, micropip, raglab, corpus, indexing)
+//               {type: "ready", info}            start-up finished; info is raglab.web.info() as JSON text
+//               {type: "failed", stage, error}   start-up failed at `stage`
+//               {id, type: "result", json}       a request's JSON text
+//               {id, type: "error", error}       a request failed: {type, message}
+//               {id, type: "progress", done, total, label}
+
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const ROOT = new URL("../", import.meta.url); // dist/, wherever it is hosted
+let stage = "runtime";
+let web = null; // the raglab.web module, as a Pyodide proxy
+
+function post(message) {
+  self.postMessage(message);
+}
+
+function setStage(name, detail = "") {
+  stage = name;
+  post({ type: "stage", stage: name, detail, at: performance.now() });
+}
+
+// A Python exception reaches JavaScript as a PythonError whose message is the
+// whole traceback; the page wants its last line, "SomeError: what to fix".
+function describe(err) {
+  if (err && err.type && typeof err.message === "string") {
+    const lines = err.message.trim().split("\n");
+    const last = lines[lines.length - 1] || "";
+    const prefix = err.type + ": ";
+    return { type: err.type, message: last.startsWith(prefix) ? last.slice(prefix.length) : last };
+  }
+  return { type: (err && err.name) || "Error", message: String((err && err.message) || err) };
+}
+
+async function fetchText(path) {
+  const response = await fetch(new URL(path, ROOT), { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.text();
+}
+
+async function start() {
+  setStage("runtime");
+  const manifest = JSON.parse(await fetchText("manifest.json"));
+  // Fetch the data while the runtime boots; only local files, all relative to ROOT.
+  const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchText(path)]));
+  const goldens = manifest.goldens ? fetchText(manifest.goldens) : Promise.resolve(null);
+  const pyodide = await loadPyodide({
+    indexURL: new URL("pyodide/", ROOT).href,
+    packages: ["micropip"], // resolved through the served pyodide-lock.json
+  });
+  setStage("micropip");
+  const micropip = pyodide.pyimport("micropip");
+  setStage("raglab", manifest.wheel);
+  await micropip.install.callKwargs(new URL(manifest.wheel, ROOT).href, { deps: false });
+  web = pyodide.pyimport("raglab.web");
+  setStage("corpus", `${manifest.corpus.length} articles`);
+  const files = Object.fromEntries(await corpusFiles);
+  // JavaScript null would arrive as jsnull; undefined arrives as None.
+  web.load("bundled", JSON.stringify(files), (await goldens) ?? undefined, "questions.jsonl");
+  setStage("indexing");
+  web.warm("{}");
+  post({ type: "ready", info: web.info("bundled"), at: performance.now() });
+}
+
+// Each op takes the page's arguments (strings, numbers, plain objects) and returns
+// the JSON text Python produced. Configs and lists cross as JSON text.
+const OPS = {
+  info: (corpus = "bundled") => web.info(corpus),
+  summary: (corpus = "bundled") => web.summary(corpus),
+  ask: (question, config = {}, corpus = "bundled") => web.ask(question, JSON.stringify(config || {}), corpus),
+  askMany: (questions, config = {}, corpus = "bundled") =>
+    web.ask_many(JSON.stringify(questions), JSON.stringify(config || {}), corpus),
+  analyze: (text) => web.analyze(text),
+  article: (docId, corpus = "bundled") => web.article(docId, corpus),
+  warm: (config = {}, corpus = "bundled") => web.warm(JSON.stringify(config || {}), corpus),
+  load: (name, files, goldens = null, goldensName = "questions.jsonl") =>
+    web.load(name, JSON.stringify(files), goldens ?? undefined, goldensName),
+  moduleHashes: () => web.module_hashes(),
+  // These two report progress: `progress` posts {done, total, label} for the call.
+  compare: (progress, options = {}, corpus = "bundled") => web.compare(JSON.stringify(options || {}), progress, corpus),
+  compareView: (progress, options = {}, corpus = "bundled") =>
+    web.compare_view(JSON.stringify(options || {}), progress, corpus),
+};
+const WITH_PROGRESS = new Set(["compare", "compareView"]);
+
+const booted = start().catch((err) => {
+  post({ type: "failed", stage, error: describe(err) });
+  throw err;
+});
+
+self.onmessage = async (event) => {
+  const { id, op, args = [] } = event.data || {};
+  try {
+    await booted;
+  } catch {
+    post({ id, type: "error", error: { type: "StartupError", message: `Python did not start (failed at ${stage})` } });
+    return;
+  }
+  const handler = Object.prototype.hasOwnProperty.call(OPS, op) ? OPS[op] : null;
+  if (!handler) {
+    post({ id, type: "error", error: { type: "ValueError", message: `unknown operation ${JSON.stringify(op)}` } });
+    return;
+  }
+  try {
+    const progress = (done, total, label) => post({ id, type: "progress", done, total, label: String(label ?? "") });
+    const json = WITH_PROGRESS.has(op) ? handler(progress, ...args) : handler(...args);
+    post({ id, type: "result", json });
+  } catch (err) {
+    post({ id, type: "error", error: describe(err) });
+  }
+};

@@ -1,0 +1,299 @@
+"""The browser's door into raglab: a thin facade the Web Worker calls through Pyodide.
+
+JavaScript never re-implements a step. The worker fetches the raw files (the
+Markdown articles and the golden JSON Lines), hands them to `load`, and from then
+on calls the functions below with plain strings. Every function returns a JSON
+string made by the CLI's own `dumps` (ensure_ascii=False, sorted keys), so
+`ask` here and `raglab ask --json` print the same bytes for the same question.
+
+    >>> load("bundled", json.dumps({"en-about.md": "# About\\n\\nShapla Pay is a wallet."}))
+    >>> ask("What is Shapla Pay?", '{"k": 3}')        # == raglab ask --json -k 3 ...
+    >>> ask_many('["q1", "q2"]', "{}")                # == raglab ask --questions FILE, as a list
+
+A loaded corpus is kept under a name ("bundled" for the help centre the page
+ships, "user" for the Your-own-data tab), and pipelines are built lazily, once
+per corpus and configuration, because building the index is the slow part
+(about a third of a second per configuration in the browser) and a question is
+fast. Everything here is pure standard library, so it runs natively too: tests
+call it directly to get the reference the browser must match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass, field, fields
+
+from . import __version__
+from .chunking import CHUNKERS
+from .cli import _public, analysis, dumps
+from .corpus import Document, parse_corpus
+from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, parse_goldens
+from .pipeline import Config, Pipeline
+from .retrieval import RETRIEVERS
+
+BUNDLED = "bundled"
+EXAMPLES_PER_KIND = 1  # example questions shown per language and kind
+
+
+@dataclass
+class LoadedCorpus:
+    """One corpus as the page sees it: documents, its golden questions, built pipelines."""
+
+    docs: list[Document]
+    questions: list[Question] = field(default_factory=list)
+    goldens_error: str | None = None
+    pipelines: dict[tuple, Pipeline] = field(default_factory=dict)
+
+
+_CORPORA: dict[str, LoadedCorpus] = {}
+
+
+def _corpus(name: str) -> LoadedCorpus:
+    try:
+        return _CORPORA[name]
+    except KeyError:
+        loaded = ", ".join(sorted(_CORPORA)) or "none"
+        raise ValueError(f"no corpus named {name!r} is loaded (loaded: {loaded}); call load() first") from None
+
+
+def _json_arg(value, what: str, kind: type, default):
+    """Decode an argument that arrives as JSON text from JavaScript (or as the object itself)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return default
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{what} is not valid JSON ({err.msg} at column {err.colno})") from None
+    if not isinstance(value, kind):
+        raise ValueError(f"{what} must be a JSON {'object' if kind is dict else 'array'}, got {type(value).__name__}")
+    return value
+
+
+def config_from(value=None) -> Config:
+    """A checked Config from a JSON object; missing fields take the served defaults."""
+    raw = _json_arg(value, "config", dict, {})
+    names = [f.name for f in fields(Config)]
+    unknown = sorted(k for k in raw if k not in names)
+    if unknown:
+        raise ValueError(f"unknown config field {', '.join(map(repr, unknown))}; the fields are {', '.join(names)}")
+    return Config(**raw).check()
+
+
+def pipeline(config: Config, corpus: str = BUNDLED) -> Pipeline:
+    """The pipeline for a corpus and configuration, built on first use and then reused."""
+    loaded = _corpus(corpus)
+    key = tuple(getattr(config, f.name) for f in fields(Config))
+    if key not in loaded.pipelines:
+        loaded.pipelines[key] = Pipeline(loaded.docs, config)
+    return loaded.pipelines[key]
+
+
+def load(name: str, files, goldens: str | None = None, goldens_name: str = "questions.jsonl") -> str:
+    """Parse {file name: Markdown} (JSON text or a dict) and optional golden JSON Lines under `name`.
+
+    A broken article raises CorpusError (naming file and line) and nothing is
+    replaced. A broken golden file does not stop the corpus from loading: the
+    summary's "goldens_error" names file, line and question id, so the page can
+    still answer questions while it shows what to fix.
+    """
+    files = _json_arg(files, "files", dict, {})
+    for key, value in files.items():
+        if not isinstance(value, str):
+            raise ValueError(f"{key}: file contents must be text, got {type(value).__name__}")
+    docs = parse_corpus(files)
+    loaded = LoadedCorpus(docs)
+    if goldens is not None and goldens.strip():
+        try:
+            loaded.questions = parse_goldens(goldens, docs, goldens_name)
+        except GoldenError as err:
+            loaded.goldens_error = str(err)
+    _CORPORA[name] = loaded
+    return summary(name)
+
+
+def summary(corpus: str = BUNDLED) -> str:
+    """What is loaded: like `raglab check --json`, plus the golden error if there is one."""
+    loaded = _corpus(corpus)
+    langs: dict[str, int] = {}
+    for d in loaded.docs:
+        langs[d.lang] = langs.get(d.lang, 0) + 1
+    return dumps({
+        "name": corpus,
+        "articles": len(loaded.docs),
+        "langs": langs,
+        "questions": len(loaded.questions),
+        "counts": counts_table(loaded.questions) if loaded.questions else [],
+        "goldens_error": loaded.goldens_error,
+    })
+
+
+def examples(questions: list[Question]) -> list[dict]:
+    """A few golden questions per language, one of each kind, in file order (for one-click asking)."""
+    out = []
+    for lang in LANGS:
+        for kind in KINDS:
+            picked = [q for q in questions if q.lang == lang and q.kind == kind][:EXAMPLES_PER_KIND]
+            for q in picked:
+                out.append({"id": q.id, "lang": q.lang, "kind": q.kind, "split": q.split,
+                            "question": q.question, "answer": q.answer,
+                            "evidence": [asdict(e) for e in q.evidence]})
+    return out
+
+
+def _available(module: str) -> bool:
+    """Whether this build has raglab.<module>, without importing it (start-up time counts)."""
+    return importlib.util.find_spec(f"{__package__}.{module}") is not None
+
+
+def info(corpus: str = BUNDLED) -> str:
+    """Everything the page needs to draw its controls: options, served defaults, articles, examples."""
+    loaded = _corpus(corpus)
+    return dumps({
+        "version": __version__,
+        "python": sys.version.split()[0],
+        "platform": sys.platform,
+        "defaults": asdict(Config()),
+        "chunkers": list(CHUNKERS),
+        "retrievers": list(RETRIEVERS),
+        "expansion": _available("expansion"),
+        "compare": _available("compare"),
+        "articles": [{"id": d.id, "lang": d.lang, "title": d.title} for d in loaded.docs],
+        "examples": examples(loaded.questions),
+        "questions": len(loaded.questions),
+        "goldens_error": loaded.goldens_error,
+    })
+
+
+def warm(config=None, corpus: str = BUNDLED) -> str:
+    """Build (and cache) the pipeline for a configuration; returns its chunk count."""
+    cfg = config_from(config)
+    return dumps({"config": asdict(cfg), "chunks": len(pipeline(cfg, corpus).chunks)})
+
+
+def ask(question: str, config=None, corpus: str = BUNDLED) -> str:
+    """One question: the same JSON as `raglab ask --json QUESTION` with the same options."""
+    if not isinstance(question, str) or not question.strip():
+        raise ValueError("the question is empty; ask something, e.g. \"What is the cash out fee?\"")
+    return dumps(_public(pipeline(config_from(config), corpus).ask(question)))
+
+
+def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
+    """Many questions under one configuration, in one call: a JSON list whose i-th element is
+    line i of `raglab ask --questions FILE --json` (empty questions give an empty result there too)."""
+    items = _json_arg(questions, "questions", list, [])
+    bad = [i for i, q in enumerate(items) if not isinstance(q, str)]
+    if bad:
+        raise ValueError(f"questions must be strings; item {bad[0]} is {type(items[bad[0]]).__name__}")
+    pipe = pipeline(config_from(config), corpus)
+    return "[" + ", ".join(dumps(_public(pipe.ask(q))) for q in items) + "]"
+
+
+def analyze(text: str) -> str:
+    """The analyzer's terms with offsets: the same JSON as `raglab analyze --json TEXT`."""
+    return dumps(analysis(text))
+
+
+def article(doc_id: str, corpus: str = BUNDLED) -> str:
+    """One article's normalised text (all offsets refer to it) and its sections."""
+    for d in _corpus(corpus).docs:
+        if d.id == doc_id:
+            return dumps({"id": d.id, "lang": d.lang, "title": d.title, "text": d.text,
+                          "sections": [{"heading": list(s.heading), "start": s.start, "end": s.end}
+                                       for s in d.sections]})
+    raise ValueError(f"no article {doc_id!r} in the {corpus} corpus")
+
+
+def _compare_module():
+    """raglab.compare if this build has it (the evaluation grid), else None."""
+    try:
+        return importlib.import_module(f"{__package__}.compare")
+    except ImportError:
+        return None
+
+
+COMPARE_OPTIONS = ("split", "chunker", "retriever", "expand", "k", "min_coverage", "baseline", "seed",
+                   "id_labels", "per_question")
+
+
+def _compare_report(options, progress, corpus: str):
+    """Run raglab.compare's `run` with the CLI's options given as a JSON object.
+
+    The options mirror `raglab compare`'s flags: split, chunker and retriever
+    (a name or a list of names; default all), expand ("off", "on" or "both";
+    default both when expansion is available, as on the command line), k,
+    min_coverage, baseline, seed, id_labels, per_question. Anything not given
+    takes the default of `compare.run`.
+    """
+    module = _compare_module()
+    if module is None:
+        raise RuntimeError("this build of raglab has no compare module; rebuild with a version that includes it")
+    loaded = _corpus(corpus)
+    if loaded.goldens_error:
+        raise GoldenError(loaded.goldens_error)
+    if not loaded.questions:
+        raise GoldenError("no golden questions are loaded for this corpus; add a questions file")
+    opts = _json_arg(options, "options", dict, {})
+    unknown = sorted(k for k in opts if k not in COMPARE_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown compare option {', '.join(map(repr, unknown))}; "
+                         f"the options are {', '.join(COMPARE_OPTIONS)}")
+
+    def names(key):
+        value = opts.get(key)
+        return [value] if isinstance(value, str) else value
+
+    mode = opts.get("expand") or ("both" if module.expansion_available() else "off")
+    modes = {"off": (False,), "on": (True,), "both": (False, True)}
+    if mode not in modes:
+        raise ValueError(f"expand must be one of off, on, both; got {mode!r}")
+    configs = module.grid(names("chunker"), names("retriever"), modes[mode])
+    kwargs = {key: opts[key] for key in COMPARE_OPTIONS[4:] if key in opts}
+    if "split" in opts:
+        kwargs["split"] = opts["split"]
+    return module, loaded, module.run(loaded.docs, loaded.questions, configs, progress=progress, **kwargs)
+
+
+def compare(options=None, progress=None, corpus: str = BUNDLED) -> str:
+    """The evaluation grid, run in this process: the same text as `raglab compare --format json`
+    with the same options. `progress(done, total, label)` is called as configurations finish
+    (the worker forwards it to the page's progress bar)."""
+    module, _, report = _compare_report(options, progress, corpus)
+    return module.render(report, "json")
+
+
+def compare_view(options=None, progress=None, corpus: str = BUNDLED) -> str:
+    """What the Evaluate tab draws: the report, its titled tables (the cells the CLI prints),
+    the CLI's text output, and the question texts for the per-question drill-down."""
+    module, loaded, report = _compare_report(options, progress, corpus)
+    tables = module.sections(report)
+    summary_only = {k: v for k, v in report.items() if k != "questions"}
+    return dumps({
+        "report": report,
+        "sections": [t for t in tables if t["title"] != "Per question"],
+        "text": module.render(summary_only, "text"),
+        "questions": {q.id: q.question for q in loaded.questions},
+    })
+
+
+def module_hashes() -> str:
+    """sha256 of every .py and .json file of the installed raglab package, by "raglab/<path>".
+
+    Compared against the source tree, this tells a stale wheel from a fresh one.
+    """
+    package = os.path.dirname(os.path.abspath(__file__))
+    out = {}
+    for folder, dirs, names in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith((".py", ".json")):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as fh:
+                    digest = hashlib.sha256(fh.read()).hexdigest()
+                out["raglab/" + os.path.relpath(path, package).replace(os.sep, "/")] = digest
+    return dumps(out)

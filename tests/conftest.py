@@ -1,0 +1,140 @@
+"""Browser fixtures: build dist/, serve it on loopback, drive it with Chromium.
+
+One browser, one context and one page serve the whole session, because starting
+Pyodide is the slow part (seconds) and a question is fast (milliseconds).
+Fixtures for browser tests (reuse them; they are lazy, so a test run without
+browser tests never builds or starts anything):
+
+- ``dist_dir``: dist/ built by build.py (incremental, so cheap when current).
+- ``site_url``: dist/ served on 127.0.0.1 on a free port, from a background thread,
+  with the page's CSP also sent as a header (so the worker runs under it too).
+- ``browser``: Debian's Chromium (/usr/bin/chromium), launched by Playwright.
+- ``app_page``: the app, loaded and ready (Python started, corpus indexed), with
+  ``window.raglab`` available; its raglab modules are checked to be byte-identical
+  to py/raglab/ before any test uses it, so a stale wheel fails loudly.
+- ``offsite_requests``: every request the page (or its worker) made outside the
+  served origin, for tests that assert none.
+- ``artifacts_dir``: test-artifacts/ (git-ignored) for screenshots.
+
+A browser or Pyodide that fails to start is a test failure with a message that
+says what to do, never a skip.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+READY_TIMEOUT_MS = 90_000  # a cold Pyodide start takes a few seconds; allow for a loaded machine
+
+
+def _load_build_module():
+    """build.py is a script at the repository root; load it as a module to share its code."""
+    spec = importlib.util.spec_from_file_location("raglab_build", os.path.join(ROOT, "build.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def build_module():
+    return _load_build_module()
+
+
+@pytest.fixture(scope="session")
+def dist_dir(build_module):
+    try:
+        build_module.setup_node()
+        return build_module.build_site()
+    except build_module.SetupError as err:
+        pytest.fail(f"could not build dist/: {err}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def site_url(build_module, dist_dir):
+    server, url = build_module.serve_in_background(dist_dir)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser(build_module):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Python Playwright is not installed; run `python3 build.py setup`", pytrace=False)
+    manager = sync_playwright().start()
+    options = build_module.browser_launch_options()
+    try:
+        chromium = manager.chromium.launch(**options)
+    except Exception as err:  # noqa: BLE001 - any launch failure is reported the same way
+        manager.stop()
+        where = options.get("executable_path", "Playwright's own Chromium")
+        pytest.fail(f"Chromium did not start ({where}): {str(err).splitlines()[0]}\n"
+                    "Install it with `python3 build.py setup` (as root it runs "
+                    "`apt-get install -y chromium fonts-noto-core`).", pytrace=False)
+    yield chromium
+    chromium.close()
+    manager.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_context(browser, site_url):
+    context = browser.new_context(viewport={"width": 1100, "height": 1400}, locale="en-US")
+    origin = site_url.rstrip("/")
+    context.offsite = []
+    context.on("request", lambda r: context.offsite.append(r.url)
+               if not (r.url == origin or r.url.startswith(origin + "/")) else None)
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def offsite_requests(browser_context):
+    """Requests outside the served origin so far (a live list)."""
+    return browser_context.offsite
+
+
+def native_module_hashes() -> dict:
+    from raglab import web
+
+    return json.loads(web.module_hashes())
+
+
+@pytest.fixture(scope="session")
+def app_page(browser_context, site_url):
+    """The app, ready to answer. Console errors and CSP reports collect in page.problems."""
+    page = browser_context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda err: page.problems.append(f"page error: {err}"))
+    page.on("console", lambda msg: page.problems.append(f"console {msg.type}: {msg.text}")
+            if msg.type == "error" else None)
+    page.goto(site_url)
+    try:
+        page.wait_for_function("() => window.raglab && window.raglab.state !== 'starting'", timeout=READY_TIMEOUT_MS)
+    except Exception:  # noqa: BLE001
+        pytest.fail(f"the app did not become ready within {READY_TIMEOUT_MS // 1000} s; "
+                    f"problems seen: {page.problems[:5]}", pytrace=False)
+    state = page.evaluate("() => [window.raglab.state, window.raglab.failure || null]")
+    if state[0] != "ready":
+        pytest.fail(f"Pyodide failed to start: {state[1]}; problems seen: {page.problems[:5]}", pytrace=False)
+    browser_hashes = page.evaluate("() => window.raglab.moduleHashes()")
+    native = native_module_hashes()
+    if browser_hashes != native:
+        differ = sorted(k for k in set(browser_hashes) | set(native) if browser_hashes.get(k) != native.get(k))
+        pytest.fail(f"the wheel in dist/ is stale or incomplete (differs in {', '.join(differ)}); "
+                    "run `python3 build.py build`", pytrace=False)
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir():
+    path = os.path.join(ROOT, "test-artifacts")
+    os.makedirs(path, exist_ok=True)
+    return path

@@ -1,0 +1,439 @@
+"""The browser's security boundary and its failure behaviour, driven through the real page.
+
+What the page must guarantee, whatever a user pastes or uploads:
+
+- markup in questions, articles, file names and golden files is shown as text: no
+  element is created from it, no script runs (a page-level flag, ``window.__pwned``,
+  stays unset), no request leaves the origin;
+- the Content-Security-Policy stays strict, is enforced, and blocks nothing the app
+  needs (a ``securitypolicyviolation`` listener installed before the page loads records
+  none through start-up, asking, opening articles, loading your own data, evaluating);
+- a 1 MB question and a 5 MB uploaded corpus are handled by the worker while the page
+  stays responsive (the longest gap between 20 ms timer ticks on the UI thread is
+  measured), and a result or a clear message appears;
+- when Python cannot start (a start-up file is blocked) the page says what failed and
+  Retry works.
+
+These tests use their own page (``guarded``) with the violation recorder installed
+before any script of the app runs, next to the session's ``app_page`` (which they
+require, so a stale wheel in dist/ fails loudly first). Tests marked xfail describe
+app behaviour that is still wrong; each names what the page should do instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import time
+
+import pytest
+
+from helpers import docs
+from raglab.corpus import parse_corpus
+from raglab.pipeline import Config, Pipeline
+
+READY_MS = 120_000
+ANSWER_MS = 60_000
+
+RECORDER = """
+(() => {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__violations.push({directive: e.effectiveDirective || e.violatedDirective,
+                              blocked: e.blockedURI, source: e.sourceFile, line: e.lineNumber});
+  });
+})();
+"""
+
+# Each payload tries to run `window.__pwned = ...` or to fetch from another origin if it
+# were ever parsed as HTML (or as a Markdown link) instead of shown as text.
+PAYLOADS = [
+    '<script>window.__pwned="script"</script>',
+    '<img src=x onerror="window.__pwned=\'img\'">',
+    '<svg/onload="window.__pwned=\'svg\'">',
+    '<a href="javascript:window.__pwned=\'a\'">click</a>',
+    '[click me](javascript:window.__pwned="markdown-link")',
+    '<iframe srcdoc="<script>parent.__pwned=\'iframe\'</script>"></iframe>',
+    '<details open ontoggle="window.__pwned=\'details\'">',
+    '"><img src=x onerror=window.__pwned=\'attribute-break\'>',
+    '</textarea></pre></code><script>window.__pwned="close-tags"</script>',
+    '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned="mxss">',
+    '<img src="http://evil.example/beacon.png"><link rel=stylesheet href="//evil.example/x.css">',
+    '<base href="http://evil.example/"><meta http-equiv="refresh" content="0;url=javascript:window.__pwned=1">',
+    '${window.__pwned="template"} {{constructor.constructor("window.__pwned=1")()}}',
+    '<div style="background:url(http://evil.example/bg.png)" onmouseover="window.__pwned=\'hover\'">hover</div>',
+    '\u202e<b>RTL override</b>\u202c \u200d\ufeff 😀 <!-- comment --> <![CDATA[ x ]]>',
+]
+
+INERT = """() => {
+  const handlers = [];
+  for (const node of document.querySelectorAll('*')) {
+    for (const attr of node.attributes) {
+      if (/^on/i.test(attr.name)) handlers.push(node.tagName + ' ' + attr.name);
+      if (/^\\s*javascript:/i.test(attr.value)) handlers.push(node.tagName + ' ' + attr.name + '=javascript:');
+    }
+  }
+  const count = (sel) => document.querySelectorAll(sel).length;
+  return {
+    pwned: window.__pwned === undefined ? null : String(window.__pwned),
+    handlers,
+    dangerous: count('main iframe, main object, main embed, main img, main script, main style, main link, main base, ' +
+                     'main meta, dialog img, dialog script, dialog iframe, body > script, body base'),
+    headScripts: [...document.querySelectorAll('script')].map((s) => s.getAttribute('src')),
+    violations: window.__violations,
+  };
+}"""
+
+
+def assert_inert(page, offsite: list[str]) -> None:
+    state = page.evaluate(INERT)
+    assert state["pwned"] is None, f"a payload ran: {state['pwned']}"
+    assert state["handlers"] == [], state["handlers"]
+    assert state["dangerous"] == 0
+    assert state["headScripts"] == ["js/app.js"], "only the app's own module script"
+    assert state["violations"] == [], state["violations"]
+    assert offsite == [], offsite
+
+
+@pytest.fixture(scope="module")
+def guarded(browser_context, site_url, app_page):
+    """A fresh page of the app with the CSP violation recorder installed before it loads."""
+    page = browser_context.new_page()
+    page.add_init_script(RECORDER)
+    page.problems = []
+    page.on("pageerror", lambda err: page.problems.append(f"page error: {err}"))
+    page.on("console", lambda msg: page.problems.append(f"console {msg.type}: {msg.text}")
+            if msg.type == "error" else None)
+    page.goto(site_url)
+    page.wait_for_function("() => window.raglab && window.raglab.state !== 'starting'", timeout=READY_MS)
+    assert page.evaluate("() => window.raglab.state") == "ready", page.evaluate("() => window.raglab.failure")
+    yield page
+    # Leave no 5 MB corpus in the shared browser's memory.
+    page.evaluate("() => window.raglab.load('user', {'tiny.md': '# Tiny\\n\\nTiny.\\n'}).catch(() => null)")
+    page.close()
+
+
+@functools.lru_cache(maxsize=None)
+def bundled_pipeline() -> Pipeline:
+    return Pipeline(list(docs()))
+
+
+def ask_ui(page, question: str, corpus: str = "bundled", timeout: int = ANSWER_MS) -> dict:
+    """Type a question in the Ask tab and press Enter; wait for the page's next finished ask."""
+    page.click("#tab-ask")
+    page.select_option("#corpus", corpus)
+    before = int(page.get_attribute("#result", "data-seq") or 0)
+    page.fill("#question", question)
+    typed = page.input_value("#question")
+    page.press("#question", "Enter")
+    page.wait_for_function(
+        "([seq, q]) => { const r = document.getElementById('result');"
+        " return Number(r.dataset.seq || 0) > seq && (r.dataset.question === q || !r.dataset.question); }",
+        arg=[before, typed], timeout=timeout)
+    return page.evaluate("""() => ({
+        question: document.getElementById('result').dataset.question || null,
+        status: document.getElementById('ask-status').textContent,
+        answer: document.getElementById('answer-text')?.textContent ?? null,
+        abstained: document.getElementById('answer')?.dataset.abstained === 'true',
+        chunks: [...document.querySelectorAll('#chunks > li')].map((e) => e.dataset.id),
+        texts: [...document.querySelectorAll('#chunks .chunk-text')].map((e) => e.textContent),
+        marks: [...document.querySelectorAll('#chunks > li')].map(
+            (e) => [...e.querySelectorAll('.chunk-text mark')].map((m) => m.textContent)),
+        citations: [...document.querySelectorAll('#citations .citation')].map((e) => e.dataset.chunk),
+    })""")
+
+
+START_LAG = """() => {
+  window.__lag = {max: 0, ticks: 0};
+  let last = performance.now();
+  const tick = () => {
+    const now = performance.now();
+    window.__lag.max = Math.max(window.__lag.max, now - last);
+    window.__lag.ticks += 1;
+    last = now;
+    window.__lagTimer = setTimeout(tick, 20);
+  };
+  window.__lagTimer = setTimeout(tick, 20);
+}"""
+STOP_LAG = "() => { clearTimeout(window.__lagTimer); return window.__lag; }"
+MAX_UI_GAP_MS = 1000  # a blocked UI thread shows gaps of many seconds here; a busy worker does not
+
+
+# --- the CSP ---------------------------------------------------------------------------
+
+def test_csp_header_matches_the_meta_tag_and_is_strict(guarded, site_url, build_module, dist_dir):
+    response = guarded.request.get(site_url)
+    header = response.headers.get("content-security-policy", "")
+    assert header == build_module.site_csp(dist_dir), "the worker runs under the header, the page under the meta tag"
+    directives = dict((d.strip().split(" ", 1) + [""])[:2] for d in header.split(";") if d.strip())
+    assert directives["default-src"] == "'none'" and directives["object-src"] == "'none'"
+    assert directives["base-uri"] == "'none'" and directives["form-action"] == "'none'"
+    for name in ("script-src", "style-src", "connect-src", "img-src", "font-src", "worker-src"):
+        assert "'unsafe-inline'" not in directives.get(name, "") and "'unsafe-eval'" not in directives.get(name, "")
+        assert not re.search(r"https?:|\*|data:|blob:", directives.get(name, "")), (name, directives.get(name))
+
+
+def test_csp_is_enforced_an_injected_inline_script_is_blocked_and_reported(guarded):
+    before = len(guarded.evaluate("() => window.__violations"))
+    guarded.evaluate("""() => {
+        const s = document.createElement('script');
+        s.textContent = 'window.__pwned = "csp-probe"';
+        document.body.append(s);
+        s.remove();
+    }""")
+    guarded.wait_for_function("(n) => window.__violations.length > n", arg=before, timeout=5_000)
+    assert guarded.evaluate("() => window.__pwned === undefined")
+    new = guarded.evaluate("(n) => window.__violations.splice(n)", before)
+    assert [v["directive"] for v in new] == ["script-src-elem"]
+
+
+# --- hostile questions ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("payload", PAYLOADS, ids=[f"payload{i}" for i in range(len(PAYLOADS))])
+def test_hostile_question_is_answered_as_text(guarded, offsite_requests, payload):
+    question = f"{payload} What is the cash out fee at an agent?"
+    shown = ask_ui(guarded, question)
+    assert shown["question"] == question and shown["status"] == ""
+    native = bundled_pipeline().ask(question)
+    assert shown["chunks"] == [c["id"] for c in native["chunks"]]
+    assert shown["abstained"] == native["abstained"]
+    if not native["abstained"]:
+        assert shown["answer"] == native["answer"]
+    assert_inert(guarded, offsite_requests)
+
+
+# --- hostile articles, file names and golden files -------------------------------------------
+
+HOSTILE_EN = f"""# Lockers {PAYLOADS[0]}
+
+Introduction with an emoji 😀 and 𝒜 before the facts, so offsets differ between code points and UTF-16.
+
+## Prices {PAYLOADS[1]}
+
+A locker costs Tk 20 per day. <b>Raw HTML</b> {PAYLOADS[2]} {PAYLOADS[3]}
+
+{PAYLOADS[4]} and [a normal link](https://evil.example/track) and ![an image](http://evil.example/pixel.png)
+
+<div onclick="window.__pwned='block'">
+{PAYLOADS[5]}
+</div>
+
+| {PAYLOADS[6]} | price |
+|---|---|
+| locker | Tk 20 {PAYLOADS[10]} |
+
+```html
+{PAYLOADS[8]}
+```
+"""
+
+HOSTILE_BN = f"""# লকার {PAYLOADS[1]}
+
+লকারের ভাড়া প্রতিদিন ২০ টাকা। {PAYLOADS[0]} {PAYLOADS[11]}
+"""
+
+
+def jsonl(rows) -> bytes:
+    return ("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n").encode()
+
+
+def load_own(page, files: list[dict], questions: dict | None = None) -> None:
+    page.click("#tab-own")
+    page.click("#own-clear")
+    page.set_input_files("#own-articles", files)
+    page.wait_for_function("(n) => document.getElementById('own-files').textContent.includes(String(n))",
+                           arg=len(files), timeout=ANSWER_MS)
+    if questions is not None:
+        page.set_input_files("#own-questions", questions)
+    page.click("#own-run")
+
+
+def test_uploaded_articles_with_markup_are_shown_as_text(guarded, offsite_requests):
+    files = [{"name": "lockers.md", "mimeType": "text/markdown", "buffer": HOSTILE_EN.encode()},
+             {"name": "bn-lockers.md", "mimeType": "text/markdown", "buffer": HOSTILE_BN.encode()}]
+    question = {"id": "h1", "lang": "en", "kind": "direct", "split": "test",
+                "question": f"How much does a locker cost? {PAYLOADS[7]}", "answer": "Tk 20 per day.",
+                "evidence": [{"doc": "lockers", "quote": "A locker costs Tk 20 per day."}]}
+    load_own(guarded, files, {"name": "hostile.jsonl", "mimeType": "application/jsonl", "buffer": jsonl([question])})
+    guarded.wait_for_selector("#own-report .report-section", timeout=120_000)
+    assert_inert(guarded, offsite_requests)
+
+    mine = parse_corpus({f["name"]: f["buffer"].decode() for f in files})
+    native = Pipeline(mine, Config()).ask("How much does a locker cost per day?")
+    shown = ask_ui(guarded, "How much does a locker cost per day?", corpus="user")
+    assert shown["chunks"] == [c["id"] for c in native["chunks"]]
+    assert shown["answer"] == native["answer"] == "A locker costs Tk 20 per day."
+    # The chunk text is shown character for character, markup included, as text ...
+    assert shown["texts"] == [c["text"] for c in native["chunks"]]
+    assert any(PAYLOADS[1] in t for t in shown["texts"])
+    # ... and the highlights sit where Python put them, though emoji count twice in UTF-16.
+    assert shown["marks"] == [[c["text"][s:e] for s, e in c["matches"]] for c in native["chunks"]]
+
+    guarded.click("#citations .citation")
+    guarded.wait_for_selector("#article-dialog[open]")
+    body = guarded.text_content("#article-body")
+    assert body == mine[[d.id for d in mine].index("lockers")].text
+    assert guarded.text_content("#article-title") == f"Lockers {PAYLOADS[0]}"
+    assert guarded.text_content("#article-body mark.evidence") == "A locker costs Tk 20 per day."
+    assert_inert(guarded, offsite_requests)
+    guarded.keyboard.press("Escape")
+    guarded.wait_for_selector("#article-dialog:not([open])", state="attached")
+
+
+@pytest.mark.parametrize("files, golden, expected", [
+    ([{"name": '<img src=x onerror="window.__pwned=1">.md', "buffer": b"# T\n\nText.\n"}], None,
+     '<img src=x onerror="window.__pwned=1">.md: article id'),
+    ([{"name": "notitle.md", "buffer": PAYLOADS[0].encode() + b"\n\nNo title line.\n"}], None,
+     "notitle.md:1: an article must start with a '# Title' line, found '<script>"),
+    ([{"name": "lockers.md", "buffer": HOSTILE_EN.encode()}],
+     {"id": '<svg onload="window.__pwned=1">', "lang": "en", "kind": "direct", "split": "dev", "question": "q?",
+      "answer": "a", "evidence": [{"doc": "lockers", "quote": PAYLOADS[5] + " is not there"}]},
+     'hostile.jsonl:1: question <svg onload="window.__pwned=1">: evidence[0]: field \'quote\' does not occur'),
+])
+def test_errors_quoting_hostile_input_are_shown_as_text(guarded, offsite_requests, files, golden, expected):
+    files = [{**f, "mimeType": "text/markdown"} for f in files]
+    questions = {"name": "hostile.jsonl", "mimeType": "application/jsonl", "buffer": jsonl([golden])} if golden else None
+    load_own(guarded, files, questions)
+    guarded.wait_for_selector("#own-result .error-box", timeout=ANSWER_MS)
+    assert expected in guarded.text_content("#own-result .error-text")
+    assert_inert(guarded, offsite_requests)
+
+
+@pytest.mark.xfail(strict=True, reason="app: File.text() turns invalid UTF-8 into U+FFFD silently; the page should "
+                                       "decode with TextDecoder('utf-8', {fatal: true}) and name the file, as the CLI does")
+def test_uploaded_file_that_is_not_utf8_is_named_not_mangled(guarded):
+    latin1 = "# Café prices\n\nA café locker costs Tk 20.\n".encode("latin-1")
+    load_own(guarded, [{"name": "cafe.md", "mimeType": "text/markdown", "buffer": latin1}])
+    guarded.wait_for_selector("#own-result .error-box, #own-result .status", timeout=ANSWER_MS)
+    assert "cafe.md" in (guarded.text_content("#own-result .error-text") or "")
+
+
+# --- size ---------------------------------------------------------------------------------------
+
+def test_a_1mb_pasted_question_keeps_the_page_responsive_and_gets_a_result(guarded, offsite_requests):
+    big = ("What is the cash out fee at an agent? " * 30_000)[:1_000_000]
+    guarded.evaluate(START_LAG)
+    started = time.perf_counter()
+    guarded.click("#tab-ask")
+    guarded.select_option("#corpus", "bundled")
+    guarded.fill("#question", big)
+    limit = guarded.get_attribute("#question", "maxlength")
+    kept = len(guarded.input_value("#question"))
+    assert kept == (int(limit) if limit else len(big)), "the box keeps what its limit allows"
+    shown = ask_ui(guarded, big)
+    assert shown["answer"] and not shown["abstained"]
+    # The JS API takes the whole megabyte; the worker answers it.
+    result = guarded.evaluate("(q) => window.raglab.ask(q).then((r) => [r.question.length, r.abstained, r.chunks.length])", big)
+    assert result == [len(big), False, 5]
+    lag = guarded.evaluate(STOP_LAG)
+    assert lag["max"] < MAX_UI_GAP_MS, f"the UI thread stalled for {lag['max']:.0f} ms"
+    assert time.perf_counter() - started < 120
+    assert_inert(guarded, offsite_requests)
+
+
+def five_megabytes() -> list[dict]:
+    files, size, copy = [], 0, 0
+    while size < 5_000_000:
+        for d in docs():
+            data = d.text.encode()
+            files.append({"name": f"c{copy}-{d.id}.md", "mimeType": "text/markdown", "buffer": data})
+            size += len(data)
+        copy += 1
+    return files
+
+
+def test_a_5mb_uploaded_corpus_is_indexed_by_the_worker_while_the_page_stays_responsive(guarded, offsite_requests):
+    files = five_megabytes()
+    guarded.evaluate(START_LAG)
+    load_own(guarded, files)
+    guarded.wait_for_function(
+        "(n) => (document.getElementById('own-result').textContent || '').includes(String(n))"
+        " || document.querySelector('#own-result .error-box')", arg=len(files), timeout=120_000)
+    assert guarded.query_selector("#own-result .error-box") is None, guarded.text_content("#own-result")
+    # The first question builds the index of 5 MB inside the worker (tens of seconds in wasm).
+    guarded.click("#tab-ask")
+    guarded.select_option("#corpus", "user")
+    before = int(guarded.get_attribute("#result", "data-seq") or 0)
+    guarded.fill("#question", "What is the cash out fee at an agent?")
+    guarded.press("#question", "Enter")
+    # While the worker works, the page still reacts: tabs switch and text can be typed.
+    guarded.click("#tab-evaluate")
+    assert guarded.is_visible("#panel-evaluate") and not guarded.is_visible("#panel-ask")
+    guarded.click("#tab-ask")
+    assert "…" in guarded.text_content("#ask-status") or int(guarded.get_attribute("#result", "data-seq") or 0) > before
+    guarded.wait_for_function("(seq) => Number(document.getElementById('result').dataset.seq || 0) > seq",
+                              arg=before, timeout=240_000)
+    answer = guarded.text_content("#answer-text")
+    assert answer == "The fee for cash out at an agent is 1.85% of the amount, which is Tk 18.50 per Tk 1,000."
+    lag = guarded.evaluate(STOP_LAG)
+    assert lag["max"] < MAX_UI_GAP_MS, f"the UI thread stalled for {lag['max']:.0f} ms"
+    assert_inert(guarded, offsite_requests)
+    guarded.select_option("#corpus", "bundled")
+
+
+def test_nothing_the_app_needs_was_blocked_and_nothing_went_wrong(guarded, offsite_requests):
+    """After everything above on this page, plus an evaluation run: no CSP report, no error."""
+    guarded.click("#tab-evaluate")
+    for box in guarded.query_selector_all("#eval-chunkers input, #eval-retrievers input"):
+        box.set_checked(box.get_attribute("value") in ("recursive", "bm25"))
+    guarded.select_option("#eval-expand", "off")
+    guarded.click("#eval-run")
+    guarded.wait_for_selector("#eval-result .report-section", timeout=120_000)
+    assert_inert(guarded, offsite_requests)
+    assert guarded.problems == []
+    guarded.click("#tab-ask")
+
+
+# --- Python that cannot start ----------------------------------------------------------------------
+
+def boot_and_fail(browser_context, site_url, pattern: str, how: str):
+    page = browser_context.new_page()
+    if how == "abort":
+        page.route(pattern, lambda route: route.abort())
+    else:
+        page.route(pattern, lambda route: route.fulfill(status=404, body="not here"))
+    page.goto(site_url)
+    return page
+
+
+@pytest.mark.parametrize("pattern, how, stage_words", [
+    ("**/js/worker.js", "abort", "worker"),
+    ("**/pyodide/python_stdlib.zip", "abort", "Start-up failed"),
+    ("**/wheels/**/raglab-*.whl", "404", "Start-up failed"),
+    ("**/manifest.json", "404", "manifest.json"),
+    pytest.param("**/pyodide/pyodide.asm.wasm", "abort", "Start-up failed", marks=pytest.mark.xfail(
+        strict=True, reason="app: Pyodide's loadPyodide never settles when pyodide.asm.wasm fails to load "
+                            "(pyodide/pyodide#6296); the worker should fail the runtime stage itself")),
+], ids=["worker-script", "stdlib", "raglab-wheel", "manifest", "wasm"])
+def test_blocked_startup_file_is_reported_and_retry_works(browser_context, site_url, pattern, how, stage_words):
+    page = boot_and_fail(browser_context, site_url, pattern, how)
+    try:
+        page.wait_for_selector("#boot-error:not([hidden])", timeout=30_000)
+        message = page.text_content("#boot-error-text")
+        assert stage_words in message and len(message) < 400, message
+        assert page.evaluate("() => window.raglab.state") == "failed"
+        page.unroute(pattern)
+        page.click("#retry")
+        page.wait_for_function("() => window.raglab.state === 'ready'", timeout=READY_MS)
+        assert page.is_hidden("#boot-error")
+        shown = ask_ui(page, "What is the cash out fee at an agent?")
+        assert shown["answer"] and shown["citations"]
+    finally:
+        page.close()
+
+
+@pytest.mark.xfail(strict=True, reason="app: a worker that dies after start-up (here: it closes itself) leaves the "
+                                       "question at 'Searching…' forever; the page should notice (e.g. a heartbeat "
+                                       "or per-request timeout), say so, and offer Retry")
+def test_a_worker_that_dies_after_startup_is_reported(browser_context, site_url):
+    page = browser_context.new_page()
+    try:
+        page.goto(site_url)
+        page.wait_for_function("() => window.raglab.state === 'ready'", timeout=READY_MS)
+        page.workers[0].evaluate("() => { setTimeout(() => self.close(), 0); }")
+        page.fill("#question", "What is the cash out fee?")
+        page.press("#question", "Enter")
+        page.wait_for_selector("#boot-error:not([hidden])", timeout=15_000)
+    finally:
+        page.close()

@@ -1,0 +1,303 @@
+"""`raglab compare`: the committed results, the grid's invariants, attribution, the CLI.
+
+The full grid on the bundled set runs once (module fixture) for the regeneration test
+and the invariants; everything else uses one configuration or a two-article corpus.
+"""
+
+import io
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from raglab import compare
+from raglab.chunking import CHUNKERS
+from raglab.cli import build_parser, main
+from raglab.pipeline import Config, Pipeline
+from raglab.retrieval import RETRIEVERS, BM25Retriever
+
+from helpers import ROOT, docs, questions
+
+RESULTS = os.path.join(ROOT, "docs", "results.md")
+
+
+@pytest.fixture(scope="module")
+def full():
+    """The report behind docs/results.md, produced by the documented command's own arguments."""
+    argv = shlex.split(compare.REGENERATE.split(">")[0])[1:]
+    args = build_parser().parse_args(argv)
+    return compare.report_from_args(args), args
+
+
+# --- the committed results ------------------------------------------------------------------
+
+
+def test_docs_results_md_is_regenerated_byte_identically(full):
+    report, args = full
+    fresh = compare.render(report, args.format).encode("utf-8")
+    with open(RESULTS, "rb") as fh:
+        committed = fh.read()
+    assert committed == fresh, f"docs/results.md is stale; regenerate it with: {compare.REGENERATE}"
+
+
+def test_readme_shows_the_current_headline_table(full):
+    table = compare.table_markdown(**{k: v for k, v in compare.headline(full[0]).items() if k in ("header", "rows")})
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    assert table in readme, ("README's headline table is stale: regenerate docs/results.md, then copy its "
+                             "'## Headline' table into README.md's 'Comparing configurations' section")
+
+
+# --- invariants of the full grid --------------------------------------------------------------
+
+
+def test_the_grid_has_every_chunker_and_every_registered_retriever(full):
+    labels = [c["label"] for c in full[0]["configs"]]
+    expected = [Config(chunker=c, retriever=r, expand=e).label for c in CHUNKERS for r in RETRIEVERS
+                for e in ((False, True) if compare.expansion_available() else (False,))]
+    assert labels == expected
+
+
+def test_attribution_gives_every_answerable_question_exactly_one_stage(full):
+    report = full[0]
+    for row in report["configs"]:
+        for name, m in [("all", row["metrics"])] + list(row["slices"].items()):
+            counts = m["attribution"]
+            assert list(counts) == list(compare.STAGES)
+            total = 0
+            for c in counts.values():
+                total += c
+            assert total == m["answerable"], (row["label"], name)
+            if m["answerable"]:
+                assert math.isclose(math.fsum(c / m["answerable"] for c in counts.values()), 1.0), (row["label"], name)
+
+
+def test_slices_partition_the_split(full):
+    report = full[0]
+    st = report["settings"]
+    for group in ("language", "kind", "language x kind"):
+        sl = [s for s in report["slices"] if s["group"] == group]
+        assert math.fsum(s["n"] for s in sl) == st["questions"]
+        assert math.fsum(s["answerable"] for s in sl) == st["answerable"]
+
+
+def test_intervals_bracket_the_estimates_and_say_when_they_contain_zero(full):
+    report = full[0]
+    base = report["settings"]["baseline"]
+    for row in report["configs"]:
+        for m in ("mrr", "recall"):
+            lo, hi = row["ci"][m]
+            assert lo <= row["metrics"][m] <= hi
+            if row["label"] == base:
+                assert row["paired"] is None
+                continue
+            p = row["paired"][m]
+            assert p["contains_zero"] == (p["low"] <= 0 <= p["high"])
+
+
+def test_thresholds_are_tuned_on_dev_only(full):
+    report = full[0]
+    n_dev = report["settings"]["dev_questions"]
+    for row in report["configs"]:
+        assert row["threshold"] in compare.THRESHOLDS
+        assert row["tuning"]["n"] == n_dev and row["tuning"]["rule"] == "tuned on dev"
+
+
+def test_id_labels_favour_the_chunker_that_wrote_them(full):
+    rows = full[0]["id_labels"]
+    assert {(r["labels_by"], r["chunker"]) for r in rows} == {(a, b) for a in CHUNKERS for b in CHUNKERS}
+    for r in rows:
+        if r["labels_by"] == r["chunker"]:
+            # Its own ids mark exactly the chunks that cover evidence: the first hit is the same.
+            assert r["mrr_ids"] == r["mrr_spans"]
+        else:
+            assert r["mrr_ids"] < r["mrr_spans"], r
+
+
+# --- one configuration on the bundled set ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served_records():
+    """The served default configuration, evaluated on the test split."""
+    pipe = Pipeline(list(docs()), Config())
+    qs = [q for q in questions() if q.split == "test"]
+    cover = compare.coverage_index(pipe.chunks, qs, 0.5)
+    return pipe, qs, cover, compare.evaluate(pipe, qs, cover, 5, 0.5)
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.4, 0.7])
+def test_answers_at_a_threshold_equal_what_ask_serves(served_records, threshold):
+    """Tuning re-reads one threshold-0 answer per question; it must be what ask() returns."""
+    pipe, qs, _, records = served_records
+    served = pipe.with_config(replace(pipe.config, threshold=threshold))
+    for q, rec in zip(qs, records):
+        got = served.ask(q.question)
+        assert got["abstained"] == (not compare.answered(rec, threshold)), q.id
+        if not got["abstained"]:
+            assert got["answer"] == rec["answer"], q.id
+
+
+def test_attribution_stages(served_records):
+    pipe, qs, cover, records = served_records
+    low = next(r for r in records if r["answerable"] and r["rank"] and r["rank"] >= 2)
+    q = next(x for x in qs if x.id == low["id"])
+    found = cover[q.id]
+    ranked = [h.index for h in pipe.search(q.question, 10)]
+    assert compare.attribute(ranked, found, pipe.retriever, q.question, low["rank"]) == "served"
+    assert compare.attribute(ranked, found, pipe.retriever, q.question, 1) == "ranked-low"
+    # A query sharing no term with the corpus retrieves nothing: the retriever missed.
+    assert compare.attribute([], found, pipe.retriever, "xyzzy", 5) == "retriever"
+    assert compare.attribute(ranked, {}, pipe.retriever, q.question, 5) == "chunker"
+
+    class Reversing:
+        """A reranker that turns the first stage's top 20 upside down."""
+
+        def __init__(self, chunks):
+            self.first_stage = BM25Retriever(chunks)
+
+        def search(self, query, n):
+            return list(reversed(self.first_stage.search(query, 20)))[:n]
+
+    top = next(r for r in records if r["answerable"] and r["rank"] == 1)
+    q = next(x for x in qs if x.id == top["id"])
+    rr = Reversing(pipe.chunks)
+    ranked = [h.index for h in rr.search(q.question, 10)]
+    assert compare.attribute(ranked, cover[q.id], rr, q.question, 1) == "reranker"
+
+
+def test_the_report_is_deterministic_and_the_seed_moves_only_the_intervals():
+    cfg = [Config(chunker="recursive", retriever="bm25", expand=False)]
+    a = compare.run(list(docs()), list(questions()), cfg, split="dev")
+    b = compare.run(list(docs()), list(questions()), cfg, split="dev")
+    assert compare.render(a, "json") == compare.render(b, "json")
+    c = compare.run(list(docs()), list(questions()), cfg, split="dev", seed=1)
+    assert c["configs"][0]["metrics"] == a["configs"][0]["metrics"]
+    assert c["configs"][0]["ci"] != a["configs"][0]["ci"]
+
+
+# --- the command line on a two-article corpus --------------------------------------------------
+
+ARTICLES = {
+    "en-fees.md": "# Fees\n\n## Cash out\nThe fee for cash out at an agent is 1.85% of the amount. "
+                  "At an ATM the fee is 1.95%.\n\n## Send money\nSending money to another Shapla Pay "
+                  "account is free up to Tk 25,000 a month.\n",
+    "en-pin.md": "# PIN\n\n## Your PIN\nYour PIN has five digits. Never share your PIN with anyone.\n\n"
+                 "## Forgotten PIN\nYou can reset a forgotten PIN in the app with your NID number.\n",
+}
+
+
+def q(qid, split, kind, question, answer=None, doc=None, quote=None):
+    ev = [{"doc": doc, "quote": quote}] if quote else []
+    return {"id": qid, "lang": "en", "kind": kind, "split": split, "question": question, "answer": answer, "evidence": ev}
+
+
+QUESTIONS = [
+    q("d1", "dev", "direct", "What is the cash out fee at an agent?", "1.85% of the amount.", "en-fees",
+      "The fee for cash out at an agent is 1.85% of the amount."),
+    q("d2", "dev", "unanswerable", "Can I buy train tickets?"),
+    q("t1", "test", "direct", "How many digits does my PIN have?", "Five digits.", "en-pin", "Your PIN has five digits."),
+    q("t2", "test", "paraphrase", "What does it cost to send money to a friend?", "Free up to Tk 25,000 a month.",
+      "en-fees", "Sending money to another Shapla Pay account is free up to Tk 25,000 a month."),
+    q("t3", "test", "unanswerable", "Is there a loan product?"),
+]
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in ARTICLES.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+
+    def goldens(rows, name="questions.jsonl"):
+        path = tmp_path / name
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        return str(path)
+
+    def cli(*args, rows=QUESTIONS):
+        return ["compare", "--corpus", str(corpus), "--goldens", goldens(rows), *args]
+
+    return cli
+
+
+def test_compare_has_help():
+    r = subprocess.run([sys.executable, "-m", "raglab", "compare", "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and "--split" in r.stdout and "balanced accuracy" in r.stdout
+
+
+@pytest.mark.parametrize("args, rows, message", [
+    (["--chunker", "nope"], QUESTIONS, "unknown chunker 'nope'"),
+    (["--retriever", "nope"], QUESTIONS, "unknown retriever 'nope'"),
+    (["-k", "0"], QUESTIONS, "k must be a whole number >= 1"),
+    (["--split", "test"], [r for r in QUESTIONS if r["split"] == "dev"], "the 'test' split has no questions"),
+    ([], [r for r in QUESTIONS if r["kind"] == "unanswerable"], "the golden file has no answerable questions"),
+    (["--split", "test"], QUESTIONS[:2] + [QUESTIONS[4]], "the 'test' split has no answerable questions"),
+    (["--baseline", "nope"], QUESTIONS, "unknown baseline 'nope'"),
+    (["--min-coverage", "0"], QUESTIONS, "min coverage must be in (0, 1]"),
+])
+def test_bad_input_is_exit_2_with_a_clear_message(tiny, capsys, args, rows, message):
+    assert main(tiny(*args, rows=rows)) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.startswith("raglab compare: error:")
+
+
+def test_bad_input_as_a_real_process(tiny):
+    r = subprocess.run([sys.executable, "-m", "raglab", *tiny("-k", "0")], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "k must be" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_output_formats(tiny, capsys):
+    n_configs = len(compare.grid())
+    assert main(tiny("--format", "json")) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["configs"]) == n_configs and report["settings"]["questions"] == 3
+
+    assert main(tiny("--format", "csv")) == 0
+    import csv
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["configuration"] for r in rows] == [c["label"] for c in report["configs"]]
+    assert all(float(r["recall"]) == c["metrics"]["recall"] for r, c in zip(rows, report["configs"]))
+
+    assert main(tiny("--format", "markdown")) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("# Results") and "| configuration | recall@5 |" in md and "## Failure attribution" in md
+
+    assert main(tiny()) == 0
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    start = next(i for i in range(lines.index("Headline"), len(lines)) if lines[i].startswith("configuration"))
+    table = lines[start:start + 2 + n_configs]
+    assert set(table[1]) <= {"-", " "}
+    assert len({len(line) for line in table}) == 1, "the text table's columns are not aligned"
+    assert "recursive+bm25" in text and "Against the baseline (recursive+bm25)" in text
+
+
+def test_per_question_rows(tiny, capsys):
+    assert main(tiny("--per-question", "--format", "csv", "--retriever", "bm25", "--expand", "off")) == 0
+    import csv
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 3 * len(CHUNKERS)
+    by = {(r["question"], r["configuration"]): r for r in rows}
+    t1 = by[("t1", "recursive+bm25")]
+    assert t1["rank"] == "1" and t1["stage"] == "served"
+    t3 = by[("t3", "recursive+bm25")]
+    assert t3["rank"] == "" and t3["stage"] == "" and t3["f1"] == ""
+
+
+def test_progress_goes_to_stderr_only_after_a_second():
+    quiet, loud = io.StringIO(), io.StringIO()
+    compare.Progress(quiet)(1, 4, "fixed+bm25")
+    compare.Progress(loud, delay=0.0)(1, 4, "fixed+bm25")
+    assert quiet.getvalue() == "" and "1/4 configurations (fixed+bm25)" in loud.getvalue()
+
+
+def test_configs_take_the_comparison_k():
+    cfg = [Config(chunker="recursive", retriever="bm25", k=3, expand=False)]
+    report = compare.run(list(docs()), list(questions()), cfg, split="dev", k=7)
+    assert report["settings"]["k"] == 7 and report["configs"][0]["label"] == "recursive+bm25"

@@ -1,0 +1,136 @@
+"""Query expansion: the bilingual synonym table and what `expand` does with it."""
+
+import json
+from importlib import resources
+
+import pytest
+
+from helpers import docs, questions
+from raglab.analyzer import analyze
+from raglab.expansion import MARK, expand, load_table, matches, parse_table, split
+from raglab.pipeline import Config, Pipeline
+
+
+def _contains(seq, part):
+    n = len(part)
+    return any(tuple(seq[i:i + n]) == part for i in range(len(seq) - n + 1))
+
+
+def test_table_is_package_data_and_parses():
+    raw = resources.files("raglab").joinpath("data", "expansions.json").read_text(encoding="utf-8")
+    groups = parse_table(json.loads(raw))
+    assert len(groups) >= 40
+    assert [g.concept for g in groups] == [g.concept for g in load_table()]
+    concepts = [g.concept for g in groups]
+    assert len(set(concepts)) == len(concepts), "one group per concept"
+
+
+def test_appended_phrases_are_the_help_centres_own_words():
+    """Every 'en'/'bn' phrase occurs in the corpus, so appending it can meet real text."""
+    texts = [analyze(d.text) for d in docs()]
+    missing = [(g.concept, p.text) for g in load_table() for p in g.en + g.bn
+               if not any(_contains(t, p.terms) for t in texts)]
+    assert missing == []
+
+
+def test_no_phrase_triggers_two_concepts():
+    owner = {}
+    clashes = []
+    for g in load_table():
+        for p in g.phrases:
+            key = p.surface or p.terms
+            if owner.setdefault(key, g.concept) != g.concept:
+                clashes.append((p.text, owner[key], g.concept))
+    assert clashes == []
+
+
+def test_customer_words_reach_the_help_centre_words():
+    assert "cash out" in split(expand("How do I withdraw money from my wallet?"))[1]
+    assert "PIN" in split(expand("I forgot my secret code"))[1]
+    assert "Grievance Redressal Officer" in split(expand("Who do I escalate to?"))[1]
+
+
+def test_bangla_question_gets_english_and_bangla_terms():
+    question, extra = split(expand("আমি কিভাবে টাকা তুলব?"))
+    assert question == "আমি কিভাবে টাকা তুলব?"
+    assert "cash out" in extra and "ক্যাশ আউট" in extra
+
+
+def test_english_question_gets_english_terms_only():
+    extra = split(expand("How do I withdraw money?"))[1]
+    assert extra and not any("\u0980" <= ch <= "\u09ff" for ch in extra)
+
+
+def test_bangla_only_concept_reaches_an_english_article():
+    """Savings exist only in English: a Bangla savings question must carry English terms."""
+    extra = split(expand("সঞ্চয় স্কিমে মুনাফা কত?"))[1]
+    assert "savings" in extra and "profit" in extra
+
+
+def test_a_phrase_the_analyzer_shortens_must_match_word_for_word():
+    """'cash in' analyzes to just 'cash' ('in' is a stopword); 'cash out' must not trigger it."""
+    concepts = [g.concept for g, _ in matches("What is the cash out fee?")]
+    assert "cash out" in concepts and "cash in" not in concepts
+    assert "cash in" in [g.concept for g, _ in matches("How do I cash in at an agent?")]
+
+
+def test_inflected_forms_trigger_through_the_analyzer():
+    assert "cash out" in [g.concept for g, _ in matches("ক্যাশ আউটের চার্জ কত?")]
+    assert "limit" in [g.concept for g, _ in matches("What are the limits?")]
+
+
+def test_nothing_to_add_leaves_the_question_unchanged():
+    assert expand("Hello there") == "Hello there"
+    assert split("Hello there") == ("Hello there", "")
+    # A phrase already in the question is not appended again.
+    assert "cash out" not in split(expand("cash out fee"))[1].replace("cash out fee", "")
+
+
+def test_expansion_is_deterministic_and_split_undoes_it():
+    q = "Can I withdraw cash and pay the electricity bill? ক্যাশ আউট"
+    out = expand(q)
+    assert out == expand(q)
+    assert out.startswith(q + MARK) and out.endswith(")")
+    assert split(out)[0] == q
+    # Appended phrases follow the table's order.
+    order = [p.text for _, added in matches(q) for p in added]
+    assert split(out)[1] == " ".join(order)
+
+
+def test_bad_table_entries_are_named():
+    with pytest.raises(ValueError, match="group 1 .withdraw.*'also'"):
+        parse_table({"groups": [{"concept": "withdraw", "en": ["cash out"], "also": "withdraw"}]})
+    with pytest.raises(ValueError, match="no terms"):
+        parse_table({"groups": [{"concept": "x", "en": ["the"]}]})
+    with pytest.raises(ValueError, match="'groups'"):
+        parse_table({"rows": []})
+
+
+def test_pipeline_uses_expansion_when_configured():
+    pipe = Pipeline(list(docs()), Config(chunker="recursive", retriever="bm25", expand=True))
+    assert pipe.query_text("How do I withdraw money?") == expand("How do I withdraw money?")
+    plain = Pipeline(list(docs()), Config(chunker="recursive", retriever="bm25", expand=False))
+    assert plain.query_text("How do I withdraw money?") == "How do I withdraw money?"
+
+
+def _recall_at_5(pipe, qs):
+    total = 0.0
+    for q in qs:
+        top = [pipe.chunks[h.index] for h in pipe.search(q.question, 5)]
+        got = sum(1 for ev in q.evidence if any(
+            c.doc == ev.doc and min(c.end, ev.end) - max(c.start, ev.start) >= 0.5 * (ev.end - ev.start)
+            for c in top))
+        total += got / len(q.evidence)
+    return total / len(qs)
+
+
+def test_expansion_lets_bangla_questions_reach_english_only_articles():
+    """The crosslingual slice: without expansion BM25 cannot cross the script boundary."""
+    qs = [q for q in questions() if q.kind == "crosslingual"]
+    if not qs:
+        pytest.skip("no crosslingual questions in the golden set")
+    chunks_docs = list(docs())
+    off = _recall_at_5(Pipeline(chunks_docs, Config(chunker="recursive", retriever="bm25", expand=False)), qs)
+    on = _recall_at_5(Pipeline(chunks_docs, Config(chunker="recursive", retriever="bm25", expand=True)), qs)
+    assert on >= off + 0.3, (off, on)
+
