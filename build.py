@@ -416,8 +416,29 @@ def cmd_test(args) -> None:
 def cmd_bench(args) -> None:
     """The benchmark (bench/run.py): writes docs/benchmarks.md; not part of `test`."""
     setup_python()
-    result = subprocess.run([VPY, os.path.join(ROOT, "bench", "run.py"), *args.bench_args], cwd=ROOT)
+    extra = args.bench_args[1:] if args.bench_args[:1] == ["--"] else args.bench_args
+    result = subprocess.run([VPY, os.path.join(ROOT, "bench", "run.py"), *extra], cwd=ROOT)
     sys.exit(result.returncode)
+
+
+def cmd_results(args) -> None:
+    """Regenerate docs/results.md and the README's headline table from one compare run."""
+    setup_python()
+    code = (
+        "import shlex\n"
+        "from raglab import compare\n"
+        "from raglab.cli import build_parser\n"
+        "args = build_parser().parse_args(shlex.split(compare.REGENERATE.split('>')[0])[1:])\n"
+        "report = compare.report_from_args(args)\n"
+        "open('docs/results.md', 'w', encoding='utf-8').write(compare.render(report, 'markdown'))\n"
+        "h = compare.headline(report)\n"
+        "table = compare.table_markdown(h['header'], h['rows'])\n"
+        "readme = open('README.md', encoding='utf-8').read()\n"
+        "start = readme.index('| ' + h['header'][0] + ' |', readme.index('## Comparing configurations'))\n"
+        "end = readme.index('\\n\\n', start)\n"
+        "open('README.md', 'w', encoding='utf-8').write(readme[:start] + table.rstrip('\\n') + readme[end:])\n"
+    )
+    run([VPY, "-c", code])
 
 
 def main() -> None:
@@ -434,9 +455,11 @@ def main() -> None:
     p = sub.add_parser("test", help="setup, then run the whole test suite (extra args go to pytest)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_test)
+    p = sub.add_parser("results", help="regenerate docs/results.md and the README's headline table (about a minute)")
+    p.set_defaults(func=cmd_results)
     p = sub.add_parser("bench", help="setup, then benchmark BM25 against rank_bm25 and bm25s and time the "
                                      "pipeline natively and in the browser; writes docs/benchmarks.md "
-                                     "(a few minutes; extra args go to bench/run.py, see its --help)")
+                                     "(a few minutes; options go to bench/run.py after --, e.g. `bench -- --sizes 10000`)")
     p.add_argument("bench_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_bench)
     args = parser.parse_args()

@@ -6,7 +6,8 @@ driven by Playwright (the same set-up as the browser tests):
 - ready: navigation start to `window.raglab.ready` (Python started, micropip and the
   raglab wheel installed, corpus parsed, default index built), in a fresh browser
   context each time (cold: no HTTP cache, no compiled-wasm cache), and once more as a
-  reload in the same context (warm). The worker's stage times are printed too.
+  reload in the same context (warm). The worker's stage times are printed too, and,
+  for scale, Pyodide's own `loadPyodide()` in Node.js on the same files.
 - answer: question typed and submitted to the answer rendered on the page (the
   `#result` element updated), for golden questions in both languages; median and p95.
   Also `raglab.ask()` alone (the worker round trip, no rendering).
@@ -91,6 +92,33 @@ RUN_EVALUATE = """async () => {
 }"""
 
 
+NODE_BASELINE = """
+import { loadPyodide } from %s;
+const start = performance.now();
+await loadPyodide({ indexURL: %s });
+console.log(JSON.stringify(performance.now() - start));
+"""
+
+
+def pyodide_alone_ms(dist: str) -> float | None:
+    """loadPyodide() in Node.js on the same files: Pyodide's own start-up, nothing of ours."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    node = shutil.which("node")
+    if node is None:
+        return None
+    runtime = os.path.join(dist, "pyodide")
+    code = NODE_BASELINE % (json.dumps(os.path.join(runtime, "pyodide.mjs")), json.dumps(runtime + os.sep))
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "baseline.mjs")
+        with open(script, "w", encoding="utf-8") as fh:
+            fh.write(code)
+        done = subprocess.run([node, script], capture_output=True, text=True, timeout=300)
+    return float(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="cold start-ups to time (default 3)")
@@ -134,6 +162,8 @@ def main() -> int:
         figures["ready_ms"] = {"cold": [round(x) for x in cold], "cold_median": round(statistics.median(cold)),
                                "warm_reload": round(warm_ms)}
         figures["stages_ms"] = {k: round(statistics.median(s[k] for s in stages)) for k in stages[0]}
+        alone = pyodide_alone_ms(dist)
+        figures["pyodide_alone_in_node_ms"] = None if alone is None else round(alone)
 
         page.evaluate(API_ASK, sample[0])  # the first call pays for nothing else
         rendered, painted, api = [], [], []
@@ -176,6 +206,8 @@ def main() -> int:
           f"warm reload {r['warm_reload']} ms   [target <= 3000 ms cold]")
     print("  worker stages, ms after the page script started (median): "
           + ", ".join(f"{k} {v}" for k, v in figures["stages_ms"].items()))
+    if figures["pyodide_alone_in_node_ms"] is not None:
+        print(f"  for scale: loadPyodide() alone in Node.js on the same files: {figures['pyodide_alone_in_node_ms']} ms")
     a = figures["answer_ms"]
     print(f"answer (submit to rendered), {a['n']} golden questions en+bn: median {a['rendered_median']} ms, "
           f"p95 {a['rendered_p95']} ms; painted median {a['painted_median']} ms; "

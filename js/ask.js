@@ -58,6 +58,14 @@ export function setupAsk({ raglab, t, onLanguage }) {
   }
 
   async function ask() {
+    if (raglab.state !== "ready") {
+      $("ask-status").textContent = t("boot.runtime");
+      try {
+        await raglab.ready;
+      } catch {
+        return; // the start-up error and its retry button are already on screen
+      }
+    }
     const question = $("question").value;
     if (!question.trim()) {
       $("ask-status").textContent = t("ask.empty");
@@ -183,20 +191,20 @@ export function setupAsk({ raglab, t, onLanguage }) {
     });
   }
 
-  async function rememberLangs(corpus) {
-    const data = corpus === "bundled" ? info : await raglab.corpusInfo({ corpus });
-    articleLangs[corpus] = Object.fromEntries(data.articles.map((a) => [a.id, a.lang]));
+  function langsOf(data) {
+    return Object.fromEntries(data.articles.map((a) => [a.id, a.lang]));
   }
 
-  raglab.addEventListener("ready", async (event) => {
+  // Synchronous on purpose: a question typed before start-up finished waits for
+  // raglab.ready, whose continuation runs only after these listeners have drawn.
+  raglab.addEventListener("ready", (event) => {
     info = event.detail;
-    articleLangs = {};
-    await rememberLangs("bundled");
+    articleLangs = { bundled: langsOf(info) };
     drawControls({ initial: true });
     $("question").focus();
   });
   raglab.addEventListener("userdata", async () => {
-    await rememberLangs("user");
+    articleLangs.user = langsOf(await raglab.corpusInfo({ corpus: "user" }));
     $("corpus").querySelector('option[value="user"]').disabled = false;
   });
   onLanguage(() => {

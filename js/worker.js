@@ -77,7 +77,10 @@ const OPS = {
   ask: (question, config = {}, corpus = "bundled") => web.ask(question, JSON.stringify(config || {}), corpus),
   askMany: (questions, config = {}, corpus = "bundled") =>
     web.ask_many(JSON.stringify(questions), JSON.stringify(config || {}), corpus),
+  rawScores: (questions, config = {}, corpus = "bundled") =>
+    web.raw_scores(JSON.stringify(questions), JSON.stringify(config || {}), corpus),
   analyze: (text) => web.analyze(text),
+  analyzeMany: (texts) => web.analyze_many(JSON.stringify(texts)),
   article: (docId, corpus = "bundled") => web.article(docId, corpus),
   warm: (config = {}, corpus = "bundled") => web.warm(JSON.stringify(config || {}), corpus),
   load: (name, files, goldens = null, goldensName = "questions.jsonl") =>
@@ -90,10 +93,22 @@ const OPS = {
 };
 const WITH_PROGRESS = new Set(["compare", "compareView"]);
 
-const booted = start().catch((err) => {
+let started = false;
+const booted = start().then(() => {
+  started = true;
+}, (err) => {
   post({ type: "failed", stage, error: describe(err) });
   throw err;
 });
+
+// Emscripten reports a failed wasm download from a promise of its own, so
+// loadPyodide may never settle; an error nobody handled during start-up is a
+// failed start-up too (the page then offers a retry).
+for (const kind of ["unhandledrejection", "error"]) {
+  self.addEventListener(kind, (event) => {
+    if (!started) post({ type: "failed", stage, error: describe(event.reason || event.error || event.message) });
+  });
+}
 
 self.onmessage = async (event) => {
   const { id, op, args = [] } = event.data || {};

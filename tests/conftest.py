@@ -15,6 +15,9 @@ browser tests never builds or starts anything):
 - ``offsite_requests``: every request the page (or its worker) made outside the
   served origin, for tests that assert none.
 - ``artifacts_dir``: test-artifacts/ (git-ignored) for screenshots.
+- ``native_web``: raglab.web loaded natively with the same raw files the worker
+  fetches, so ``native_web.ask(q, config_json)`` is the byte-exact reference for
+  ``window.raglab.raw("ask", q, config)``.
 
 A browser or Pyodide that fails to start is a test failure with a message that
 says what to do, never a skip.
@@ -138,3 +141,18 @@ def artifacts_dir():
     path = os.path.join(ROOT, "test-artifacts")
     os.makedirs(path, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def native_web():
+    from raglab import web
+
+    corpus = os.path.join(ROOT, "corpus")
+    files = {}
+    for name in sorted(os.listdir(corpus)):
+        if name.endswith(".md"):
+            with open(os.path.join(corpus, name), encoding="utf-8") as fh:
+                files[name] = fh.read()
+    with open(os.path.join(ROOT, "goldens", "questions.jsonl"), encoding="utf-8") as fh:
+        web.load("bundled", json.dumps(files), fh.read(), "questions.jsonl")
+    return web

@@ -42,7 +42,7 @@ def test_list_markers_are_not_quoted():
 def test_second_sentence_only_for_terms_the_first_misses():
     two = answer(["atm", "minimum", "50"], CHUNKS, idf, threshold=0.3)
     assert len(two.quotes) == 2
-    assert two.text == "The minimum is Tk 50 per cash-out. At an ATM the fee is 1.95%."
+    assert two.text == "The minimum is Tk 50 per cash-out.\nAt an ATM the fee is 1.95%."
     one = answer(["minimum", "50"], CHUNKS, idf)
     assert len(one.quotes) == 1
 

@@ -399,6 +399,18 @@ def test_decomposed_bangla_question_finds_what_the_composed_one_finds():
         assert [c["id"] for c in a["chunks"]] == [c["id"] for c in b["chunks"]]
 
 
+def test_cli_question_over_the_length_limit_is_refused(tmp_path):
+    from raglab.pipeline import MAX_QUESTION_CHARS
+
+    too_long = ("What is the cash out fee at an agent? " * 2700)[:MAX_QUESTION_CHARS + 1]
+    r = raglab("ask", too_long)
+    assert_clean_error(r, f"the question is {MAX_QUESTION_CHARS + 1:,} characters long; the limit is {MAX_QUESTION_CHARS:,}")
+    # In a questions file the whole file is checked first: no half-printed batch.
+    path = tmp_path / "q.txt"
+    path.write_text("What is the cash out fee?\n" + "fee " * 30_000 + "\n", encoding="utf-8")
+    assert_clean_error(raglab("ask", "--questions", str(path)), "q.txt:2: the question is 120,000 characters long")
+
+
 def test_cli_plain_output_does_not_echo_control_characters():
     r = raglab("ask", "\x1b]0;pwned\x07What is the cash out fee at an agent?")
     assert r.returncode == 0 and "Answer: " in r.out

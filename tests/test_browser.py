@@ -17,8 +17,8 @@ import re
 
 import pytest
 
-from helpers import CORPUS, GOLDENS, docs, questions
-from raglab import compare, web
+from helpers import docs, questions
+from raglab import compare
 from raglab.corpus import parse_corpus
 from raglab.pipeline import Config, Pipeline
 from raglab.retrieval import RETRIEVERS
@@ -35,19 +35,6 @@ def native_pipeline(**config) -> Pipeline:
 
 def native_ask(question: str, **config) -> dict:
     return native_pipeline(**config).ask(question)
-
-
-@pytest.fixture(scope="module")
-def native_web():
-    """raglab.web loaded natively with the same raw files the worker fetches."""
-    files = {}
-    for name in sorted(os.listdir(CORPUS)):
-        if name.endswith(".md"):
-            with open(os.path.join(CORPUS, name), encoding="utf-8") as fh:
-                files[name] = fh.read()
-    with open(GOLDENS, encoding="utf-8") as fh:
-        web.load("bundled", json.dumps(files), fh.read(), "questions.jsonl")
-    return web
 
 
 def ask_in_ui(page, question: str, **config) -> dict:
@@ -336,6 +323,31 @@ def test_the_page_has_a_strict_csp_and_never_inserts_markup(dist_dir):
             code = fh.read()
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
             assert sink not in code, f"js/{name} uses {sink}"
+
+
+def test_dist_serves_micropip_through_a_lock_file_that_matches_it(dist_dir, build_module):
+    with open(os.path.join(dist_dir, "pyodide", "pyodide-lock.json"), encoding="utf-8") as fh:
+        lock = json.load(fh)
+    assert sorted(lock["packages"]) == ["micropip"]  # everything the lock lists is served
+    entry = lock["packages"]["micropip"]
+    served = os.path.join(dist_dir, "pyodide", entry["file_name"])
+    assert entry["sha256"] == build_module.sha256_file(served) == build_module.MICROPIP_SHA256
+    with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
+        manifest = json.load(fh)
+    for path in [manifest["wheel"], manifest["goldens"], *manifest["corpus"]]:
+        assert os.path.isfile(os.path.join(dist_dir, *path.split("/"))), path
+
+
+def test_dist_uses_only_relative_urls(dist_dir):
+    with open(os.path.join(dist_dir, "index.html"), encoding="utf-8") as fh:
+        urls = re.findall(r'\s(?:src|href)="([^"]*)"', fh.read())
+    assert urls and all(not u.startswith("/") and "://" not in u for u in urls), urls
+    for name in sorted(os.listdir(os.path.join(dist_dir, "js"))):
+        with open(os.path.join(dist_dir, "js", name), encoding="utf-8") as fh:
+            code = fh.read()
+        imports = re.findall(r'from "([^"]+)"', code)
+        assert all(i.startswith(("./", "../")) for i in imports), (name, imports)
+        assert "://" not in code.replace("http://www.w3.org/2000/svg", ""), name
 
 
 def test_no_request_left_the_origin_and_nothing_was_blocked(app_page, offsite_requests):

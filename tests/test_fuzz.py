@@ -262,7 +262,7 @@ def check_result(pipe: Pipeline, q: str, r: dict) -> None:
         return
     # Only verbatim corpus text, quoted from the chunks shown, cited by chunk id.
     assert r["citations"] and set(r["citations"]) <= set(ids)
-    assert r["answer"] == " ".join(qt["text"] for qt in r["quotes"])
+    assert r["answer"] == "\n".join(qt["text"] for qt in r["quotes"])
     by_id = {c["id"]: c for c in r["chunks"]}
     for qt in r["quotes"]:
         chunk = by_id[qt["chunk"]]

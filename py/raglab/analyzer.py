@@ -39,7 +39,7 @@ _NUKTA_FOLD = {"\u09dc": "\u09a1" + NUKTA, "\u09dd": "\u09a2" + NUKTA, "\u09df":
 
 # Whitespace as a fixed set (not str.isspace) so word counts cannot drift between
 # Unicode versions.
-WHITESPACE = frozenset(" \t\n\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+WHITESPACE = frozenset(" \t\n\r\f\v\x1c\x1d\x1e\x1f\x85\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
                        "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 _MIN_STEM = 2

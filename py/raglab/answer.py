@@ -75,18 +75,36 @@ def candidates(chunk: Chunk, rank: int) -> list[tuple[int, Quote]]:
     return out
 
 
+def _present(text_terms: set[str], weights: dict[str, float], aliases: dict) -> set[str]:
+    """The question terms present in a text: literally, or through one of their aliases."""
+    found = text_terms & weights.keys()
+    for t, alts in aliases.items():
+        if t in weights and t not in found:
+            for alt in alts:
+                if all(a in text_terms for a in alt):
+                    found.add(t)
+                    break
+    return found
+
+
 def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
-           threshold: float = 0.5, second_gain: float = 0.2) -> Answer:
-    """Answer from `chunks` (best first). `idf` gives a term's weight (unseen terms: high)."""
+           threshold: float = 0.5, second_gain: float = 0.2,
+           aliases: dict[str, list[tuple[str, ...]]] | None = None) -> Answer:
+    """Answer from `chunks` (best first). `idf` gives a term's weight (unseen terms: high).
+
+    `aliases` (from query expansion) maps a question term to phrases that say the same
+    thing; a sentence holding one of them covers that term.
+    """
+    aliases = aliases or {}
     weights = _weights(question_terms, idf)
     total = _mass(weights, weights)
     if not weights or total <= 0:
         return Answer(None, True, [])
     scored = []
     for rank, chunk in enumerate(chunks):
-        heading_terms = set(analyze(" ".join(chunk.heading))) & weights.keys()
+        heading_terms = _present(set(analyze(" ".join(chunk.heading))), weights, aliases)
         for r, quote in candidates(chunk, rank):
-            found = set(analyze(quote.text)) & weights.keys()
+            found = _present(set(analyze(quote.text)), weights, aliases)
             cov = (_mass(found, weights) + HEADING_WEIGHT * _mass(heading_terms - found, weights)) / total
             scored.append((-rounded(cov), r, quote.start, quote, found))
     if not scored:
@@ -111,4 +129,5 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     for q in picked:
         if q.chunk not in citations:
             citations.append(q.chunk)
-    return Answer(" ".join(q.text for q in picked), False, citations, picked, coverage)
+    # One quote per line: a table row or list item has no full stop to end it.
+    return Answer("\n".join(q.text for q in picked), False, citations, picked, coverage)

@@ -39,6 +39,9 @@ _SLACK = 1e-9
 # a posting list by binary search, and scanning a posting into a lookup dict.
 _LOOKUP_COST = 4.0
 _DICT_COST = 0.6
+# Up to this many postings in all, a query is scored exhaustively: pruning would cost
+# more than it saves.
+_SMALL = 2048
 # Above this share of the query's postings that must be scanned anyway, skip pruning.
 _EXHAUSTIVE_SHARE = 0.75
 
@@ -132,6 +135,8 @@ class BM25:
                 postings_total += len(posting[0])
         if n < 1 or not counts:
             return {}
+        if postings_total <= _SMALL:
+            return self._best_of_all(query_terms, n)
         # Terms by upper bound, largest first (ties by term, so the order is fixed).
         order = sorted(counts, key=lambda t: (-(counts[t] * self.max_impact[t]), t))
         # bound[j]: the most that terms order[j:] together can add to any chunk's score.
@@ -174,15 +179,14 @@ class BM25:
                 nth = heapq.nlargest(n, partial.values())[-1]
                 theta = max(theta, nth)
                 if j < len(order) and bound[j] >= theta * (1 - _SLACK):
-                    # The n best partial chunks' full scores are a sharper lower bound,
-                    # and may spare the next long posting.
-                    leaders = [i for i, p in partial.items() if p >= nth][:2 * n]
-                    for i in leaders:
-                        if i not in exact:
-                            exact[i] = self.score(query_terms, i)
-                    theta = max(theta, heapq.nlargest(n, [exact[i] for i in leaders])[-1])
+                    # The leaders' full scores are a sharper lower bound, and may spare
+                    # the next long posting.
+                    theta = max(theta, self._leaders_theta(query_terms, partial, n, exact, nth))
         # 2. The remaining terms add to candidates only: chunks whose partial score plus
-        #    everything the remaining terms could add still reaches theta.
+        #    everything the remaining terms could add still reaches theta. The leaders'
+        #    full scores first sharpen theta, which thins the candidates.
+        if j < len(order) and len(partial) >= n:
+            theta = max(theta, self._leaders_theta(query_terms, partial, n, exact))
         need = theta * (1 - _SLACK) - bound[j]
         cands = [i for i, p in partial.items() if p >= need]
         while j < len(order) and len(cands) > n:
@@ -214,6 +218,17 @@ class BM25:
             s = exact.get(i)
             out[i] = s if s is not None else self.score(query_terms, i)
         return out
+
+    def _leaders_theta(self, query_terms: list[str], partial: dict[int, float], n: int,
+                       exact: dict[int, float], nth: float | None = None) -> float:
+        """The n-th best full score among the (at most 2n) chunks with the best partial scores."""
+        if nth is None:
+            nth = heapq.nlargest(n, partial.values())[-1]
+        leaders = [i for i, p in partial.items() if p >= nth][:2 * n]
+        for i in leaders:
+            if i not in exact:
+                exact[i] = self.score(query_terms, i)
+        return heapq.nlargest(n, [exact[i] for i in leaders])[-1]
 
     def _best_of_all(self, query_terms: list[str], n: int) -> dict[int, float]:
         """Exhaustive scores, cut to the chunks within the slack of the n-th best."""

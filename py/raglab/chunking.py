@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .analyzer import sentences, words
+from .analyzer import WHITESPACE, sentences, words
 from .corpus import Document
 
 
@@ -126,7 +126,7 @@ def sentence_spans(doc: Document) -> list[tuple[int, int]]:
 def _line_end(text: str, start: int) -> int:
     end = text.find("\n", start)
     end = len(text) if end < 0 else end
-    while end > start and text[end - 1] in " \t":
+    while end > start and text[end - 1] in WHITESPACE:
         end -= 1
     return end
 

@@ -14,7 +14,7 @@ from .analyzer import tokens
 from .chunking import CHUNKERS
 from .corpus import CorpusError, bundled_corpus_dir, load_corpus
 from .goldens import GoldenError, counts_table, load_goldens
-from .pipeline import Config, Pipeline
+from .pipeline import Config, Pipeline, check_question_length
 from .retrieval import RETRIEVERS
 
 
@@ -112,6 +112,10 @@ def _read_questions(path: str) -> list[str]:
             out.append(printable(row["question"]))
         else:
             out.append(line)
+        try:  # every line is checked before any is answered: no half-printed batch
+            check_question_length(out[-1])
+        except ValueError as err:
+            raise UsageError(f"{path}:{n}: {err}") from None
     return out
 
 

@@ -218,7 +218,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         query = queries[key]
         ranked = [h.index for h in pipe.retriever.search(query, depth)]
         top = [pipe.chunks[i] for i in ranked[:k]]
-        result = answer_module.answer(terms(q.question), top, pipe.retriever.idf, threshold=0.0)
+        result = pipe.answer(q.question, top, threshold=0.0)
         words_k = 0
         for i in ranked[:k]:
             if i not in n_words:
@@ -231,10 +231,10 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         if q.answerable:
             found = cover[q.id]
             gain = gains([found.get(i, frozenset()) for i in ranked])
-            ideal = ideal_gains(list(found.values()), len(q.evidence))
+            ideal = ideal_gains(list(found.values()), q.n_facts)
             rec.update({
                 "rank": first_rank(gain), "hit1": hit_at(gain, 1), "hitk": hit_at(gain, k),
-                "recall": recall_at(gain, len(q.evidence), k), "mrr": reciprocal_rank(gain, MRR_DEPTH),
+                "recall": recall_at(gain, q.n_facts, k), "mrr": reciprocal_rank(gain, MRR_DEPTH),
                 "ndcgk": ndcg_at(gain, ideal, k), "ndcg10": ndcg_at(gain, ideal, MRR_DEPTH),
                 "stage": attribute(ranked, found, pipe.retriever, query, k),
                 "f1": 0.0 if result.abstained else f1_of_terms(terms(result.text), terms(q.answer)),
@@ -439,7 +439,8 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
 
     report = {
         "settings": {"split": split, "k": k, "min_coverage": min_coverage, "seed": seed, "resamples": RESAMPLES,
-                     "baseline": baseline, "served": Config().label, "tuning_rule": TUNING_RULE, "thresholds": list(THRESHOLDS),
+                     "baseline": baseline, "served": Config().label, "tuning_rule": TUNING_RULE,
+                     "thresholds": list(THRESHOLDS),
                      "articles": len(docs), "questions": len(chosen), "answerable": len(answerable_ids),
                      "unanswerable": len(chosen) - len(answerable_ids),
                      "dev_questions": len(dev), "stages": {s: STAGE_HELP[s] for s in STAGES}},

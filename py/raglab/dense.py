@@ -12,11 +12,11 @@ Each chunk (and each query) becomes a sparse vector of three feature groups:
 A feature is hashed into ``dim`` buckets with ``zlib.crc32`` of its UTF-8 bytes (never
 the salted builtin ``hash``). Weights are TF-IDF (``1 + ln tf`` times
 ``ln((1 + N) / (1 + df)) + 1``); each group is L2-normalised on its own and scaled by
-the square root of its group weight, so the cosine of two vectors is the weighted mean
-of the three per-group cosines. Nothing here knows what a word *means*: two texts are
-close only when they share words, word pairs or pieces of words. The name "dense" is the
-conventional slot for an embedding retriever; a real embedding model plugs in through
-`raglab.embedding` instead.
+the square root of its group weight, so (when both texts have all three groups) the
+cosine of two vectors is the weighted mean of the three per-group cosines. Nothing
+here knows what a word *means*: two texts are close only when they share words, word
+pairs or pieces of words. The name "dense" is the conventional slot for an embedding
+retriever; a real embedding model plugs in through `raglab.embedding` instead.
 
 Scores are accumulated in a fixed order (query features sorted, postings in chunk
 order), so the same floating-point operations run on every platform.
@@ -35,8 +35,9 @@ from .retrieval import Hit, index_text, top_n
 DIM = 1 << 20
 NGRAMS = (3, 4, 5)
 # Group weights: how much each feature group counts in the cosine. Hand-set, then
-# checked on the dev split (a heavier character group helps Bangla inflections but
-# lets unrelated words that share a stem piece in).
+# checked on the dev split (recursive chunks, expansion on; recall@5 / MRR@10): words
+# alone 0.796 / 0.662, with bigrams 0.796 / 0.670, with bigrams and character n-grams
+# 0.807 / 0.695; character weight 0.5 or 2 instead of 1 did no better.
 GROUP_WEIGHTS = {"w": 1.0, "b": 0.5, "c": 1.0}
 
 

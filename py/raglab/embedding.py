@@ -117,7 +117,8 @@ class WordLlamaEncoder:
             from wordllama.inference import WordLlamaInference
             from wordllama.tokenizers import tokenizer_from_file
         except ImportError:
-            raise ModelUnavailable("the embedding example needs the 'wordllama' package: pip install wordllama") from None
+            raise ModelUnavailable(
+                "the embedding example needs the 'wordllama' package: pip install wordllama") from None
         root = os.path.dirname(os.path.abspath(wordllama.__file__))
         weights = os.path.join(root, *self.WEIGHTS.split("/"))
         if not os.path.exists(weights):

@@ -150,6 +150,27 @@ def matches(question: str, groups: list[Group] | None = None,
     return out
 
 
+def aliases(question: str, groups: list[Group] | None = None) -> dict[str, list[tuple[str, ...]]]:
+    """For each question term inside a triggered phrase, the help-centre phrases (as term
+    tuples, both languages) that say the same thing. The answerer counts such a term as
+    present in a sentence that contains one of its aliases, so "withdraw" is found in a
+    sentence about "cash out", and a Bangla question's terms in an English sentence."""
+    groups = load_table() if groups is None else groups
+    terms = analyze(question)
+    words = surface_words(question)
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for g in groups:
+        triggers = [p for p in g.phrases if occurs(p, terms, words)]
+        if not triggers:
+            continue
+        alts = [p.terms for p in g.en + g.bn if p.terms]
+        for p in triggers:
+            for t in p.terms:
+                row = out.setdefault(t, [])
+                row.extend(a for a in alts if a not in row)
+    return out
+
+
 def has_bangla(text: str) -> bool:
     for ch in text:
         if "\u0980" <= ch <= "\u09ff":

@@ -27,6 +27,7 @@ class Evidence:
     quote: str
     start: int
     end: int
+    fact: int | None = None  # 0-based; passages sharing a fact state the same thing in different articles
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,11 @@ class Question:
     @property
     def answerable(self) -> bool:
         return bool(self.evidence)
+
+    @property
+    def n_facts(self) -> int:
+        """Distinct facts the answer needs; each is found by covering any one of its passages."""
+        return len({i if e.fact is None else e.fact for i, e in enumerate(self.evidence)})
 
 
 def _field(row: dict, name: str, where: str, kinds: tuple = (str,)):
@@ -106,8 +112,14 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
         if count != 1:
             problem = "does not occur" if count == 0 else f"occurs {count} times"
             raise GoldenError(f"{ewhere}: field 'quote' {problem} in {doc_id}; copy a passage that occurs exactly once: {quote[:80]!r}")
+        fact = ev.get("fact", j + 1)
+        if not isinstance(fact, int) or isinstance(fact, bool) or fact < 1:
+            raise GoldenError(f"{ewhere}: field 'fact' must be a whole number >= 1 (quotes sharing it are alternatives)")
         start = doc.text.index(quote)
-        evidence.append(Evidence(doc_id, quote, start, start + len(quote)))
+        evidence.append(Evidence(doc_id, quote, start, start + len(quote), fact - 1))
+    facts = sorted({e.fact for e in evidence})
+    if facts != list(range(len(facts))):
+        raise GoldenError(f"{where}: evidence 'fact' numbers must run 1..n without gaps, got {[f + 1 for f in facts]}")
     if kind == "unanswerable":
         if evidence or ref is not None:
             raise GoldenError(f"{where}: an unanswerable question has empty 'evidence' and 'answer' null")

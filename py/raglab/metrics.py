@@ -56,8 +56,13 @@ def covers(chunk, passage, min_coverage: float = 0.5) -> bool:
 
 
 def covered(chunk, passages, min_coverage: float = 0.5) -> frozenset[int]:
-    """Indices of the passages in `passages` that `chunk` covers."""
-    return frozenset(i for i, p in enumerate(passages) if covers(chunk, p, min_coverage))
+    """The facts whose passages `chunk` covers (a passage without a `fact` is a fact of its own).
+
+    When one fact is stated in several articles (a Bangla twin, the fees page), each
+    statement is a passage of that fact, and covering any one of them delivers it.
+    """
+    return frozenset(i if getattr(p, "fact", None) is None else p.fact
+                     for i, p in enumerate(passages) if covers(chunk, p, min_coverage))
 
 
 def gains(ranked: list[frozenset[int]]) -> list[int]:

@@ -10,18 +10,27 @@ import copy
 from dataclasses import asdict, dataclass
 
 from .analyzer import analyze, tokens
-from .answer import answer
+from .answer import Answer, answer
 from .chunking import CHUNKERS, Chunk, chunk_corpus
 from .corpus import Document
 from .retrieval import RETRIEVERS, Hit, build_retriever
 
 POOL = 50  # first-stage depth kept for failure attribution
+# A question is a sentence or two. Past this length `ask` refuses with a clear message
+# instead of holding the browser's worker for a minute (a pasted megabyte takes ~30 s natively).
+MAX_QUESTION_CHARS = 100_000
+
+
+def check_question_length(question: str) -> None:
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ValueError(f"the question is {len(question):,} characters long; the limit is "
+                         f"{MAX_QUESTION_CHARS:,}. Ask about one thing at a time")
 
 
 @dataclass(frozen=True)
 class Config:
     """One configuration. The defaults are the served default, chosen on the dev split by
-    the rule in the README ("Served default"): recursive chunks, hybrid-rerank, query
+    the rule in the README ("The served default"): recursive chunks, hybrid-rerank, query
     expansion on, k = 5, and the abstention threshold `raglab compare` tuned on dev."""
 
     chunker: str = "recursive"
@@ -77,13 +86,24 @@ class Pipeline:
         """Ranked hits for a question (expanded when the config says so)."""
         return self.retriever.search(self.query_text(question), n or self.config.k)
 
+    def answer(self, question: str, chunks: list[Chunk], threshold: float) -> Answer:
+        """The answerer on already retrieved chunks; with expansion on, the question's
+        terms also count as found through their synonym-table aliases."""
+        aliases = {}
+        if self.config.expand:
+            from .expansion import aliases as expansion_aliases
+
+            aliases = expansion_aliases(question)
+        return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold, aliases=aliases)
+
     def ask(self, question: str) -> dict:
         """The JSON-ready result of one question: answer, citations and top-k chunks."""
         question = question if isinstance(question, str) else str(question)
+        check_question_length(question)
         hits = self.search(question) if question.strip() else []
         top = [self.chunks[h.index] for h in hits]
         terms = analyze(question)
-        result = answer(terms, top, self.retriever.idf, threshold=self.config.threshold)
+        result = self.answer(question, top, self.config.threshold)
         return {
             "question": question,
             "answer": result.text,

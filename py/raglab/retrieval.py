@@ -55,6 +55,10 @@ class BM25Retriever:
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
 
+    def scores(self, query: str) -> dict[int, float]:
+        """Unrounded scores of every matching chunk (the parity test reports their last bits)."""
+        return self.bm25.scores(analyze(query))
+
     def search(self, query: str, n: int) -> list[Hit]:
         # top_scores returns exact scores for a superset of the n best: same hits as scores().
         return top_n(self.bm25.top_scores(analyze(query), n), n)

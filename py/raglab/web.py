@@ -2,13 +2,14 @@
 
 JavaScript never re-implements a step. The worker fetches the raw files (the
 Markdown articles and the golden JSON Lines), hands them to `load`, and from then
-on calls the functions below with plain strings. Every function returns a JSON
-string made by the CLI's own `dumps` (ensure_ascii=False, sorted keys), so
-`ask` here and `raglab ask --json` print the same bytes for the same question.
+on calls the functions below with plain strings. Every function returns JSON
+text made by the same code as the matching CLI command (the CLI's `dumps`:
+ensure_ascii=False, sorted keys; `compare.render` for compare), so `ask` here
+and `raglab ask --json` give the same bytes for the same question.
 
-    >>> load("bundled", json.dumps({"en-about.md": "# About\\n\\nShapla Pay is a wallet."}))
-    >>> ask("What is Shapla Pay?", '{"k": 3}')        # == raglab ask --json -k 3 ...
-    >>> ask_many('["q1", "q2"]', "{}")                # == raglab ask --questions FILE, as a list
+    load("bundled", json.dumps({"en-about.md": "# About\\n\\nShapla Pay is a wallet."}))
+    ask("What is Shapla Pay?", '{"k": 3}')      # == raglab ask --json -k 3 "What is Shapla Pay?"
+    ask_many('["q1", "q2"]', "{}")              # == raglab ask --questions FILE, as one JSON list
 
 A loaded corpus is kept under a name ("bundled" for the help centre the page
 ships, "user" for the Your-own-data tab), and pipelines are built lazily, once
@@ -159,6 +160,7 @@ def info(corpus: str = BUNDLED) -> str:
         "python": sys.version.split()[0],
         "platform": sys.platform,
         "defaults": asdict(Config()),
+        "served": Config().label,
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
         "expansion": _available("expansion"),
@@ -194,9 +196,35 @@ def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
     return "[" + ", ".join(dumps(_public(pipe.ask(q))) for q in items) + "]"
 
 
+def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
+    """Unrounded scores, as float.hex, of each question's top-k chunks: [[chunk id, hex], ...].
+
+    Ranking uses scores rounded to 12 significant digits, so a last-bit difference in
+    libm between platforms cannot reorder results; this shows whether any such
+    difference exists at all. Retrievers without a `scores(query)` method (the
+    reranker) give null for the raw value.
+    """
+    items = _json_arg(questions, "questions", list, [])
+    pipe = pipeline(config_from(config), corpus)
+    scorer = getattr(pipe.retriever, "scores", None)
+    out = []
+    for q in items:
+        query = pipe.query_text(q)
+        hits = pipe.search(q)
+        raw = scorer(query) if scorer is not None and hits else {}
+        out.append([[pipe.chunks[h.index].id, raw[h.index].hex() if h.index in raw else None] for h in hits])
+    return dumps(out)
+
+
 def analyze(text: str) -> str:
     """The analyzer's terms with offsets: the same JSON as `raglab analyze --json TEXT`."""
     return dumps(analysis(text))
+
+
+def analyze_many(texts) -> str:
+    """`analyze` for a list of texts in one call: a JSON list of their term lists."""
+    items = _json_arg(texts, "texts", list, [])
+    return dumps([analysis(t) for t in items])
 
 
 def article(doc_id: str, corpus: str = BUNDLED) -> str:

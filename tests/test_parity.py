@@ -1,0 +1,156 @@
+"""Parity: the browser (CPython 3.14 in wasm, musl) and native Python (this CPython)
+return byte-identical results for every golden question and every configuration.
+
+Both sides run the same facade, `raglab.web`, on the same raw corpus files: natively
+in this process, and in the browser through the page's `window.raglab.raw`, which
+returns Python's JSON text unparsed. Results are collected in one call per
+configuration. On a mismatch the failure names the question, the configuration and
+the first differing field, native vs browser.
+"""
+
+import hashlib
+import json
+import os
+
+import pytest
+
+from raglab import web
+from raglab.analyzer import sentences
+from raglab.chunking import CHUNKERS
+from raglab.retrieval import RETRIEVERS
+
+from helpers import CORPUS, GOLDENS, ROOT, docs, questions
+from stress_questions import stress_questions
+
+CONFIGS = [{"chunker": c, "retriever": r, "k": 5, "expand": e}
+           for c in CHUNKERS for r in RETRIEVERS for e in (False, True)]
+
+
+def label(cfg):
+    return f"{cfg['chunker']}+{cfg['retriever']}" + ("+expand" if cfg["expand"] else "")
+
+
+@pytest.fixture(scope="module")
+def native():
+    files = {}
+    for name in sorted(os.listdir(CORPUS)):
+        with open(os.path.join(CORPUS, name), encoding="utf-8") as fh:
+            files[name] = fh.read()
+    with open(GOLDENS, encoding="utf-8") as fh:
+        goldens = fh.read()
+    web.load(web.BUNDLED, json.dumps(files), goldens)
+    return web
+
+
+def browser_call(page, op, *args):
+    return page.evaluate("([op, args]) => window.raglab.raw(op, ...args)", [op, list(args)])
+
+
+def first_difference(a, b, path=""):
+    """The path and values of the first difference between two JSON values."""
+    if type(a) is not type(b):
+        return path, a, b
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                return f"{path}.{key}", a.get(key, "<missing>"), b.get(key, "<missing>")
+            found = first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        if len(a) != len(b):
+            return f"{path}.length", len(a), len(b)
+        return None
+    return None if a == b else (path, a, b)
+
+
+def assert_same(native_text, browser_text, ids, what):
+    if native_text == browser_text:
+        return
+    nat, brw = json.loads(native_text), json.loads(browser_text)
+    for i, (x, y) in enumerate(zip(nat, brw)):
+        diff = first_difference(x, y)
+        if diff or json.dumps(x, ensure_ascii=False, sort_keys=True) != json.dumps(y, ensure_ascii=False, sort_keys=True):
+            path, a, b = diff or ("(serialisation)", x, y)
+            pytest.fail(f"{what}: question {ids[i]}: first difference at {path.lstrip('.')}: "
+                        f"native {a!r} vs browser {b!r}", pytrace=False)
+    pytest.fail(f"{what}: {len(nat)} native results vs {len(brw)} browser results", pytrace=False)
+
+
+def golden_and_stress():
+    gold = list(questions())
+    stress = stress_questions(list(docs()))
+    texts = [q.question for q in gold] + stress
+    ids = [q.id for q in gold] + [f"stress-{i}" for i in range(len(stress))]
+    return texts, ids
+
+
+def test_browser_runs_the_same_module_files(app_page):
+    """A stale wheel cannot pass: every module's sha256 inside Pyodide equals the source tree's."""
+    seen = json.loads(browser_call(app_page, "moduleHashes"))
+    package = os.path.join(ROOT, "py", "raglab")
+    for rel, digest in seen.items():
+        with open(os.path.join(package, rel.removeprefix("raglab/")), "rb") as fh:
+            assert hashlib.sha256(fh.read()).hexdigest() == digest, rel
+    on_disk = {f for f in os.listdir(package) if f.endswith(".py")}
+    assert on_disk <= {r.removeprefix("raglab/") for r in seen}
+
+
+def test_analyzer_tokens_agree_on_every_sentence_and_question(app_page, native):
+    texts = []
+    for d in docs():
+        texts.extend(d.text[s:e] for s, e in sentences(d.text))
+    texts.extend(golden_and_stress()[0])
+    ids = [f"text-{i}" for i in range(len(texts))]
+    assert_same(native.analyze_many(json.dumps(texts)), browser_call(app_page, "analyzeMany", texts), ids,
+                "analyzer")
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=label)
+def test_top5_answers_and_citations_are_identical(app_page, native, cfg):
+    texts, ids = golden_and_stress()
+    native_text = native.ask_many(json.dumps(texts), json.dumps(cfg))
+    browser_text = browser_call(app_page, "askMany", texts, cfg)
+    assert_same(native_text, browser_text, ids, label(cfg))
+    # the fields the promise is about, checked explicitly as well as byte for byte
+    for x, y in zip(json.loads(native_text), json.loads(browser_text)):
+        assert [c["id"] for c in x["chunks"]] == [c["id"] for c in y["chunks"]]
+        assert (x["answer"], x["citations"], x["abstained"]) == (y["answer"], y["citations"], y["abstained"])
+
+
+RAW = {}
+
+
+@pytest.mark.parametrize("cfg", [c for c in CONFIGS if not c["expand"]], ids=label)
+def test_raw_scores_before_rounding(app_page, native, cfg, capsys):
+    """Scores are ranked after rounding to 12 significant digits; this counts how many of the
+    unrounded top-5 scores differ in their last bits between the platforms (expected 0)."""
+    texts, ids = golden_and_stress()
+    nat = json.loads(native.raw_scores(json.dumps(texts), json.dumps(cfg)))
+    brw = json.loads(browser_call(app_page, "rawScores", texts, cfg))
+    assert [[h[0] for h in row] for row in nat] == [[h[0] for h in row] for row in brw]
+    compared = differing = 0
+    for row_n, row_b in zip(nat, brw):
+        for (_, a), (_, b) in zip(row_n, row_b):
+            if a is not None:
+                compared += 1
+                differing += a != b
+    RAW[label(cfg)] = (compared, differing)
+    with capsys.disabled():
+        print(f"\n  raw scores {label(cfg)}: {differing} of {compared} differ in the last bits")
+    assert differing == 0, f"{differing} raw scores differ; the ranking is unaffected only thanks to rounding"
+
+
+def test_evaluation_table_is_identical(app_page, native):
+    """The Evaluate tab's compare, run in the browser, equals the native report number for number."""
+    options = {"split": "test"}
+    native_text = native.compare(json.dumps(options))
+    browser_text = app_page.evaluate("(o) => window.raglab.raw('compare', o)", options)
+    if native_text != browser_text:
+        diff = first_difference(json.loads(native_text), json.loads(browser_text))
+        pytest.fail(f"compare report differs at {diff[0]}: native {diff[1]!r} vs browser {diff[2]!r}", pytrace=False)
