@@ -14,6 +14,7 @@ Plain standard library so it runs before anything is installed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -201,9 +202,18 @@ def build_wheel() -> tuple[str, str]:
         wheels = [n for n in os.listdir(out) if n.endswith(".whl")]
         if len(wheels) != 1 or not wheels[0].endswith("-py3-none-any.whl"):
             raise SetupError(f"expected one pure-Python raglab wheel, pip produced {wheels}")
-        shutil.rmtree(os.path.join(CACHE, "wheels"), ignore_errors=True)  # keep only the current one
-        os.makedirs(cached)
-        shutil.copyfile(os.path.join(out, wheels[0]), os.path.join(cached, wheels[0]))
+        # Publish by renaming a finished folder, so a build running at the same
+        # time never sees half a wheel; if another build got there first, use its.
+        os.makedirs(os.path.join(CACHE, "wheels"), exist_ok=True)
+        staging = tempfile.mkdtemp(prefix="tmp-", dir=os.path.join(CACHE, "wheels"))
+        shutil.copyfile(os.path.join(out, wheels[0]), os.path.join(staging, wheels[0]))
+        try:
+            os.rename(staging, cached)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+    for old in os.listdir(os.path.join(CACHE, "wheels")):  # keep only the current one
+        if old != key and not old.startswith("tmp-"):
+            shutil.rmtree(os.path.join(CACHE, "wheels", old), ignore_errors=True)
     return os.path.join(cached, wheels[0]), key
 
 
@@ -263,16 +273,20 @@ def sync_tree(root: str, files: dict[str, "str | bytes"]) -> int:
                 if fh.read() == data:
                     continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as fh:
+        partial = f"{target}.{os.getpid()}.partial"  # replaced in one step: no half-written file is served
+        with open(partial, "wb") as fh:
             fh.write(data)
+        os.replace(partial, target)
         written += 1
     wanted = {os.path.join(root, *rel.split("/")) for rel in files}
     for base, dirs, names in os.walk(root, topdown=False):
         for name in names:
-            if os.path.join(base, name) not in wanted:
-                os.remove(os.path.join(base, name))
+            if os.path.join(base, name) not in wanted and not name.endswith(".partial"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(os.path.join(base, name))
         if base != root and not os.listdir(base):
-            os.rmdir(base)
+            with contextlib.suppress(OSError):
+                os.rmdir(base)
     return written
 
 

@@ -24,6 +24,7 @@ from typing import Any, Callable
 class QueryTiming:
     total: float  # seconds for the whole query list, fastest round
     latencies: list[float]  # seconds per query in that round
+    answers: list  # what each call returned (kept for the correctness checks)
 
     @property
     def qps(self) -> float:
@@ -49,16 +50,17 @@ def time_build(build: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def time_queries(run: Callable[[Any], Any], queries: list) -> QueryTiming:
-    latencies = []
+    latencies, answers = [], []
     clock = time.perf_counter
     for q in queries:
         start = clock()
-        run(q)
+        answer = run(q)
         latencies.append(clock() - start)
+        answers.append(answer)
     total = 0.0
     for x in latencies:
         total += x
-    return QueryTiming(total, latencies)
+    return QueryTiming(total, latencies, answers)
 
 
 def best(timings: list[QueryTiming]) -> QueryTiming:

@@ -44,7 +44,9 @@ function showBoot() {
     $("boot-error").hidden = true;
   } else if (raglab.state === "failed") {
     const failure = raglab.failure;
-    $("boot-error-text").textContent = t("boot.failed", { stage: t(`stage.${failure.stage}`), message: failure.message });
+    $("boot-error-text").textContent = failure.stage === "worker"
+      ? t("boot.died", { message: failure.message })
+      : t("boot.failed", { stage: t(`stage.${failure.stage}`), message: failure.message });
     $("boot-error").hidden = false;
     $("boot-stage").textContent = "";
   } else {

@@ -39,6 +39,7 @@ export class Raglab extends EventTarget {
   #ready = null;
   #resolveReady = null;
   #rejectReady = null;
+  #stopWatching = () => {};
 
   constructor() {
     super();
@@ -54,6 +55,7 @@ export class Raglab extends EventTarget {
 
   /** Start (or, after a failure, restart) the worker. Pending calls are rejected. */
   start() {
+    this.#stopWatching();
     if (this.#worker) this.#worker.terminate();
     for (const { reject } of this.#pending.values()) {
       reject(new RaglabError({ type: "Restarted", message: "the Python worker was restarted" }));
@@ -67,8 +69,13 @@ export class Raglab extends EventTarget {
       this.#rejectReady = reject;
     });
     this.#ready.catch(() => {}); // failures are reported through the "failed" event too
-    const worker = new Worker(WORKER_URL, { type: "module", name: "raglab-python" });
-    worker.onmessage = (event) => this.#receive(event.data);
+    // The name doubles as the worker's lifetime lock (Web Locks): see #watch.
+    const lock = `raglab-python-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const worker = new Worker(WORKER_URL, { type: "module", name: lock });
+    worker.onmessage = (event) => {
+      if (event.data && event.data.type === "alive") this.#watch(worker, lock);
+      else this.#receive(event.data);
+    };
     worker.onerror = (event) => {
       event.preventDefault();
       const where = event.filename ? ` (${event.filename.split("/").pop()}:${event.lineno})` : "";
@@ -76,6 +83,24 @@ export class Raglab extends EventTarget {
     };
     this.#worker = worker;
     this.dispatchEvent(new CustomEvent("stage", { detail: { stage: "start", detail: "" } }));
+  }
+
+  /**
+   * A worker that stops (it closed itself, crashed or was killed by the browser)
+   * sends nothing more, and calls would wait forever. The worker holds a Web Lock
+   * named after it for its whole life; asking for the same lock here is granted
+   * exactly when the worker is gone, and then the page reports it and offers Retry.
+   * (No heartbeat: a long evaluation keeps the worker busy for minutes, legitimately.)
+   */
+  #watch(worker, lock) {
+    if (!navigator.locks) return;
+    const controller = new AbortController();
+    this.#stopWatching = () => controller.abort();
+    navigator.locks.request(lock, { signal: controller.signal }, () => {
+      if (this.#worker === worker) {
+        this.#fail("worker", { type: "WorkerStopped", message: "its worker ended (it crashed or the browser stopped it)" });
+      }
+    }).catch(() => {}); // aborted by a restart
   }
 
   #fail(stage, error) {
@@ -163,6 +188,15 @@ export class Raglab extends EventTarget {
   /** Load articles ({file name: Markdown}) and a golden JSON Lines text under a corpus name. */
   load(name, files, goldens = null, goldensName = "questions.jsonl") {
     return this.#json("load", [name, files, goldens, goldensName]);
+  }
+
+  /**
+   * Load uploaded files under a corpus name, read by the CLI's own loaders (so bytes
+   * that are not UTF-8 are refused with file, line and byte): `articles` is
+   * {file name: Uint8Array}, `questions` {name, bytes} or null.
+   */
+  loadFiles(name, articles, questions = null) {
+    return this.#json("loadFiles", [name, articles, questions]);
   }
 
   summary({ corpus = "bundled" } = {}) {

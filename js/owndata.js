@@ -1,7 +1,8 @@
 // The Your-own-data tab: articles and a questions file chosen or pasted by the
-// user are read in this tab (File.text()), loaded into Python under the corpus
-// name "user" by the same loaders the CLI uses, checked, and evaluated with the
-// same compare code. Nothing is uploaded: the only requests the page makes are
+// user are read in this tab as bytes, handed to the worker, and loaded under the
+// corpus name "user" by the same loaders the CLI uses (so a file that is not
+// UTF-8 is named, not silently mangled), checked, and evaluated with the same
+// compare code. Nothing is uploaded: the only requests the page makes are
 // for its own static files. Errors come from the Python loaders verbatim, so
 // they name the file, the line and the question id.
 
@@ -12,8 +13,10 @@ import { drawReport, runCompare } from "./evaluate.js";
 const $ = (id) => document.getElementById(id);
 
 export function setupOwnData({ raglab, t, onLanguage, selectTab }) {
-  const articles = new Map(); // file name -> text
-  let questions = null; // {name, text}
+  const articles = new Map(); // file name -> bytes (Uint8Array)
+  let questions = null; // {name, bytes}
+  const encode = (text) => new TextEncoder().encode(text);
+  const bytesOf = async (file) => new Uint8Array(await file.arrayBuffer());
   let view = null;
   let loaded = null;
 
@@ -29,17 +32,17 @@ export function setupOwnData({ raglab, t, onLanguage, selectTab }) {
   }
 
   $("own-articles").addEventListener("change", async (event) => {
-    for (const file of event.target.files) articles.set(file.name, await file.text());
+    for (const file of event.target.files) articles.set(file.name, await bytesOf(file));
     showFiles();
   });
   $("own-questions").addEventListener("change", async (event) => {
     const file = event.target.files[0];
-    questions = file ? { name: file.name, text: await file.text() } : null;
+    questions = file ? { name: file.name, bytes: await bytesOf(file) } : null;
     showFiles();
   });
   $("own-questions-paste").addEventListener("input", (event) => {
     const text = event.target.value;
-    questions = text.trim() ? { name: "pasted-questions.jsonl", text } : null;
+    questions = text.trim() ? { name: "pasted-questions.jsonl", bytes: encode(text) } : null;
     showFiles();
   });
   $("own-add").addEventListener("click", () => {
@@ -47,7 +50,7 @@ export function setupOwnData({ raglab, t, onLanguage, selectTab }) {
     if (!text.trim()) return;
     let name = $("own-paste-name").value.trim() || "pasted.md";
     if (!name.endsWith(".md")) name += ".md";
-    articles.set(name, text);
+    articles.set(name, encode(text));
     $("own-paste").value = "";
     showFiles();
   });
@@ -78,8 +81,7 @@ export function setupOwnData({ raglab, t, onLanguage, selectTab }) {
     replace($("own-result"));
     $("own-status").textContent = "";
     try {
-      loaded = await raglab.load("user", Object.fromEntries(articles), questions ? questions.text : null,
-        questions ? questions.name : "questions.jsonl");
+      loaded = await raglab.loadFiles("user", Object.fromEntries(articles), questions);
       raglab.dispatchEvent(new CustomEvent("userdata", { detail: loaded }));
       drawLoaded();
       if (loaded.goldens_error) {

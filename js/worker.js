@@ -5,7 +5,8 @@
 // string Python returned, passed through untouched.
 //
 // Messages in:  {id, op, args: [...]}           op is a name in OPS below
-// Messages out: {type: "stage", stage, detail}   start-up progress (runtime, micropip, raglab, corpus, indexing)
+// Messages out: {type: "alive"}                   the worker holds its lifetime lock (see below)
+//               {type: "stage", stage, detail}   start-up progress (runtime, micropip, raglab, corpus, indexing)
 //               {type: "ready", info}            start-up finished; info is raglab.web.info() as JSON text
 //               {type: "failed", stage, error}   start-up failed at `stage`
 //               {id, type: "result", json}       a request's JSON text
@@ -17,9 +18,19 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 const ROOT = new URL("../", import.meta.url); // dist/, wherever it is hosted
 let stage = "runtime";
 let web = null; // the raglab.web module, as a Pyodide proxy
+let FS = null; // Pyodide's file system
 
 function post(message) {
   self.postMessage(message);
+}
+
+// Held until this worker ends, however it ends (closed, crashed, killed): the page
+// waits for the same lock and so learns of a worker that died (see client.js).
+if (self.name && self.navigator.locks) {
+  self.navigator.locks.request(self.name, () => {
+    post({ type: "alive" });
+    return new Promise(() => {});
+  });
 }
 
 function setStage(name, detail = "") {
@@ -45,12 +56,48 @@ async function fetchText(path) {
   return response.text();
 }
 
+async function fetchBytes(path) {
+  const response = await fetch(new URL(path, ROOT), { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// Files go into Pyodide's in-memory file system, where Python reads them with the
+// CLI's own loaders (raglab.web.load_dir). Paths are relative to Python's working
+// directory, so error messages read like the CLI's: "corpus/x.md:3: ...".
+function checkName(name) {
+  if (!name || name === "." || name === ".." || /[\/\0]/.test(name)) {
+    throw new Error(`${JSON.stringify(name)}: a file name cannot be empty, "." or "..", or contain "/"`);
+  }
+}
+
+function removeTree(FS, path) {
+  if (!FS.analyzePath(path).exists) return;
+  if (FS.isDir(FS.stat(path).mode)) {
+    for (const name of FS.readdir(path)) if (name !== "." && name !== "..") removeTree(FS, `${path}/${name}`);
+    FS.rmdir(path);
+  } else {
+    FS.unlink(path);
+  }
+}
+
+/** Replace `folder` with exactly `files` ({name: Uint8Array}); return the folder. */
+function writeFolder(FS, folder, files) {
+  removeTree(FS, folder);
+  FS.mkdirTree(folder);
+  for (const [name, bytes] of Object.entries(files)) {
+    checkName(name);
+    FS.writeFile(`${folder}/${name}`, bytes);
+  }
+  return folder;
+}
+
 async function start() {
   setStage("runtime");
   const manifest = JSON.parse(await fetchText("manifest.json"));
   // Fetch the data while the runtime boots; only local files, all relative to ROOT.
-  const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchText(path)]));
-  const goldens = manifest.goldens ? fetchText(manifest.goldens) : Promise.resolve(null);
+  const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchBytes(path)]));
+  const goldens = manifest.goldens ? fetchBytes(manifest.goldens) : Promise.resolve(null);
   const pyodide = await loadPyodide({
     indexURL: new URL("pyodide/", ROOT).href,
     packages: ["micropip"], // resolved through the served pyodide-lock.json
@@ -61,9 +108,12 @@ async function start() {
   await micropip.install.callKwargs(new URL(manifest.wheel, ROOT).href, { deps: false });
   web = pyodide.pyimport("raglab.web");
   setStage("corpus", `${manifest.corpus.length} articles`);
-  const files = Object.fromEntries(await corpusFiles);
+  FS = pyodide.FS;
+  writeFolder(FS, "corpus", Object.fromEntries(await corpusFiles));
+  const goldenBytes = await goldens;
+  if (goldenBytes) writeFolder(FS, "goldens", { "questions.jsonl": goldenBytes });
   // JavaScript null would arrive as jsnull; undefined arrives as None.
-  web.load("bundled", JSON.stringify(files), (await goldens) ?? undefined, "questions.jsonl");
+  web.load_dir("bundled", "corpus", goldenBytes ? "goldens/questions.jsonl" : undefined);
   setStage("indexing");
   web.warm("{}");
   post({ type: "ready", info: web.info("bundled"), at: performance.now() });
@@ -85,6 +135,19 @@ const OPS = {
   warm: (config = {}, corpus = "bundled") => web.warm(JSON.stringify(config || {}), corpus),
   load: (name, files, goldens = null, goldensName = "questions.jsonl") =>
     web.load(name, JSON.stringify(files), goldens ?? undefined, goldensName),
+  // Uploaded files as bytes ({name: Uint8Array}, and {name, bytes} or null), read by the
+  // CLI's loaders from <name>/articles/ and <name>/<questions name>.
+  loadFiles: (name, articles, questions = null) => {
+    checkName(name);
+    if (["bundled", "corpus", "goldens"].includes(name)) throw new Error(`${name}: this corpus name is the bundled one's`);
+    writeFolder(FS, name, {});
+    writeFolder(FS, `${name}/articles`, articles);
+    if (questions) {
+      checkName(questions.name);
+      FS.writeFile(`${name}/${questions.name}`, questions.bytes);
+    }
+    return web.load_dir(name, `${name}/articles`, questions ? `${name}/${questions.name}` : undefined);
+  },
   moduleHashes: () => web.module_hashes(),
   // These two report progress: `progress` posts {done, total, label} for the call.
   compare: (progress, options = {}, corpus = "bundled") => web.compare(JSON.stringify(options || {}), progress, corpus),

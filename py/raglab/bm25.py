@@ -19,7 +19,10 @@ Two ways to score a query:
   could add together, chunks that have none of the rarer terms cannot make the top
   n, and those terms' long postings are only consulted for the few candidates left.
   Ranking its result with `retrieval.top_n` gives exactly the hits (ids, order and
-  scores) that ranking `scores()` gives; tests/test_bm25.py checks this.
+  scores) that ranking `scores()` gives; tests/test_bm25.py checks this. The bounds
+  rely on every impact being positive, which BM25's idf (always > 0) guarantees.
+  Small queries, and queries whose long postings all turn out to be needed, are
+  scored exhaustively instead, because pruning would cost more than it saves.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ chunker on the same terms:
 
 - A chunk *covers* an evidence passage when both lie in the same document and the
   chunk overlaps at least `min_coverage` (default one half) of the passage's characters.
+- Passages are grouped into facts (`Evidence.fact`): one fact stated in two articles
+  (a Bangla twin, the fees page) is two passages of one fact, and covering either
+  delivers it. Below, "passage" means such a fact; without grouping each passage is
+  its own fact.
 - Gain counts once per passage. Walking down a ranking, a chunk's gain is the number of
   passages it covers that no higher-ranked chunk has covered; a second chunk over the
   same passage adds nothing. `gains()` turns a ranking into that list of integers, and

@@ -32,8 +32,8 @@ from dataclasses import asdict, dataclass, field, fields
 from . import __version__
 from .chunking import CHUNKERS
 from .cli import _public, analysis, dumps
-from .corpus import Document, parse_corpus
-from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, parse_goldens
+from .corpus import Document, load_corpus, parse_corpus
+from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
 from .retrieval import RETRIEVERS
 
@@ -112,6 +112,22 @@ def load(name: str, files, goldens: str | None = None, goldens_name: str = "ques
     if goldens is not None and goldens.strip():
         try:
             loaded.questions = parse_goldens(goldens, docs, goldens_name)
+        except GoldenError as err:
+            loaded.goldens_error = str(err)
+    _CORPORA[name] = loaded
+    return summary(name)
+
+
+def load_dir(name: str, corpus_dir: str, goldens_path: str | None = None) -> str:
+    """Like `load`, but from files on disk, read by the CLI's own loaders (`load_corpus`,
+    `load_goldens`): the worker writes the fetched or uploaded bytes into Pyodide's
+    in-memory file system first, so a file that is not UTF-8 is refused with the
+    same message (file, line, byte) as `raglab --corpus DIR`."""
+    docs = load_corpus(corpus_dir)
+    loaded = LoadedCorpus(docs)
+    if goldens_path is not None:
+        try:
+            loaded.questions = load_goldens(goldens_path, docs)
         except GoldenError as err:
             loaded.goldens_error = str(err)
     _CORPORA[name] = loaded
