@@ -16,8 +16,7 @@ What the page must guarantee, whatever a user pastes or uploads:
 
 These tests use their own page (``guarded``) with the violation recorder installed
 before any script of the app runs, next to the session's ``app_page`` (which they
-require, so a stale wheel in dist/ fails loudly first). A test marked xfail describes
-app behaviour that is still wrong and names what the page should do instead.
+require, so a stale wheel in dist/ fails loudly first).
 """
 
 from __future__ import annotations
@@ -316,13 +315,18 @@ def test_errors_quoting_hostile_input_are_shown_as_text(guarded, offsite_request
     assert_inert(guarded, offsite_requests)
 
 
-@pytest.mark.xfail(strict=True, reason="app: File.text() turns invalid UTF-8 into U+FFFD silently; the page should "
-                                       "decode with TextDecoder('utf-8', {fatal: true}) and name the file, as the CLI does")
-def test_uploaded_file_that_is_not_utf8_is_named_not_mangled(guarded):
-    latin1 = "# Café prices\n\nA café locker costs Tk 20.\n".encode("latin-1")
-    load_own(guarded, [{"name": "cafe.md", "mimeType": "text/markdown", "buffer": latin1}])
-    guarded.wait_for_selector("#own-result .error-box, #own-result .status", timeout=ANSWER_MS)
-    assert "cafe.md" in (guarded.text_content("#own-result .error-text") or "")
+@pytest.mark.parametrize("article, questions, expected", [
+    ("# Café prices\n\nA café locker costs Tk 20.\n".encode("latin-1"), None, "cafe.md:1: not valid UTF-8"),
+    ("# লকার\n\nলকারের ভাড়া ২০ টাকা।\n".encode("utf-16"), None, "cafe.md:1: not valid UTF-8"),
+    (HOSTILE_EN.encode(), '{"id": "q1", "question": "caf\xe9?"}\n'.encode("latin-1"), "mine.jsonl:1: not valid UTF-8"),
+], ids=["latin-1", "utf-16", "questions-latin-1"])
+def test_uploaded_file_that_is_not_utf8_is_named_not_mangled(guarded, offsite_requests, article, questions, expected):
+    name = "cafe.md" if questions is None else "lockers.md"
+    load_own(guarded, [{"name": name, "mimeType": "text/markdown", "buffer": article}],
+             {"name": "mine.jsonl", "mimeType": "application/jsonl", "buffer": questions} if questions else None)
+    guarded.wait_for_selector("#own-result .error-box", timeout=ANSWER_MS)
+    assert expected in guarded.text_content("#own-result .error-text")
+    assert_inert(guarded, offsite_requests)
 
 
 # --- size ---------------------------------------------------------------------------------------

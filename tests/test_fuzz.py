@@ -14,8 +14,8 @@ The properties are the ones the rest of the project silently relies on:
 - every chunker's chunks slice back to the document exactly and together leave only
   whitespace uncovered (recursive chunks also stay inside one section and within
   their word budget);
-- every retriever in `retrieval.RETRIEVERS`, under every chunker, answers any
-  question without raising, returns at most k chunks, and answers only with
+- every retriever in `retrieval.RETRIEVERS`, under every chunker, with and without query
+  expansion, answers any question without raising, returns at most k chunks, and answers only with
   verbatim corpus text from the chunks it returned.
 
 Example counts are fixed per property (see EXAMPLES) so the whole file stays well
@@ -49,7 +49,7 @@ EXAMPLES = {
     "sentences": 300,
     "parse_article": 200,
     "chunkers": 150,  # per chunker
-    "ask": 60,  # per retriever, chunker drawn per example
+    "ask": 60,  # per retriever; chunker and query expansion drawn per example
     "search_depth": 30,  # per retriever
 }
 
@@ -221,8 +221,8 @@ def test_chunks_slice_back_and_cover_the_document(chunker, raw):
 # --- retrieval and answering ---------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
-def pipeline(chunker: str, retriever: str) -> Pipeline:
-    return Pipeline(list(docs()), Config(chunker=chunker, retriever=retriever))
+def pipeline(chunker: str, retriever: str, expand: bool = False) -> Pipeline:
+    return Pipeline(list(docs()), Config(chunker=chunker, retriever=retriever, expand=expand))
 
 
 @functools.lru_cache(maxsize=None)
@@ -274,9 +274,9 @@ def check_result(pipe: Pipeline, q: str, r: dict) -> None:
 
 @pytest.mark.parametrize("retriever", sorted(RETRIEVERS))
 @fuzz("ask")
-@given(q=question, chunker=st.sampled_from(CHUNKERS))
-def test_ask_never_raises_and_quotes_only_the_corpus(retriever, chunker, q):
-    pipe = pipeline(chunker, retriever)
+@given(q=question, chunker=st.sampled_from(CHUNKERS), expand=st.booleans())
+def test_ask_never_raises_and_quotes_only_the_corpus(retriever, chunker, expand, q):
+    pipe = pipeline(chunker, retriever, expand)
     r = pipe.ask(q)
     check_result(pipe, q, r)
     # What the CLI and the worker print: JSON with sorted keys, the same on a second ask.

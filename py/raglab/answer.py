@@ -9,6 +9,7 @@ does not (two-fact questions). Below `threshold` coverage the answerer abstains.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -61,18 +62,25 @@ def _table_header(text: str, end: int) -> bool:
     return bool(rule.strip()) and set(rule.strip()) <= set("|-: ")
 
 
-def candidates(chunk: Chunk, rank: int) -> list[tuple[int, Quote]]:
-    """Quotable sentences of a chunk: not headings, not table rules, with at least one term."""
+@functools.lru_cache(maxsize=50_000)
+def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str]], ...]:
+    """Quotable sentences of a chunk with their terms: not headings, not table rules, not
+    termless. Cached per chunk: a chunk is analysed once, not once per question."""
     out = []
     for s, e in sentences(chunk.text):
         if chunk.text.startswith("#", s) or _table_header(chunk.text, e):
             continue
         qs, qe = quote_span(chunk.text, s, e)
         text = chunk.text[qs:qe]
-        if not analyze(text):
-            continue
-        out.append((rank, Quote(chunk.id, chunk.doc, chunk.start + qs, chunk.start + qe, text)))
-    return out
+        terms = frozenset(analyze(text))
+        if terms:
+            out.append((Quote(chunk.id, chunk.doc, chunk.start + qs, chunk.start + qe, text), terms))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=50_000)
+def heading_terms(heading: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(analyze(" ".join(heading)))
 
 
 def _present(text_terms: set[str], weights: dict[str, float], aliases: dict) -> set[str]:
@@ -102,11 +110,11 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
         return Answer(None, True, [])
     scored = []
     for rank, chunk in enumerate(chunks):
-        heading_terms = _present(set(analyze(" ".join(chunk.heading))), weights, aliases)
-        for r, quote in candidates(chunk, rank):
-            found = _present(set(analyze(quote.text)), weights, aliases)
-            cov = (_mass(found, weights) + HEADING_WEIGHT * _mass(heading_terms - found, weights)) / total
-            scored.append((-rounded(cov), r, quote.start, quote, found))
+        in_heading = _present(heading_terms(chunk.heading), weights, aliases)
+        for quote, terms in candidates(chunk):
+            found = _present(terms, weights, aliases)
+            cov = (_mass(found, weights) + HEADING_WEIGHT * _mass(in_heading - found, weights)) / total
+            scored.append((-rounded(cov), rank, quote.start, quote, found))
     if not scored:
         return Answer(None, True, [])
     scored.sort(key=lambda x: x[:3])

@@ -32,7 +32,6 @@ import sys
 import time
 from dataclasses import replace
 
-from . import answer as answer_module
 from .analyzer import analyze, words
 from .chunking import CHUNKERS
 from .goldens import KINDS, LANGS
@@ -155,27 +154,17 @@ def coverage_index(chunks, questions, min_coverage: float) -> dict[str, dict[int
 
 @contextlib.contextmanager
 def memoized_analysis():
-    """Memoise the answerer's calls to `analyze` for the length of one comparison.
-
-    The answerer analyses every sentence of the top chunks for every question, and a
-    grid asks the same chunks again and again. `analyze` is a pure function of its
-    text, so the memo changes no result; it makes the grid several times faster. The
-    original function is restored on exit, even on error.
-    """
-    original = answer_module.analyze
+    """A memo of `analyze` for the length of one comparison (reference answers and answer
+    texts recur across configurations; the answerer caches its own chunk analysis)."""
     memo: dict[str, list[str]] = {}
 
     def cached(text: str) -> list[str]:
         got = memo.get(text)
         if got is None:
-            got = memo[text] = original(text)
+            got = memo[text] = analyze(text)
         return list(got)
 
-    answer_module.analyze = cached
-    try:
-        yield cached
-    finally:
-        answer_module.analyze = original
+    yield cached
 
 
 def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, query: str, k: int) -> str:

@@ -101,17 +101,18 @@ def parse_corpus(files: dict[str, str]) -> list[Document]:
     return [docs[k] for k in sorted(docs)]
 
 
-def read_text(path: str) -> str:
+def read_utf8(path: str, error: type[ValueError] = CorpusError, what: str = "the article") -> str:
+    """A file's text; `error` names the file (and the line of a bad byte) when it cannot be read."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as err:
-        raise CorpusError(f"{path}: cannot read the article ({err.strerror})") from None
+        raise error(f"{path}: cannot read {what} ({err.strerror})") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
-        raise CorpusError(f"{path}:{line}: not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
+        raise error(f"{path}:{line}: not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
 
 
 def load_corpus(directory: str) -> list[Document]:
@@ -119,7 +120,7 @@ def load_corpus(directory: str) -> list[Document]:
         raise CorpusError(f"{directory}: no such corpus folder; pass --corpus DIR with a folder of .md articles")
     # Files only: a folder called "drafts.md" is not an article.
     names = sorted(n for n in os.listdir(directory) if n.endswith(".md") and os.path.isfile(os.path.join(directory, n)))
-    return parse_corpus({n: read_text(os.path.join(directory, n)) for n in names}) if names else parse_corpus({})
+    return parse_corpus({n: read_utf8(os.path.join(directory, n)) for n in names}) if names else parse_corpus({})
 
 
 def bundled_corpus_dir() -> str:

@@ -112,8 +112,11 @@ def load_table() -> list[Group]:
 
 def _contains(seq: tuple[str, ...] | list[str], part: tuple[str, ...]) -> bool:
     n = len(part)
+    if n == 0:
+        return True
+    first = part[0]
     for i in range(len(seq) - n + 1):
-        if tuple(seq[i:i + n]) == part:
+        if seq[i] == first and tuple(seq[i:i + n]) == part:
             return True
     return False
 

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 
 from .analyzer import normalize
-from .corpus import Document
+from .corpus import Document, read_utf8
 
 KINDS = ("direct", "paraphrase", "multi", "crosslingual", "unanswerable")
 LANGS = ("en", "bn")
@@ -158,17 +158,7 @@ def parse_goldens(text: str, docs: list[Document], source: str = "questions.json
 
 
 def load_goldens(path: str, docs: list[Document]) -> list[Question]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise GoldenError(f"{path}: cannot read the golden file ({err.strerror}); pass --goldens FILE") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise GoldenError(f"{path}:{line}: not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
-    return parse_goldens(text, docs, path)
+    return parse_goldens(read_utf8(path, GoldenError, "the golden file; pass --goldens FILE"), docs, path)
 
 
 def counts_table(questions: list[Question]) -> list[dict]:

@@ -7,6 +7,7 @@ It is the only entry point the CLI, the tests and the browser worker call, and
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import asdict, dataclass
 
 from .analyzer import analyze, tokens
@@ -133,4 +134,9 @@ class Pipeline:
 
 def match_spans(text: str, terms: set[str]) -> list[list[int]]:
     """[start, end] offsets in `text` of tokens whose term is one of `terms` (for highlighting)."""
-    return [[t.start, t.end] for t in tokens(text) if t.term in terms]
+    return [[t.start, t.end] for t in _tokens(text) if t.term in terms]
+
+
+@functools.lru_cache(maxsize=50_000)
+def _tokens(text: str) -> tuple:
+    return tuple(tokens(text))
