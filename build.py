@@ -476,7 +476,15 @@ def main() -> None:
                                      "(a few minutes; options go to bench/run.py after --, e.g. `bench -- --sizes 10000`)")
     p.add_argument("bench_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_bench)
-    args = parser.parse_args()
+    # Options meant for pytest or the benchmark (`test -x --durations=20`) pass through.
+    args, extra = parser.parse_known_args()
+    if extra:
+        if args.command == "test":
+            args.pytest_args = extra + args.pytest_args
+        elif args.command == "bench":
+            args.bench_args = extra + args.bench_args
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         args.func(args)
     except subprocess.CalledProcessError as err:
