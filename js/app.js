@@ -107,8 +107,8 @@ for (const button of document.querySelectorAll(".lang-switch button")) {
 
 const context = { raglab, t, onLanguage, selectTab: (id) => selectTab($(id)) };
 setupAsk(context);
-setupEvaluate(context);
-setupOwnData(context);
+const { askThere } = setupEvaluate(context);
+setupOwnData({ ...context, askThere });
 applyLanguage(initialLanguage());
 
 raglab.ready.then((info) => {

@@ -12,7 +12,7 @@ import { drawReport, runCompare } from "./evaluate.js";
 
 const $ = (id) => document.getElementById(id);
 
-export function setupOwnData({ raglab, t, onLanguage, selectTab }) {
+export function setupOwnData({ raglab, t, onLanguage, askThere }) {
   const articles = new Map(); // file name -> bytes (Uint8Array)
   let questions = null; // {name, bytes}
   const encode = (text) => new TextEncoder().encode(text);
@@ -114,15 +114,7 @@ export function setupOwnData({ raglab, t, onLanguage, selectTab }) {
     if (target && view) {
       drawReport(target, view, {
         t, corpus: "user",
-        onAsk: (question, config, corpus) => {
-          $("chunker").value = config.chunker;
-          $("retriever").value = config.retriever;
-          $("expand").checked = config.expand;
-          $("corpus").value = corpus;
-          $("question").value = question;
-          selectTab("tab-ask");
-          $("ask-form").requestSubmit();
-        },
+        onAsk: askThere,
       });
     }
   }
