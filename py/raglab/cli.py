@@ -143,11 +143,6 @@ def _print_result(r: dict) -> None:
         print(f"{c['rank']:>2}. {c['score']:>8.4f}  {c['id']:<28} {snippet}")
 
 
-def _public(r: dict) -> dict:
-    """The documented --json fields (plus the extra detail the browser uses)."""
-    return r
-
-
 def cmd_ask(args) -> int:
     if args.question is None and args.questions is None:
         raise UsageError("give a QUESTION or --questions FILE")
@@ -157,13 +152,13 @@ def cmd_ask(args) -> int:
         questions = _read_questions(args.questions)
         pipe = Pipeline(docs, config)
         for q in questions:
-            print(dumps(_public(pipe.ask(q))))
+            print(dumps(pipe.ask(q)))
         return 0
     if not args.question.strip():
         raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")
     result = Pipeline(docs, config).ask(printable(args.question))
     if args.json:
-        print(dumps(_public(result)))
+        print(dumps(result))
     else:
         _print_result(result)
     return 0

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 from . import __version__
 from .chunking import CHUNKERS
-from .cli import _public, analysis, dumps
+from .cli import analysis, dumps
 from .corpus import Document, load_corpus, parse_corpus
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
@@ -198,7 +198,7 @@ def ask(question: str, config=None, corpus: str = BUNDLED) -> str:
     """One question: the same JSON as `raglab ask --json QUESTION` with the same options."""
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty; ask something, e.g. \"What is the cash out fee?\"")
-    return dumps(_public(pipeline(config_from(config), corpus).ask(question)))
+    return dumps(pipeline(config_from(config), corpus).ask(question))
 
 
 def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
@@ -209,7 +209,7 @@ def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
     if bad:
         raise ValueError(f"questions must be strings; item {bad[0]} is {type(items[bad[0]]).__name__}")
     pipe = pipeline(config_from(config), corpus)
-    return "[" + ", ".join(dumps(_public(pipe.ask(q))) for q in items) + "]"
+    return "[" + ", ".join(dumps(pipe.ask(q)) for q in items) + "]"
 
 
 def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
