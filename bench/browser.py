@@ -14,15 +14,11 @@ Two measurements:
 
 from __future__ import annotations
 
-import functools
-import http.server
 import importlib.util
 import json
 import os
 import shutil
 import tempfile
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -89,29 +85,10 @@ def _build_module():
     return module
 
 
-def _serve(directory: str):
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                          ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-                          ".whl": "application/zip", ".zip": "application/zip", ".json": "application/json"}
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=directory))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_port}/"
-
-
 def _corpus_files() -> dict[str, str]:
-    folder = os.path.join(ROOT, "corpus")
-    files = {}
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".md"):
-            with open(os.path.join(folder, name), encoding="utf-8") as fh:
-                files[name] = fh.read()
-    return files
+    from raglab.corpus import read_corpus_files
+
+    return read_corpus_files(os.path.join(ROOT, "corpus"))
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -119,7 +96,7 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def _bench_page(dist: str, workdir: str) -> str:
+def _bench_page(dist: str, workdir: str, csp: str) -> str:
     """A folder with the bench page and worker, dist/'s Pyodide and wheel, and the bench code."""
     with open(os.path.join(dist, "manifest.json"), encoding="utf-8") as fh:
         wheel = json.load(fh)["wheel"]
@@ -131,7 +108,9 @@ def _bench_page(dist: str, workdir: str) -> str:
     with open(os.path.join(workdir, "bench-worker.mjs"), "w", encoding="utf-8") as fh:
         fh.write(WORKER_JS)
     with open(os.path.join(workdir, "index.html"), "w", encoding="utf-8") as fh:
-        fh.write("<!doctype html><meta charset=utf-8><title>raglab BM25 bench</title><p>bench page</p>\n")
+        fh.write("<!doctype html><meta charset=utf-8>"
+                 f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
+                 "<title>raglab BM25 bench</title><p>bench page</p>\n")
     return wheel
 
 
@@ -163,8 +142,8 @@ def _run(log) -> dict:
     native = inside.measure(_corpus_files(), SIZE, QUERIES, ROUNDS)
     options = build.browser_launch_options()
     with tempfile.TemporaryDirectory(prefix="raglab-bench-") as workdir, sync_playwright() as pw:
-        _bench_page(dist, workdir)
-        server, url = _serve(workdir)
+        _bench_page(dist, workdir, build.site_csp(dist))
+        server, url = build.serve_in_background(workdir)
         try:
             try:
                 chromium = pw.chromium.launch(**options)

@@ -88,14 +88,10 @@ def measure(files: dict[str, str], size: int = 10_000, n_queries: int = 1000, ro
 def main() -> None:  # pragma: no cover - used by hand: python3 bench/inside.py
     import os
 
+    from raglab.corpus import read_corpus_files
+
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    folder = os.path.join(root, "corpus")
-    files = {}
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".md"):
-            with open(os.path.join(folder, name), encoding="utf-8") as fh:
-                files[name] = fh.read()
-    print(json.dumps(measure(files), indent=1))
+    print(json.dumps(measure(read_corpus_files(os.path.join(root, "corpus"))), indent=1))
 
 
 if __name__ == "__main__":

@@ -147,12 +147,9 @@ def artifacts_dir():
 def native_web():
     from raglab import web
 
-    corpus = os.path.join(ROOT, "corpus")
-    files = {}
-    for name in sorted(os.listdir(corpus)):
-        if name.endswith(".md"):
-            with open(os.path.join(corpus, name), encoding="utf-8") as fh:
-                files[name] = fh.read()
+    from raglab.corpus import read_corpus_files
+
+    files = read_corpus_files(os.path.join(ROOT, "corpus"))
     with open(os.path.join(ROOT, "goldens", "questions.jsonl"), encoding="utf-8") as fh:
         web.load("bundled", json.dumps(files), fh.read(), "questions.jsonl")
     return web

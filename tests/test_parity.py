@@ -14,12 +14,11 @@ import os
 
 import pytest
 
-from raglab import web
 from raglab.analyzer import sentences
 from raglab.chunking import CHUNKERS
 from raglab.retrieval import RETRIEVERS
 
-from helpers import CORPUS, GOLDENS, ROOT, docs, questions
+from helpers import ROOT, docs, questions
 from stress_questions import stress_questions
 
 CONFIGS = [{"chunker": c, "retriever": r, "k": 5, "expand": e}
@@ -31,15 +30,9 @@ def label(cfg):
 
 
 @pytest.fixture(scope="module")
-def native():
-    files = {}
-    for name in sorted(os.listdir(CORPUS)):
-        with open(os.path.join(CORPUS, name), encoding="utf-8") as fh:
-            files[name] = fh.read()
-    with open(GOLDENS, encoding="utf-8") as fh:
-        goldens = fh.read()
-    web.load(web.BUNDLED, json.dumps(files), goldens)
-    return web
+def native(native_web):
+    """The facade natively, loaded with the same raw files the page loads."""
+    return native_web
 
 
 def browser_call(page, op, *args):

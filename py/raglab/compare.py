@@ -24,7 +24,6 @@ the very same code and shows the very same table. The command-line glue
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -152,7 +151,6 @@ def coverage_index(chunks, questions, min_coverage: float) -> dict[str, dict[int
 # --- one configuration -----------------------------------------------------------------
 
 
-@contextlib.contextmanager
 def memoized_analysis():
     """A memo of `analyze` for the length of one comparison (reference answers and answer
     texts recur across configurations; the answerer caches its own chunk analysis)."""
@@ -164,7 +162,7 @@ def memoized_analysis():
             got = memo[text] = analyze(text)
         return list(got)
 
-    yield cached
+    return cached
 
 
 def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, query: str, k: int) -> str:
@@ -378,21 +376,21 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     results: dict[str, list[dict]] = {}
     built: dict[tuple[str, str], Pipeline] = {}
     queries: dict = {}
-    with memoized_analysis() as terms:
-        for n, config in enumerate(configs):
-            if progress:
-                progress(n, len(configs), config.label)
-            key = (config.chunker, config.retriever)
-            if key not in built:
-                built.clear()  # one index in memory at a time (configs come grouped by chunker x retriever)
-                built[key] = Pipeline(docs, config)
-            pipe = built[key].with_config(config)  # the index depends only on chunker and retriever
-            if config.chunker not in covers:
-                covers[config.chunker] = coverage_index(pipe.chunks, asked, min_coverage)
-                label_ids[config.chunker] = {qid: [pipe.chunks[i].id for i in found]
-                                             for qid, found in covers[config.chunker].items()}
-            results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries)
-        built.clear()
+    terms = memoized_analysis()
+    for n, config in enumerate(configs):
+        if progress:
+            progress(n, len(configs), config.label)
+        key = (config.chunker, config.retriever)
+        if key not in built:
+            built.clear()  # one index in memory at a time (configs come grouped by chunker x retriever)
+            built[key] = Pipeline(docs, config)
+        pipe = built[key].with_config(config)  # the index depends only on chunker and retriever
+        if config.chunker not in covers:
+            covers[config.chunker] = coverage_index(pipe.chunks, asked, min_coverage)
+            label_ids[config.chunker] = {qid: [pipe.chunks[i].id for i in found]
+                                         for qid, found in covers[config.chunker].items()}
+        results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries)
+    built.clear()
     if progress:
         progress(len(configs), len(configs), "done")
 

@@ -115,12 +115,17 @@ def read_utf8(path: str, error: type[ValueError] = CorpusError, what: str = "the
         raise error(f"{path}:{line}: not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
 
 
-def load_corpus(directory: str) -> list[Document]:
+def read_corpus_files(directory: str) -> dict[str, str]:
+    """{file name: text} of the `.md` files in a folder: what `parse_corpus` (and the browser) takes."""
     if not os.path.isdir(directory):
         raise CorpusError(f"{directory}: no such corpus folder; pass --corpus DIR with a folder of .md articles")
     # Files only: a folder called "drafts.md" is not an article.
     names = sorted(n for n in os.listdir(directory) if n.endswith(".md") and os.path.isfile(os.path.join(directory, n)))
-    return parse_corpus({n: read_utf8(os.path.join(directory, n)) for n in names}) if names else parse_corpus({})
+    return {n: read_utf8(os.path.join(directory, n)) for n in names}
+
+
+def load_corpus(directory: str) -> list[Document]:
+    return parse_corpus(read_corpus_files(directory))
 
 
 def bundled_corpus_dir() -> str:

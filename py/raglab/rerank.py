@@ -192,6 +192,17 @@ def min_window(positions: list[tuple[int, ...]]) -> int:
     return best
 
 
+def _share_in(items, pool) -> float:
+    """The share of `items` found in `pool` (0 when there are no items)."""
+    if not items:
+        return 0.0
+    hits = 0
+    for x in items:
+        if x in pool:
+            hits += 1
+    return hits / len(items)
+
+
 def features(q: QueryFacts, c: ChunkFacts) -> dict[str, float]:
     """The reranker's features (each in [0, 1]) for one query and one chunk, prior excluded."""
     total = 0.0
@@ -210,22 +221,10 @@ def features(q: QueryFacts, c: ChunkFacts) -> dict[str, float]:
             found += HEADING_WEIGHT * w
         if t in c.terms or (len(t) - SOFT_TRIM >= SOFT_MIN and t[:len(t) - SOFT_TRIM] in c.prefixes):
             soft += w
-    bigram = 0.0
-    if q.pairs:
-        hits = 0
-        for p in q.pairs:
-            if p in c.bigrams:
-                hits += 1
-        bigram = hits / len(q.pairs)
+    bigram = _share_in(q.pairs, c.bigrams)
     matched = [c.positions[t] for t in q.terms if t in c.positions]
     proximity = len(matched) / min_window(matched) if len(matched) >= 2 else 0.0
-    number = 0.0
-    if q.numbers:
-        exact = 0
-        for t in q.numbers:
-            if t in c.terms:
-                exact += 1
-        number = exact / len(q.numbers)
+    number = _share_in(q.numbers, c.terms)
     answer_type = 0.0
     if q.duration or q.amount:
         answer_type = 1.0 if (q.duration and c.duration) or (q.amount and c.amount) else 0.0
