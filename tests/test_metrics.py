@@ -209,3 +209,21 @@ def test_metrics_match_ir_measures_on_a_trec_run(chunker, tmp_path):
     for qid, mine in ours.items():
         for name, value in mine.items():
             assert math.isclose(theirs[qid][name], value, abs_tol=1e-9), (qid, name, theirs[qid][name], value)
+
+
+@pytest.mark.parametrize("answer, reference, expected", [
+    ("The fee is Tk 18.50 per Tk 1,000 (1.85%).", "A 1.85% fee", True),
+    ("The fee at a partner bank ATM is 1.95%.", "1.85% of the amount", False),
+    ("Up to Tk 1,50,000 a month.", "Tk 150,000 a month", True),  # grouping ignored
+    ("মাসে ১,৫০,০০০ টাকা পর্যন্ত।", "মাসে 150000 টাকা", True),  # digit scripts folded
+    ("Call 16789 at any hour.", "Call the hotline 16789, open 24 hours", False),  # 24 missing
+    (None, "Bangladesh Bank.", False),  # an abstention holds nothing
+    ("It is licensed by Bangladesh Bank.", "Bangladesh Bank.", True),
+    ("Shapla Pay is a wallet.", "Bangladesh Bank.", False),  # under half the content terms
+])
+def test_holds_fact(answer, reference, expected):
+    assert M.holds_fact(answer, reference) is expected
+
+
+def test_numbers_fold_scripts_and_grouping():
+    assert M.numbers("Tk 1,50,000 a month, ১.৮৫% fee, 150,000.") == ["150000", "1.85", "150000"]

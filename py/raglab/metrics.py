@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 
 from .analyzer import analyze, sentences
@@ -176,6 +177,50 @@ def exact_match(prediction: str | None, reference: str) -> float:
     if prediction is None:
         return 0.0
     return 1.0 if analyze(prediction) == analyze(reference) else 0.0
+
+
+# Numbers in either digit script, with grouping commas and a decimal point ("1,50,000", "১.৮৫").
+_NUMBER = re.compile(r"[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*")
+_BANGLA_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers in `text`, digits folded to 0-9 and grouping commas dropped.
+
+    >>> numbers("Tk 1,50,000 a month, ১.৮৫% fee, 150,000")
+    ['150000', '1.85', '150000']
+    """
+    out = []
+    for m in _NUMBER.finditer(text):
+        value = m.group().translate(_BANGLA_DIGITS).replace(",", "")
+        out.append(value.rstrip(".") if value.endswith(".") else value)
+    return out
+
+
+def holds_fact(answer_text: str | None, reference: str) -> bool:
+    """Whether an answer states the reference fact: it contains every number of the reference
+    (digits folded, grouping ignored) and at least half of the reference's content terms
+    (analyzer terms that are not numbers). An abstention (None) holds nothing.
+
+    >>> holds_fact("The fee is Tk 18.50 per Tk 1,000 (1.85%).", "১.৮৫% fee")
+    True
+    >>> holds_fact("The fee is 1.95% at an ATM.", "1.85%")
+    False
+    """
+    if answer_text is None:
+        return False
+    have = set(numbers(answer_text))
+    if any(n not in have for n in numbers(reference)):
+        return False
+    wanted = [t for t in analyze(reference) if not _NUMBER.fullmatch(t)]
+    if not wanted:
+        return True
+    present = set(analyze(answer_text))
+    found = 0
+    for term in wanted:
+        if term in present:
+            found += 1
+    return 2 * found >= len(wanted)
 
 
 def faithfulness(answer_text: str, contexts: list[str]) -> float:
