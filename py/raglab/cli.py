@@ -169,7 +169,17 @@ def cmd_check(args) -> int:
     path = args.goldens or bundled_goldens_path()
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
-    questions = load_goldens(path, docs)
+    try:
+        questions = load_goldens(path, docs)
+    except GoldenError as err:
+        if len(err.problems) < 2:
+            raise
+        # check is the command that lists every problem, one per line, not only the first
+        for problem in err.problems:
+            print(f"raglab check: error: {problem}", file=sys.stderr)
+        print(f"raglab check: {len(err.problems)} problems in {path}; fix them and run raglab check again",
+              file=sys.stderr)
+        return 2
     rows = counts_table(questions)
     if args.json:
         print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))

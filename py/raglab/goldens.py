@@ -1,7 +1,10 @@
 """The golden set: questions with verbatim evidence quotes resolved to character spans.
 
 Loading is all or nothing: any problem raises `GoldenError` naming the file, the
-line, the question id and the field, and no partial set is ever returned.
+line, the question id and the field, and no partial set is ever returned. The
+whole file is checked before that: the error's `problems` lists every line's
+problem in file order (the message is the first one and says how many more), so
+the CLI's `check` and the page's Your-own-data tab can list them all at once.
 """
 
 from __future__ import annotations
@@ -18,7 +21,21 @@ SPLITS = ("dev", "test")
 
 
 class GoldenError(ValueError):
-    """A golden file that cannot be loaded; the message says where and what to fix."""
+    """A golden file that cannot be loaded; the message says where and what to fix.
+
+    `problems` holds every problem found (one line each, in file order); the
+    message is the first of them, plus how many more there are.
+    """
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        self.problems = list(problems) if problems else [message]
+        super().__init__(message)
+
+    @classmethod
+    def of(cls, problems: list[str]) -> "GoldenError":
+        more = len(problems) - 1
+        suffix = f" (and {more} more problem{'s' if more > 1 else ''} in this file; `raglab check` lists them all)"
+        return cls(problems[0] + (suffix if more else ""), problems)
 
 
 @dataclass(frozen=True)
@@ -133,28 +150,38 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
 def parse_goldens(text: str, docs: list[Document], source: str = "questions.jsonl") -> list[Question]:
     by_id = {d.id: d for d in docs}
     questions: list[Question] = []
+    problems: list[str] = []
     seen: dict[str, int] = {}
     text = text.removeprefix("\ufeff")  # a Windows editor's BOM is not part of line 1
     for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
-        where = f"{source}:{n}"
         try:
-            row = json.loads(line, object_pairs_hook=_unique_keys)
-        except json.JSONDecodeError as err:
-            raise GoldenError(f"{where}: not valid JSON ({err.msg}: column {err.colno})") from None
-        except RecursionError:
-            raise GoldenError(f"{where}: not valid JSON (nested too deeply)") from None
-        except _DuplicateKey as err:
-            raise GoldenError(f"{where}: field {err.args[0]!r} appears twice in one object; keep one") from None
-        q = parse_question(row, by_id, where)
-        if q.id in seen:
-            raise GoldenError(f"{where}: question {q.id}: duplicate id (first on line {seen[q.id]})")
+            q = _parse_line(line, by_id, f"{source}:{n}")
+            if q.id in seen:
+                raise GoldenError(f"{source}:{n}: question {q.id}: duplicate id (first on line {seen[q.id]})")
+        except GoldenError as err:
+            problems.append(str(err))  # keep going: the whole file is checked, every problem listed
+            continue
         seen[q.id] = n
         questions.append(q)
+    if problems:
+        raise GoldenError.of(problems)
     if not questions:
         raise GoldenError(f"{source}: no questions found; expected one JSON object per line")
     return questions
+
+
+def _parse_line(line: str, by_id: dict[str, Document], where: str) -> Question:
+    try:
+        row = json.loads(line, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as err:
+        raise GoldenError(f"{where}: not valid JSON ({err.msg}: column {err.colno})") from None
+    except RecursionError:
+        raise GoldenError(f"{where}: not valid JSON (nested too deeply)") from None
+    except _DuplicateKey as err:
+        raise GoldenError(f"{where}: field {err.args[0]!r} appears twice in one object; keep one") from None
+    return parse_question(row, by_id, where)
 
 
 def load_goldens(path: str, docs: list[Document]) -> list[Question]:

@@ -36,9 +36,11 @@ from .corpus import Document, load_corpus, parse_corpus
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
 from .retrieval import RETRIEVERS
+from .review import hide_identical, review, served_text, verdict
 
 BUNDLED = "bundled"
 EXAMPLES_PER_KIND = 1  # example questions shown per language and kind
+PROBLEMS_SHOWN = 20  # problems of a broken golden file listed in the page; the rest are counted
 
 
 @dataclass
@@ -48,7 +50,11 @@ class LoadedCorpus:
     docs: list[Document]
     questions: list[Question] = field(default_factory=list)
     goldens_error: str | None = None
+    goldens_problems: list[str] = field(default_factory=list)
     pipelines: dict[tuple, Pipeline] = field(default_factory=dict)
+    # The abstention threshold the last evaluation of this corpus tuned on its dev questions
+    # for the served configuration; `ask` uses it when the config names none.
+    tuned: dict | None = None
 
 
 _CORPORA: dict[str, LoadedCorpus] = {}
@@ -113,7 +119,7 @@ def load(name: str, files, goldens: str | None = None, goldens_name: str = "ques
         try:
             loaded.questions = parse_goldens(goldens, docs, goldens_name)
         except GoldenError as err:
-            loaded.goldens_error = str(err)
+            loaded.goldens_error, loaded.goldens_problems = str(err), err.problems
     _CORPORA[name] = loaded
     return summary(name)
 
@@ -129,7 +135,7 @@ def load_dir(name: str, corpus_dir: str, goldens_path: str | None = None) -> str
         try:
             loaded.questions = load_goldens(goldens_path, docs)
         except GoldenError as err:
-            loaded.goldens_error = str(err)
+            loaded.goldens_error, loaded.goldens_problems = str(err), err.problems
     _CORPORA[name] = loaded
     return summary(name)
 
@@ -147,6 +153,9 @@ def summary(corpus: str = BUNDLED) -> str:
         "questions": len(loaded.questions),
         "counts": counts_table(loaded.questions) if loaded.questions else [],
         "goldens_error": loaded.goldens_error,
+        # every problem of a broken golden file, the first PROBLEMS_SHOWN of them listed
+        "goldens_problems": loaded.goldens_problems[:PROBLEMS_SHOWN],
+        "goldens_more": max(0, len(loaded.goldens_problems) - PROBLEMS_SHOWN),
     })
 
 
@@ -175,7 +184,8 @@ def info(corpus: str = BUNDLED) -> str:
         "version": __version__,
         "python": sys.version.split()[0],
         "platform": sys.platform,
-        "defaults": asdict(Config()),
+        "defaults": asdict(_default_config(loaded)),
+        "tuned": loaded.tuned,
         "served": Config().label,
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
@@ -188,9 +198,38 @@ def info(corpus: str = BUNDLED) -> str:
     })
 
 
+def _default_config(loaded: LoadedCorpus) -> Config:
+    """The served default, with the threshold tuned for this corpus when it has one."""
+    return Config(threshold=loaded.tuned["threshold"]) if loaded.tuned else Config()
+
+
+def _config_for(config, corpus: str) -> Config:
+    """config_from, except that a corpus with a tuned threshold uses it unless the config names one
+    (the command line's equivalent is `raglab ask --corpus DIR --threshold T`)."""
+    cfg = config_from(config)
+    loaded = _corpus(corpus)
+    raw = _json_arg(config, "config", dict, {})
+    if loaded.tuned and "threshold" not in raw:
+        cfg = Config(**{**asdict(cfg), "threshold": loaded.tuned["threshold"]})
+    return cfg
+
+
+def judge(result, question_id: str, corpus: str = BUNDLED) -> str:
+    """The review verdict of one `ask` result for a golden question: {id, verdict, reference}.
+
+    `result` is the ask JSON (text or dict); the served text is its short answer when
+    it has one, else the answer sentence (see raglab.review)."""
+    result = _json_arg(result, "result", dict, {})
+    for q in _corpus(corpus).questions:
+        if q.id == question_id:
+            return dumps({"id": q.id, "verdict": verdict(q.answerable, served_text(result), q.answer),
+                          "reference": q.answer})
+    raise ValueError(f"no golden question {question_id!r} in the {corpus} corpus")
+
+
 def warm(config=None, corpus: str = BUNDLED) -> str:
     """Build (and cache) the pipeline for a configuration; returns its chunk count."""
-    cfg = config_from(config)
+    cfg = _config_for(config, corpus)
     return dumps({"config": asdict(cfg), "chunks": len(pipeline(cfg, corpus).chunks)})
 
 
@@ -198,7 +237,7 @@ def ask(question: str, config=None, corpus: str = BUNDLED) -> str:
     """One question: the same JSON as `raglab ask --json QUESTION` with the same options."""
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty; ask something, e.g. \"What is the cash out fee?\"")
-    return dumps(pipeline(config_from(config), corpus).ask(question))
+    return dumps(pipeline(_config_for(config, corpus), corpus).ask(question))
 
 
 def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
@@ -208,7 +247,7 @@ def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
     bad = [i for i, q in enumerate(items) if not isinstance(q, str)]
     if bad:
         raise ValueError(f"questions must be strings; item {bad[0]} is {type(items[bad[0]]).__name__}")
-    pipe = pipeline(config_from(config), corpus)
+    pipe = pipeline(_config_for(config, corpus), corpus)
     return "[" + ", ".join(dumps(pipe.ask(q)) for q in items) + "]"
 
 
@@ -263,6 +302,7 @@ def _compare_module():
 
 COMPARE_OPTIONS = ("split", "chunker", "retriever", "expand", "k", "min_coverage", "baseline", "seed",
                    "id_labels", "per_question")
+VIEW_OPTIONS = ("hide_identical",)  # compare_view only: presentation, not part of the report
 
 
 def _compare_report(options, progress, corpus: str):
@@ -282,7 +322,7 @@ def _compare_report(options, progress, corpus: str):
         raise GoldenError(loaded.goldens_error)
     if not loaded.questions:
         raise GoldenError("no golden questions are loaded for this corpus; add a questions file")
-    opts = _json_arg(options, "options", dict, {})
+    opts = {k: v for k, v in _json_arg(options, "options", dict, {}).items() if k not in VIEW_OPTIONS}
     unknown = sorted(k for k in opts if k not in COMPARE_OPTIONS)
     if unknown:
         raise ValueError(f"unknown compare option {', '.join(map(repr, unknown))}; "
@@ -313,8 +353,24 @@ def compare(options=None, progress=None, corpus: str = BUNDLED) -> str:
 
 def compare_view(options=None, progress=None, corpus: str = BUNDLED) -> str:
     """What the Evaluate tab draws: the report, its titled tables (the cells the CLI prints),
-    the CLI's text output, and the question texts for the per-question drill-down."""
+    the CLI's text output, the question texts, and the answer review (raglab.review) when
+    the options ask for per-question rows.
+
+    With the option "hide_identical", configurations whose every figure and per-question
+    outcome repeats an earlier one's are left out and listed under "hidden". An
+    evaluation of a corpus other than the bundled one also records the threshold it tuned
+    for the served configuration, which `ask` then uses for that corpus.
+    """
+    raw = _json_arg(options, "options", dict, {})
     module, loaded, report = _compare_report(options, progress, corpus)
+    if corpus != BUNDLED:
+        served = next((r for r in report["configs"] if r["label"] == Config().label), None)
+        if served is not None and served["tuning"]["n"]:
+            loaded.tuned = {"threshold": served["threshold"], "label": served["label"],
+                            "dev_questions": served["tuning"]["n"]}
+    hidden = []
+    if raw.get("hide_identical"):
+        report, hidden = hide_identical(report)
     tables = module.sections(report)
     summary_only = {k: v for k, v in report.items() if k != "questions"}
     return dumps({
@@ -322,6 +378,9 @@ def compare_view(options=None, progress=None, corpus: str = BUNDLED) -> str:
         "sections": [t for t in tables if t["title"] != "Per question"],
         "text": module.render(summary_only, "text"),
         "questions": {q.id: q.question for q in loaded.questions},
+        "review": review(report, loaded.questions) if "questions" in report else None,
+        "hidden": hidden,
+        "tuned": loaded.tuned,
     })
 
 
