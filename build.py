@@ -42,7 +42,7 @@ def setup_python() -> None:
         log("python environment up to date")
         return
     run([VPY, "-m", "pip", "install", "-q", "--upgrade", "pip"])
-    run([VPY, "-m", "pip", "install", "-q", "-e", ".[test]"])
+    run([VPY, "-m", "pip", "install", "-q", "-e", ".[test,build]"])
     with open(stamp, "w") as fh:
         fh.write("ok\n")
 
@@ -323,11 +323,84 @@ def build_site() -> str:
         "pyodide": PYODIDE_VERSION,
         "wheel": wheel_url,
     }
+    manifest.update(_served_defaults())
+    # What the worker downloads on a first visit, so the page can say "9 of 14 MB".
+    worker_files = [f"pyodide/{n}" for n in PYODIDE_FILES if not n.endswith(".map")]
+    worker_files += [f"pyodide/{MICROPIP_WHEEL}", "pyodide/pyodide-lock.json", wheel_url, *manifest["corpus"]]
+    worker_files += [manifest["goldens"]] if manifest["goldens"] else []
+    manifest["download_bytes"] = sum(_size(files[f]) for f in worker_files)
     files["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
     files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are
+    files.update(precompressed(files))
     written = sync_tree(DIST, files)
     log(f"dist/: {len(files)} files, {written} written")
     return DIST
+
+
+def _served_defaults() -> dict:
+    """The served configuration, so the page can label its controls before Python has started."""
+    import dataclasses
+
+    sys.path.insert(0, os.path.join(ROOT, "py"))
+    try:
+        from raglab.pipeline import Config
+    finally:
+        sys.path.pop(0)
+    return {"defaults": dataclasses.asdict(Config()), "served": Config().label}
+
+
+def _size(source: "str | bytes") -> int:
+    return len(source) if isinstance(source, bytes) else os.path.getsize(source)
+
+
+def _read(source: "str | bytes") -> bytes:
+    if isinstance(source, bytes):
+        return source
+    with open(source, "rb") as fh:
+        return fh.read()
+
+
+# Text and wasm shrink three- to fivefold; zip, wheels and woff2 are compressed already.
+COMPRESSIBLE = (".html", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".md", ".svg", ".wasm")
+COMPRESS_MIN_BYTES = 1024
+
+
+def precompressed(files: dict[str, "str | bytes"]) -> dict[str, bytes]:
+    """`<path>.gz` (and `<path>.br` when the brotli package is installed, as `setup` does) for
+    every compressible file, for servers that send precompressed files (`build.py serve`;
+    GitHub Pages compresses gzip on the fly). Cached by content digest in .cache/, since
+    brotli at its best setting takes seconds for the wasm runtime."""
+    import gzip
+    import hashlib
+
+    try:
+        import brotli
+    except ImportError:
+        brotli = None
+        log("brotli is not installed in this Python; dist/ gets gzip copies only (`build.py setup` installs it)")
+    cache = os.path.join(CACHE, "precompressed")
+    os.makedirs(cache, exist_ok=True)
+    out: dict[str, bytes] = {}
+    for rel, source in sorted(files.items()):
+        if not rel.endswith(COMPRESSIBLE) or _size(source) < COMPRESS_MIN_BYTES:
+            continue
+        data = _read(source)
+        digest = hashlib.sha256(data).hexdigest()
+        codecs = [("gz", lambda d: gzip.compress(d, 9, mtime=0))]
+        if brotli is not None:
+            codecs.append(("br", lambda d: brotli.compress(d, quality=11)))
+        for ext, compress in codecs:
+            cached = os.path.join(cache, f"{digest}.{ext}")
+            if os.path.exists(cached):
+                packed = _read(cached)
+            else:
+                packed = compress(data)
+                with open(cached + ".partial", "wb") as fh:
+                    fh.write(packed)
+                os.replace(cached + ".partial", cached)
+            if len(packed) < 0.9 * len(data):
+                out[f"{rel}.{ext}"] = packed
+    return out
 
 
 def site_csp(directory: str = DIST) -> str:
@@ -346,7 +419,10 @@ def make_server(directory: str = DIST, port: int = 0):
 
     It sends the page's CSP as a header as well, so the Web Worker (which a meta
     tag does not cover) runs under the same policy; and no-cache, so a rebuilt
-    dist/ is picked up on reload.
+    dist/ is picked up on reload. A file with a precompressed copy (`<path>.br`,
+    `<path>.gz`, written by build_site) is sent as that copy when the browser
+    accepts the encoding, with the original's type, so a first visit moves a
+    third of the bytes.
     """
     import functools
     import http.server
@@ -362,6 +438,25 @@ def make_server(directory: str = DIST, port: int = 0):
             ".zip": "application/zip", ".woff2": "font/woff2", ".woff": "font/woff",
             ".css": "text/css", ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8",
         }
+
+        def send_head(self):
+            path = self.translate_path(self.path)
+            accepted = {part.split(";")[0].strip() for part in self.headers.get("Accept-Encoding", "").split(",")}
+            if os.path.isfile(path):
+                for encoding, ext in (("br", ".br"), ("gzip", ".gz")):
+                    if encoding in accepted and os.path.isfile(path + ext):
+                        return self._send_encoded(path, path + ext, encoding)
+            return super().send_head()
+
+        def _send_encoded(self, path, packed, encoding):
+            fh = open(packed, "rb")
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Encoding", encoding)
+            self.send_header("Content-Length", str(os.fstat(fh.fileno()).st_size))
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return fh
 
         def end_headers(self):
             self.send_header("Content-Security-Policy", csp)

@@ -31,6 +31,17 @@ function applyLanguage(lang) {
 // --- start-up progress ---------------------------------------------------------------
 
 let bootStage = "start";
+const MB = 1024 * 1024;
+
+/** What the start-up is doing, in words a support person understands, with the bytes so far. */
+function bootText() {
+  const stage = STAGES.includes(bootStage) ? bootStage : "runtime";
+  const download = raglab.download;
+  if (stage === "runtime" && download && download.total) {
+    return t("boot.download", { loaded: num(download.loaded / MB, 1), total: num(download.total / MB, 1) });
+  }
+  return t(`boot.${stage}`);
+}
 
 function showBoot() {
   const progress = $("boot-progress");
@@ -38,9 +49,7 @@ function showBoot() {
     $("boot").classList.add("done");
     progress.value = progress.max;
     const info = raglab.info;
-    $("boot-stage").textContent = t("boot.ready", {
-      articles: num(info.articles.length), questions: num(info.questions), python: info.python,
-    });
+    $("boot-stage").textContent = t("boot.ready", { articles: num(info.articles.length), questions: num(info.questions) });
     $("boot-error").hidden = true;
   } else if (raglab.state === "failed") {
     const failure = raglab.failure;
@@ -51,8 +60,15 @@ function showBoot() {
     $("boot-stage").textContent = "";
   } else {
     $("boot").classList.remove("done");
-    progress.value = Math.max(0, STAGES.indexOf(bootStage));
-    $("boot-stage").textContent = t(`boot.${STAGES.includes(bootStage) ? bootStage : "runtime"}`);
+    const download = raglab.download;
+    if (STAGES.indexOf(bootStage) <= 0 && download && download.total) {
+      progress.max = download.total;
+      progress.value = download.loaded;
+    } else {
+      progress.max = STAGES.length;
+      progress.value = Math.max(0, STAGES.indexOf(bootStage));
+    }
+    $("boot-stage").textContent = bootText();
     $("boot-error").hidden = true;
   }
   document.body.dataset.state = raglab.state;
@@ -62,6 +78,7 @@ raglab.addEventListener("stage", (event) => {
   bootStage = event.detail.stage;
   showBoot();
 });
+raglab.addEventListener("bytes", () => showBoot());
 raglab.addEventListener("failed", () => showBoot());
 raglab.addEventListener("ready", () => showBoot());
 
@@ -106,10 +123,16 @@ for (const button of document.querySelectorAll(".lang-switch button")) {
 }
 
 const context = { raglab, t, onLanguage, selectTab: (id) => selectTab($(id)) };
-setupAsk(context);
+const ask = setupAsk(context);
 const { askThere } = setupEvaluate(context);
 setupOwnData({ ...context, askThere });
 applyLanguage(initialLanguage());
+
+// Until Python is ready the controls show the served defaults, disabled (the manifest
+// carries them, so no selector is an empty sliver while the runtime downloads).
+fetch(new URL("../manifest.json", import.meta.url)).then((r) => r.json()).then((manifest) => {
+  if (raglab.state !== "ready" && manifest.defaults) ask.placeholders(manifest.defaults);
+}, () => {});
 
 raglab.ready.then((info) => {
   replace($("foot"), `raglab ${info.version} · Python ${info.python} (${info.platform}) · Pyodide`);

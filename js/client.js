@@ -20,9 +20,18 @@
 // argument {corpus: "user"} targets the articles loaded in the Your-own-data tab.
 // Errors reject with an Error whose `type` is the Python exception's class name
 // and whose message says what to fix.
+//
+// One worker runs one call at a time, so a question asked during an evaluation
+// waits for it: `raglab.running` is {op, done, total, label} while an evaluation
+// runs (a "busy" event fires on every change), and `raglab.cancel()` stops it by
+// restarting the worker (Python cannot be interrupted mid-call without
+// cross-origin isolation); loaded corpora are loaded again and every other
+// waiting call is sent again, so a waiting question is still answered.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 export const STAGES = ["runtime", "micropip", "raglab", "corpus", "indexing"];
+const LONG_OPS = new Set(["compare", "compareView"]); // the calls cancel() stops
+const LOAD_OPS = new Set(["load", "loadFiles"]); // replayed after a restart, in order
 
 export class RaglabError extends Error {
   constructor({ type, message }) {
@@ -40,11 +49,14 @@ export class Raglab extends EventTarget {
   #resolveReady = null;
   #rejectReady = null;
   #stopWatching = () => {};
+  #loads = new Map(); // corpus name -> {op, args} of its last load, replayed after a restart
 
   constructor() {
     super();
     this.timings = {};
     this.state = "starting"; // starting | ready | failed
+    this.running = null; // {id, op, done, total, label} while an evaluation runs
+    this.restarts = 0;
     this.start();
   }
 
@@ -53,14 +65,22 @@ export class Raglab extends EventTarget {
     return this.#ready;
   }
 
-  /** Start (or, after a failure, restart) the worker. Pending calls are rejected. */
-  start() {
+  /** Start (or, after a failure, restart) the worker. Pending calls are rejected unless `keep`,
+   * when they are sent again (after the loaded corpora) to the new worker. */
+  start({ keep = false } = {}) {
     this.#stopWatching();
-    if (this.#worker) this.#worker.terminate();
-    for (const { reject } of this.#pending.values()) {
-      reject(new RaglabError({ type: "Restarted", message: "the Python worker was restarted" }));
+    if (this.#worker) {
+      this.#worker.terminate();
+      this.restarts += 1;
     }
-    this.#pending.clear();
+    if (!keep) {
+      for (const { reject } of this.#pending.values()) {
+        reject(new RaglabError({ type: "Restarted", message: "the Python worker was restarted" }));
+      }
+      this.#pending.clear();
+      this.#loads.clear();
+    }
+    this.#setRunning(null);
     this.state = "starting";
     this.info = null;
     this.timings = { start: performance.now(), stages: {} };
@@ -83,6 +103,31 @@ export class Raglab extends EventTarget {
     };
     this.#worker = worker;
     this.dispatchEvent(new CustomEvent("stage", { detail: { stage: "start", detail: "" } }));
+    if (keep) {
+      // The new worker queues these until it has started: first the corpora, then the waiting calls.
+      for (const { op, args } of this.#loads.values()) worker.postMessage({ id: 0, op, args });
+      for (const [id, call] of this.#pending) {
+        if (LONG_OPS.has(call.op)) this.#setRunning({ id, op: call.op, done: 0, total: 1, label: "" });
+        worker.postMessage({ id, op: call.op, args: call.args });
+      }
+    }
+  }
+
+  #setRunning(running) {
+    this.running = running;
+    this.dispatchEvent(new CustomEvent("busy", { detail: running }));
+  }
+
+  /** Stop the running evaluation (it rejects with type "Cancelled"); other calls still get answers. */
+  cancel() {
+    const running = [...this.#pending].filter(([, call]) => LONG_OPS.has(call.op));
+    if (!running.length) return false;
+    for (const [id, call] of running) {
+      this.#pending.delete(id);
+      call.reject(new RaglabError({ type: "Cancelled", message: "the evaluation was cancelled" }));
+    }
+    this.start({ keep: true });
+    return true;
   }
 
   /**
@@ -110,6 +155,7 @@ export class Raglab extends EventTarget {
     this.#rejectReady(new RaglabError(error));
     for (const { reject } of this.#pending.values()) reject(new RaglabError(error));
     this.#pending.clear();
+    this.#setRunning(null);
     this.dispatchEvent(new CustomEvent("failed", { detail: this.failure }));
   }
 
@@ -117,6 +163,9 @@ export class Raglab extends EventTarget {
     if (message.type === "stage") {
       this.timings.stages[message.stage] = performance.now() - this.timings.start;
       this.dispatchEvent(new CustomEvent("stage", { detail: message }));
+    } else if (message.type === "bytes") {
+      this.download = { loaded: message.loaded, total: message.total };
+      this.dispatchEvent(new CustomEvent("bytes", { detail: this.download }));
     } else if (message.type === "ready") {
       this.timings.ready = performance.now() - this.timings.start;
       this.info = JSON.parse(message.info);
@@ -129,10 +178,12 @@ export class Raglab extends EventTarget {
       const call = this.#pending.get(message.id);
       if (!call) return;
       if (message.type === "progress") {
+        this.#setRunning({ id: message.id, op: call.op, done: message.done, total: message.total, label: message.label });
         if (call.onProgress) call.onProgress({ done: message.done, total: message.total, label: message.label });
         return;
       }
       this.#pending.delete(message.id);
+      if (this.running && this.running.id === message.id) this.#setRunning(null);
       if (message.type === "result") call.resolve(message.json);
       else call.reject(new RaglabError(message.error));
     }
@@ -146,8 +197,10 @@ export class Raglab extends EventTarget {
   #call(op, args, onProgress) {
     if (this.state === "failed") return Promise.reject(new RaglabError(this.failure));
     const id = this.#nextId++;
+    if (LOAD_OPS.has(op)) this.#loads.set(args[0], { op, args });
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onProgress });
+      this.#pending.set(id, { resolve, reject, onProgress, op, args });
+      if (LONG_OPS.has(op)) this.#setRunning({ id, op, done: 0, total: 1, label: "" });
       this.#worker.postMessage({ id, op, args });
     });
   }
@@ -179,6 +232,11 @@ export class Raglab extends EventTarget {
   /** What the Evaluate tab draws: {report, sections, text, questions} (see raglab.web.compare_view). */
   compareView(options = {}, onProgress = null, { corpus = "bundled" } = {}) {
     return this.#json("compareView", [options, corpus], onProgress);
+  }
+
+  /** The review verdict of an ask result for golden question `id`: {id, verdict, reference}. */
+  judge(result, id, { corpus = "bundled" } = {}) {
+    return this.#json("judge", [result, id, corpus]);
   }
 
   moduleHashes() {

@@ -1,18 +1,24 @@
-// The Evaluate tab: run raglab compare in the worker with a progress bar, then
-// show the report: an SVG chart of MRR@10 with its confidence interval, the very
-// tables the CLI prints (raglab.compare.sections, cell for cell), the CLI's text
-// output, and a per-question drill-down of which stage lost each question.
+// The Evaluate tab: run raglab compare in the worker with a progress bar (and a
+// Cancel), then show the report: an SVG chart of MRR@10 with its confidence
+// interval, the very tables the CLI prints (raglab.compare.sections, cell for cell,
+// their titles and notes in the interface language), the CLI's text output, and the
+// answer review (review.js).
 
-import { el, guessLang, replace, svg, table } from "./dom.js";
+import { el, replace, svg, table } from "./dom.js";
 import { num } from "./i18n.js";
+import { localSection } from "./report_text.js";
+import { reviewSection } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** Run compareView with a progress bar; returns the view or null (the error is shown). */
-export async function runCompare(raglab, t, { options, corpus, progress, status }) {
+/** Run compareView with a progress bar and a Cancel button; returns the view or null (the error is shown). */
+export async function runCompare(raglab, t, { options, corpus, progress, status, cancel }) {
   progress.hidden = false;
   progress.value = 0;
   progress.max = 1;
+  status.textContent = t("eval.starting");
+  cancel.hidden = false;
+  cancel.onclick = () => raglab.cancel();
   const started = performance.now();
   try {
     const view = await raglab.compareView(options, ({ done, total, label }) => {
@@ -27,10 +33,11 @@ export async function runCompare(raglab, t, { options, corpus, progress, status 
     status.dataset.seconds = String((performance.now() - started) / 1000);
     return view;
   } catch (err) {
-    status.textContent = err.message;
+    status.textContent = err.type === "Cancelled" ? t("eval.cancelled") : err.message;
     return null;
   } finally {
     progress.hidden = true;
+    cancel.hidden = true;
   }
 }
 
@@ -72,65 +79,31 @@ export function mrrChart(report, title) {
   return el("figure", { class: "chart-figure" }, chart, el("figcaption", {}, title));
 }
 
-/** The report view: chart, tables, CLI text and drill-down, into `container`. */
-export function drawReport(container, view, { t, onAsk, corpus, command = null }) {
-  const { report, sections, text, questions } = view;
+/** The report view into `container`: the answer review (first when `reviewFirst`), the
+ * configurations hidden as identical, the chart, the tables and the CLI's text. */
+export function drawReport(container, view, { t, onAsk, corpus, command = null, reviewFirst = false }) {
+  const { report, sections, text } = view;
+  const review = reviewSection(view, { t, onAsk, corpus });
   const parts = [];
   if (command) parts.push(el("p", { class: "meta" }, t("eval.same"), " ", el("code", { class: "command", lang: "en" }, command)));
+  if (reviewFirst) parts.push(review);
+  if (view.hidden && view.hidden.length) {
+    parts.push(el("p", { class: "note hidden-rows" }, t("eval.hidden", { n: num(view.hidden.length) }), " ",
+      view.hidden.map((h, i) => [i ? "; " : "", el("span", { lang: "en" }, `${h.label} = ${h.same_as}`)])));
+  }
   parts.push(mrrChart(report, t("eval.chart")));
-  for (const section of sections) {
-    parts.push(el("section", { class: "report-section", lang: "en", dataset: { title: section.title } },
+  for (const raw of sections) {
+    const section = localSection(raw, report);
+    parts.push(el("section", { class: "report-section", dataset: { title: raw.title } },
       el("h3", {}, section.title),
       section.notes.map((note) => el("p", { class: "note" }, note)),
       table(section.header, section.rows, { caption: null })));
   }
   parts.push(el("details", { class: "cli-text" },
     el("summary", {}, t("eval.cli")),
-    el("pre", { lang: "en", tabindex: "0" }, text)));
-  if (report.questions) parts.push(drillDown(report, questions, { t, onAsk, corpus }));
+    el("pre", { lang: "en", tabindex: "0", dataset: { content: "cli" } }, text)));
+  if (!reviewFirst) parts.push(review);
   replace(container, parts);
-}
-
-function drillDown(report, texts, { t, onAsk, corpus }) {
-  const labels = report.configs.map((c) => c.label);
-  const select = el("select", { class: "drill-config" },
-    labels.map((label) => el("option", { value: label, selected: label === report.settings.baseline }, label)));
-  const onlyLost = el("input", { type: "checkbox", class: "drill-lost", checked: true });
-  const body = el("div", { class: "drill-body" });
-  const byLabel = Object.fromEntries(report.configs.map((c) => [c.label, c]));
-
-  function draw() {
-    const label = select.value;
-    const rows = report.questions.filter((q) => q.config === label && (!onlyLost.checked || (q.stage && q.stage !== "served")));
-    replace(body, el("div", { class: "table-scroll", tabindex: "0" }, el("table", { class: "data drill" },
-      el("thead", {}, el("tr", {},
-        ["id", t("eval.drill.question"), "lang", "kind", t("eval.drill.rank"), t("eval.drill.stage"), t("eval.drill.answered"), "F1", ""]
-          .map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, rows.map((q) => {
-        const question = texts[q.id] || "";
-        const config = byLabel[label];
-        return el("tr", { class: `stage-${q.stage || "none"}` },
-          el("th", { scope: "row" }, q.id),
-          el("td", { lang: guessLang(question) }, question),
-          el("td", {}, q.lang), el("td", {}, q.kind),
-          el("td", { class: "num" }, q.rank === null ? "-" : String(q.rank)),
-          el("td", {}, q.stage || "-"),
-          el("td", {}, q.answered ? t("yes") : t("no")),
-          el("td", { class: "num" }, q.f1 === null ? "n/a" : q.f1.toFixed(2)),
-          el("td", {}, el("button", { type: "button", class: "drill-ask",
-            onclick: () => onAsk(question, { chunker: config.chunker, retriever: config.retriever, expand: config.expand }, corpus) },
-          t("eval.drill.ask"))));
-      })))));
-  }
-  select.addEventListener("change", draw);
-  onlyLost.addEventListener("change", draw);
-  draw();
-  return el("section", { class: "drill-down" },
-    el("h3", {}, t("eval.drill")),
-    el("div", { class: "drill-controls" },
-      el("label", {}, t("eval.drill.config"), " ", select),
-      el("label", { class: "check" }, onlyLost, " ", t("eval.drill.only"))),
-    body);
 }
 
 export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
@@ -194,7 +167,9 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
     }
     $("eval-run").disabled = true;
     replace($("eval-result"));
-    view = await runCompare(raglab, t, { options: opts, corpus: "bundled", progress: $("eval-progress"), status: $("eval-status") });
+    view = await runCompare(raglab, t, {
+      options: opts, corpus: "bundled", progress: $("eval-progress"), status: $("eval-status"), cancel: $("eval-cancel"),
+    });
     $("eval-run").disabled = false;
     lastCommand = command(opts);
     if (view) drawReport($("eval-result"), view, { t, onAsk: askThere, corpus: "bundled", command: lastCommand });
@@ -202,6 +177,7 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
   });
 
   raglab.addEventListener("ready", (event) => {
+    if (info) return; // a restart after a cancelled evaluation keeps the choices
     info = event.detail;
     // Preselected: every chunker with BM25 and the served retriever, under the served
     // expansion setting (so the served configuration is one of the rows). Checking

@@ -4,7 +4,14 @@
 // UTF-8 is named, not silently mangled), checked, and evaluated with the same
 // compare code. Nothing is uploaded: the only requests the page makes are
 // for its own static files. Errors come from the Python loaders verbatim, so
-// they name the file, the line and the question id.
+// they name the file, the line and the question id; a broken questions file has
+// every problem listed (Python checks the whole file and caps the list).
+//
+// A new choice in a file picker replaces the files chosen before (pasted articles
+// stay until Clear). The evaluation defaults to the served retriever with every
+// chunker; identical rows are hidden; the review comes first. Afterwards the Ask
+// tab answers from these articles, with these questions as examples and the
+// threshold the evaluation tuned on their dev split.
 
 import { el, replace, table } from "./dom.js";
 import { num } from "./i18n.js";
@@ -13,117 +20,179 @@ import { drawReport, runCompare } from "./evaluate.js";
 const $ = (id) => document.getElementById(id);
 
 export function setupOwnData({ raglab, t, onLanguage, askThere }) {
-  const articles = new Map(); // file name -> bytes (Uint8Array)
+  let chosen = new Map(); // file name -> bytes (Uint8Array), from the file picker's latest choice
+  const pasted = new Map(); // file name -> bytes, added from the paste box
   let questions = null; // {name, bytes}
+  let problems = null; // {header, items, more} of the last failed check
   const encode = (text) => new TextEncoder().encode(text);
   const bytesOf = async (file) => new Uint8Array(await file.arrayBuffer());
   let view = null;
   let loaded = null;
 
+  const articles = () => new Map([...chosen, ...pasted]);
+
+  /** What is chosen, and that it is not checked yet ("Loaded" appears only after checking). */
   function showFiles() {
+    const names = [...articles().keys()];
     const q = questions ? t("own.questionsFile", { name: questions.name }) : t("own.noquestions");
-    $("own-files").textContent = t("own.files", { articles: num(articles.size), questions: q });
+    $("own-files").textContent = names.length || questions
+      ? t("own.chosen", { articles: num(names.length), names: names.join(", "), questions: q })
+      : "";
   }
 
-  function showError(message) {
+  /** A new choice invalidates what was loaded from the previous one. */
+  function choiceChanged() {
+    loaded = null;
+    view = null;
+    problems = null;
+    replace($("own-result"));
+    $("own-status").textContent = "";
+    showFiles();
+  }
+
+  function showProblems(header, items, more = 0) {
+    problems = { header, items, more };
+    drawProblems();
+  }
+
+  function drawProblems() {
+    if (!problems) return;
+    const { header, items, more } = problems;
     replace($("own-result"), el("div", { class: "error-box", role: "alert" },
-      el("h3", {}, t("own.error")),
-      el("pre", { class: "error-text" }, message)));
+      el("h3", {}, t(header, { n: num(items.length + more) })),
+      el("ul", { class: "error-list" }, items.map((item) => el("li", { class: "error-text", lang: "en", dataset: { content: "error" } }, item))),
+      more ? el("p", { class: "error-more" }, t("own.more", { n: num(more) })) : null));
   }
 
+  // Reading the files is asynchronous: only the latest choice may land (an older read
+  // finishing late must not bring back files the user replaced).
+  let choice = 0;
   $("own-articles").addEventListener("change", async (event) => {
-    for (const file of event.target.files) articles.set(file.name, await bytesOf(file));
-    showFiles();
+    const mine = ++choice;
+    const next = new Map();
+    for (const file of event.target.files) next.set(file.name, await bytesOf(file));
+    if (mine !== choice) return;
+    chosen = next;
+    choiceChanged();
   });
+  let questionChoice = 0;
   $("own-questions").addEventListener("change", async (event) => {
+    const mine = ++questionChoice;
     const file = event.target.files[0];
-    questions = file ? { name: file.name, bytes: await bytesOf(file) } : null;
-    showFiles();
+    const next = file ? { name: file.name, bytes: await bytesOf(file) } : null;
+    if (mine !== questionChoice) return;
+    questions = next;
+    $("own-questions-paste").value = "";
+    choiceChanged();
   });
   $("own-questions-paste").addEventListener("input", (event) => {
     const text = event.target.value;
     questions = text.trim() ? { name: "pasted-questions.jsonl", bytes: encode(text) } : null;
-    showFiles();
+    choiceChanged();
   });
   $("own-add").addEventListener("click", () => {
     const text = $("own-paste").value;
     if (!text.trim()) return;
     let name = $("own-paste-name").value.trim() || "pasted.md";
     if (!name.endsWith(".md")) name += ".md";
-    articles.set(name, encode(text));
+    pasted.set(name, encode(text));
     $("own-paste").value = "";
-    showFiles();
+    choiceChanged();
   });
   $("own-clear").addEventListener("click", () => {
-    articles.clear();
+    chosen = new Map();
+    pasted.clear();
     questions = null;
-    view = null;
-    loaded = null;
     $("own-form").reset();
-    replace($("own-result"));
-    $("own-status").textContent = "";
-    showFiles();
+    choiceChanged();
   });
 
   $("own-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (!articles.size) {
+    const files = articles();
+    if (!files.size) {
       $("own-status").textContent = t("own.needArticles");
       return;
     }
-    const notMarkdown = [...articles.keys()].filter((name) => !name.toLowerCase().endsWith(".md"));
+    const notMarkdown = [...files.keys()].filter((name) => !name.toLowerCase().endsWith(".md"));
     if (notMarkdown.length) {
-      showError(`${notMarkdown[0]}: articles must be Markdown files named <id>.md`);
+      showProblems("own.error", notMarkdown.map((name) => `${name}: articles must be Markdown files named <id>.md`));
       return;
     }
     $("own-run").disabled = true;
     view = null;
+    loaded = null;
+    problems = null;
     replace($("own-result"));
-    $("own-status").textContent = "";
+    $("own-status").textContent = t("own.checking");
     try {
-      loaded = await raglab.loadFiles("user", Object.fromEntries(articles), questions);
-      raglab.dispatchEvent(new CustomEvent("userdata", { detail: loaded }));
-      drawLoaded();
+      loaded = await raglab.loadFiles("user", Object.fromEntries(files), questions);
+      $("own-status").textContent = "";
+      raglab.dispatchEvent(new CustomEvent("userdata", { detail: { summary: loaded, select: true } }));
       if (loaded.goldens_error) {
-        showError(loaded.goldens_error);
-      } else if (loaded.questions && raglab.info && raglab.info.compare) {
-        view = await runCompare(raglab, t, {
-          options: { split: "all", per_question: true }, corpus: "user", progress: $("own-progress"), status: $("own-status"),
-        });
-        if (view) drawView();
+        showProblems("own.problems", loaded.goldens_problems, loaded.goldens_more);
+      } else {
+        drawLoaded();
+        if (loaded.questions && raglab.info && raglab.info.compare) {
+          view = await runCompare(raglab, t, {
+            options: evaluationOptions(), corpus: "user", progress: $("own-progress"), status: $("own-status"),
+            cancel: $("own-cancel"),
+          });
+          if (view) {
+            drawView();
+            // The tuned threshold and the questions as examples go to the Ask tab.
+            raglab.dispatchEvent(new CustomEvent("userdata", { detail: { summary: loaded, select: true } }));
+          }
+        }
       }
     } catch (err) {
-      showError(err.message);
+      loaded = null;
+      showProblems("own.error", [err.message]);
     } finally {
       $("own-run").disabled = false;
     }
   });
 
+  /** The served retriever (and expansion setting) with every chunker, unless the full grid is asked for. */
+  function evaluationOptions() {
+    const info = raglab.info;
+    const options = { split: "all", per_question: true, hide_identical: true };
+    if ($("own-full").checked) return options;
+    const d = info.defaults;
+    return { ...options, chunker: info.chunkers, retriever: [d.retriever], expand: d.expand && info.expansion ? "on" : "off",
+      baseline: d.expand && !info.expansion ? undefined : info.served };
+  }
+
   function drawLoaded() {
     if (!loaded) return;
-    const counts = loaded.counts.map((r) => [r.lang, r.kind, String(r.dev), String(r.test), String(r.total)]);
+    const counts = loaded.counts.map((r) => [r.lang === "all" ? t("own.all") : r.lang,
+      r.kind === "all" ? t("own.all") : t(`kind.${r.kind}`), num(r.dev), num(r.test), num(r.total)]);
     replace($("own-result"),
-      el("p", { class: "status" }, t("own.loaded", { articles: num(loaded.articles), questions: num(loaded.questions) })),
+      el("p", { class: "status", id: "own-loaded" }, t("own.loaded", { articles: num(loaded.articles), questions: num(loaded.questions) })),
       el("p", { class: "status" }, t("own.askHint")),
-      counts.length ? table(["lang", "kind", "dev", "test", "total"], counts) : null,
+      counts.length ? table([t("own.col.lang"), t("own.col.kind"), "dev", "test", t("own.col.total")], counts) : null,
       el("div", { id: "own-report" }));
   }
 
   function drawView() {
     const target = $("own-report");
-    if (target && view) {
-      drawReport(target, view, {
-        t, corpus: "user",
-        onAsk: askThere,
-      });
+    if (!target || !view) return;
+    drawReport(target, view, { t, corpus: "user", onAsk: askThere, reviewFirst: true });
+    if (view.tuned) {
+      target.prepend(el("p", { class: "status", id: "own-tuned" },
+        t("own.tuned", { threshold: num(view.tuned.threshold, 2), n: num(view.tuned.dev_questions) })));
     }
   }
 
   onLanguage(() => {
     showFiles();
+    drawProblems();
     if (loaded && !loaded.goldens_error) {
       drawLoaded();
       drawView();
     }
+  });
+  raglab.addEventListener("ready", () => {
+    $("own-run").disabled = false;
   });
 }

@@ -7,6 +7,7 @@
 // Messages in:  {id, op, args: [...]}           op is a name in OPS below
 // Messages out: {type: "alive"}                   the worker holds its lifetime lock (see below)
 //               {type: "stage", stage, detail}   start-up progress (runtime, micropip, raglab, corpus, indexing)
+//               {type: "bytes", loaded, total}   start-up download progress in bytes
 //               {type: "ready", info}            start-up finished; info is raglab.web.info() as JSON text
 //               {type: "failed", stage, error}   start-up failed at `stage`
 //               {id, type: "result", json}       a request's JSON text
@@ -92,9 +93,31 @@ function writeFolder(FS, folder, files) {
   return folder;
 }
 
+// Bytes downloaded so far, from the worker's own resource timings (every file it
+// fetched, whole), against the first-visit total build.py wrote into the manifest.
+function downloaded() {
+  let bytes = 0;
+  for (const entry of self.performance.getEntriesByType("resource")) bytes += entry.decodedBodySize || 0;
+  return bytes;
+}
+
 async function start() {
   setStage("runtime");
   const manifest = JSON.parse(await fetchText("manifest.json"));
+  const total = manifest.download_bytes || 0;
+  const report = () => post({ type: "bytes", loaded: Math.min(downloaded(), total), total });
+  const ticker = total ? setInterval(report, 250) : null;
+  try {
+    await boot(manifest);
+  } finally {
+    if (ticker) {
+      clearInterval(ticker);
+      report();
+    }
+  }
+}
+
+async function boot(manifest) {
   // Fetch the data while the runtime boots; only local files, all relative to ROOT.
   const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchBytes(path)]));
   const goldens = manifest.goldens ? fetchBytes(manifest.goldens) : Promise.resolve(null);
@@ -148,6 +171,7 @@ const OPS = {
     }
     return web.load_dir(name, `${name}/articles`, questions ? `${name}/${questions.name}` : undefined);
   },
+  judge: (result, id, corpus = "bundled") => web.judge(JSON.stringify(result), id, corpus),
   moduleHashes: () => web.module_hashes(),
   // These two report progress: `progress` posts {done, total, label} for the call.
   compare: (progress, options = {}, corpus = "bundled") => web.compare(JSON.stringify(options || {}), progress, corpus),

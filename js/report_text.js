@@ -1,0 +1,108 @@
+// The evaluation report's words in the interface language. Python makes the report's
+// tables (raglab.compare.sections) in English, for the command line; the page shows
+// the same cells, with section titles, notes, column names and the few worded cells
+// translated here. Numbers and configuration names stay exactly as Python wrote
+// them. A section this file does not know keeps its English (and the Bangla
+// interface test fails, so it gets translated).
+
+import { language, num } from "./i18n.js";
+
+const KIND_BN = {
+  direct: "সরাসরি", paraphrase: "ভিন্ন ভাষ্যে", multi: "দুটি তথ্য", crosslingual: "আন্তঃভাষিক", unanswerable: "উত্তরহীন",
+};
+const LANG_BN = { en: "ইংরেজি", bn: "বাংলা" };
+const GROUP_BN = { language: "ভাষা অনুযায়ী", kind: "ধরন অনুযায়ী", "language x kind": "ভাষা × ধরন অনুযায়ী" };
+
+// Column names; metric abbreviations (recall@5, MRR@10, nDCG@5, hit@1, F1, EM) stay.
+const HEADER_BN = {
+  configuration: "কনফিগারেশন", "95% CI": "৯৫% CI", "answer F1": "উত্তরের F1", answered: "উত্তর দিয়েছে",
+  abstained: "বিরত থেকেছে", threshold: "সীমা", "dev objective": "dev-এ লক্ষ্যমান", faithful: "বিশ্বস্ততা",
+  "cite prec": "উদ্ধৃতির নির্ভুলতা", metric: "মাপকাঠি", difference: "পার্থক্য", verdict: "রায়",
+  served: "পরিবেশিত", "ranked-low": "নিচে র‍্যাঙ্ক", reranker: "রির‍্যাঙ্কার", retriever: "রিট্রিভার", chunker: "চাঙ্কার",
+  "labels by": "লেবেল যে চাঙ্কারের", scored: "মাপা হয়েছে", "MRR ids": "MRR (id)", "MRR spans": "MRR (স্প্যান)", diff: "পার্থক্য",
+};
+const CELL_BN = {
+  better: "ভালো", worse: "খারাপ", "no clear difference (interval contains 0)": "স্পষ্ট পার্থক্য নেই (ব্যবধানে ০ আছে)",
+};
+
+function header(cell) {
+  if (cell in HEADER_BN) return HEADER_BN[cell];
+  let m = /^words@(\d+)$/.exec(cell);
+  if (m) return `শব্দ@${m[1]}`;
+  m = /^(recall|MRR)@(\d+) (ids|spans)$/.exec(cell);
+  if (m) return `${m[1]}@${m[2]} (${m[3] === "ids" ? "id" : "স্প্যান"})`;
+  // slice columns: "en (n=12)", "bn paraphrase (n=3)", "paraphrase (n=7)"
+  m = /^(.+) \(n=(\d+)\)$/.exec(cell);
+  if (m) {
+    const words = m[1].split(" ").map((w) => LANG_BN[w] || KIND_BN[w] || w);
+    return `${words.join(" ")} (${num(Number(m[2]))}টি)`;
+  }
+  return cell;
+}
+
+function title(raw) {
+  const fixed = {
+    Headline: "মূল ফলাফল", Retrieval: "খুঁজে আনা (রিট্রিভাল)", Answers: "উত্তর", "Failure attribution": "কোন ধাপে হারিয়েছে",
+    "Abstention on unanswerable questions by language": "উত্তরহীন প্রশ্নে বিরত থাকা, ভাষা অনুযায়ী",
+    "Id labels versus spans": "id লেবেল বনাম স্প্যান",
+  };
+  if (raw in fixed) return fixed[raw];
+  let m = /^Against the baseline \((.+)\)$/.exec(raw);
+  if (m) return `বেসলাইনের (${m[1]}) তুলনায়`;
+  m = /^(.+) by (language x kind|language|kind)$/.exec(raw);
+  if (m) return `${m[1]}, ${GROUP_BN[m[2]]}`;
+  return raw;
+}
+
+function notes(raw, report) {
+  const st = report.settings;
+  const k = num(st.k);
+  const nAns = num(st.answerable);
+  const nUna = num(st.unanswerable);
+  switch (raw.title) {
+    case "Headline":
+      return [
+        `স্প্লিট ${st.split}: ${num(st.questions)}টি প্রশ্ন (${nAns}টি উত্তরযোগ্য, ${nUna}টি উত্তরহীন), ${num(st.articles)}টি নিবন্ধ, k = ${k}; `
+          + `কোনো অংশ প্রমাণের অন্তত ${num(st.min_coverage)} ভাগ ঢাকলে সেটি প্রমাণ ধারণ করে। ব্যবধান: প্রশ্নের ওপর পারসেন্টাইল বুটস্ট্র্যাপ, `
+          + `${num(st.resamples)}টি পুনর্নমুনা, বীজ ${num(st.seed)}।`,
+        `রিট্রিভালের মাপ ${nAns}টি উত্তরযোগ্য প্রশ্নে; "উত্তর দিয়েছে" হলো উত্তরযোগ্য প্রশ্নে উত্তর দেওয়ার হার, "বিরত থেকেছে" হলো `
+          + `${nUna}টি উত্তরহীন প্রশ্নে বিরত থাকার হার। পরিবেশিত ডিফল্ট (কোনো বিকল্প ছাড়া raglab ask) হলো ${st.served}।`,
+        ...(st.split !== "test"
+          ? ["এখানকার প্রশ্নে সেই dev প্রশ্নগুলোও আছে যেগুলোতে সীমা ঠিক করা হয়েছে, তাই উত্তরের মাপ আশাবাদী; চূড়ান্ত ফল test-এ দেখুন।"]
+          : []),
+      ];
+    case "Retrieval":
+      return [`উত্তরযোগ্য প্রশ্ন (${nAns}টি)। শব্দ@${k}: উত্তরদাতার কাছে যাওয়া গড় শব্দসংখ্যা (সব প্রশ্নে)।`];
+    case "Answers":
+      return [
+        "সীমা: প্রতিটি কনফিগারেশনের জন্য ০.০০, ০.০৫, …, ১.০০ এর মধ্যে সেই বিরতির সীমা, যা dev-এর উত্তরযোগ্য প্রশ্নে উত্তরের হার আর "
+          + "উত্তরহীন প্রশ্নে বিরত থাকার হারের যোগফল সবচেয়ে বড় করে; সেটিই রিপোর্টের স্প্লিটে অপরিবর্তিত প্রয়োগ হয়।",
+        `F1 ও EM উত্তরযোগ্য প্রশ্নে (বিরত থাকলে ০); বিশ্বস্ততা: উত্তরের যত বাক্য শীর্ষ ${k}টি অংশে হুবহু আছে তার ভাগ; `
+          + "উদ্ধৃতির নির্ভুলতা: উদ্ধৃত অংশের যত ভাগ প্রমাণ ধারণ করে।",
+      ];
+    case "Failure attribution":
+      return [`প্রতিটি উত্তরযোগ্য প্রশ্ন ঠিক একটি ধাপের নামে (মোট ${nAns}টি): পরিবেশিত — প্রমাণ-ধারী অংশ শীর্ষ k-তে আছে; `
+        + "নিচে র‍্যাঙ্ক — প্রথম ধাপের শীর্ষ ৫০-এ আছে কিন্তু শীর্ষ k-তে নেই; রির‍্যাঙ্কার — প্রথম ধাপের শীর্ষ k-তে ছিল, রির‍্যাঙ্কার সরিয়ে দিয়েছে; "
+        + "রিট্রিভার — প্রমাণ-ধারী অংশ আছে কিন্তু শীর্ষ ৫০-এ নেই; চাঙ্কার — কোনো অংশই প্রমাণ ধারণ করে না।"];
+    case "Id labels versus spans":
+      return ["প্রতিটি প্রশ্ন একটি চাঙ্কারের অংশ-id দিয়ে লেবেল করা, আর প্রতিটি চাঙ্কার সেই id ও স্প্যান দুইভাবে মাপা; পার্থক্যটুকুই এক চাঙ্কারে লেবেল করার দাম।"];
+    default:
+      if (raw.title.startsWith("Against the baseline")) {
+        return ["প্রশ্নভিত্তিক পার্থক্যের (কনফিগারেশন বিয়োগ বেসলাইন) জোড়া বুটস্ট্র্যাপ, ৯৫% ব্যবধান। ব্যবধানে ০ থাকলে ডেটা দুটিকে আলাদা করতে পারে না; "
+          + "অনেক কনফিগারেশন থাকলে প্রায় বিশটিতে একটি ব্যবধান কেবল দৈবক্রমে ০ বাদ দেবে।"];
+      }
+      return raw.notes.length ? null : [];
+  }
+}
+
+/** `section` ({title, notes, header, rows}) with its words in the interface language. */
+export function localSection(section, report) {
+  if (language() !== "bn") return section;
+  const translatedNotes = notes(section, report);
+  return {
+    title: title(section.title),
+    notes: translatedNotes === null ? section.notes : translatedNotes,
+    header: section.header.map(header),
+    rows: section.rows.map((row) => row.map((cell, i) => (i > 0 && cell in CELL_BN ? CELL_BN[cell] : cell))),
+  };
+}

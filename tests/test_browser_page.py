@@ -1,0 +1,433 @@
+"""The page as a support team uses it: a phone, the answer review, own data, Bangla, first visit.
+
+Driven like a user would drive it (Chromium, the real page and worker), each test compares
+what the page shows with what native Python computes (raglab.web, raglab.review), so a
+page that shows anything else fails.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import urllib.request
+
+import pytest
+
+from raglab import web
+from raglab.corpus import parse_corpus
+from raglab.pipeline import Config
+from test_browser import BANGLA_QUESTION, ENGLISH_QUESTION, ask_in_ui, native_ask
+
+UNANSWERABLE = "Can I buy bitcoin with my wallet balance?"
+
+
+def wait_for_answer(page, before: int, question: str) -> None:
+    page.wait_for_function(
+        "([seq, q]) => { const r = document.getElementById('result');"
+        " return Number(r.dataset.seq || 0) > seq && r.dataset.question === q; }",
+        arg=[before, question], timeout=60_000)
+
+
+def seq_of(page, selector: str) -> int:
+    return int(page.get_attribute(selector, "data-seq") or 0)
+
+
+# --- first visit on a phone: start-up text, disabled controls, answer in view ---------------
+
+BOOT_RECORDER = """
+window.__boot = { texts: [], controls: null };
+new MutationObserver(() => {
+  const stage = document.getElementById('boot-stage');
+  if (stage && stage.textContent && window.__boot.texts.at(-1) !== stage.textContent) window.__boot.texts.push(stage.textContent);
+  const chunker = document.getElementById('chunker');
+  if (!window.__boot.controls && chunker && chunker.options.length && window.raglab && window.raglab.state === 'starting') {
+    window.__boot.controls = ['chunker', 'retriever', 'k', 'corpus'].map((id) => {
+      const e = document.getElementById(id);
+      return [id, e.disabled, e.options.length ? e.options[e.selectedIndex].textContent : ''];
+    });
+    window.__boot.runDisabled = document.getElementById('eval-run').disabled;
+  }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+@pytest.fixture(scope="module")
+def phone_page(browser, site_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True, locale="en-US")
+    page = context.new_page()
+    page.add_init_script(BOOT_RECORDER)
+    page.goto(site_url)
+    page.wait_for_function("() => window.raglab && window.raglab.state === 'ready'", timeout=120_000)
+    yield page
+    context.close()
+
+
+def test_first_visit_shows_disabled_defaults_and_download_progress_in_plain_words(phone_page):
+    boot = phone_page.evaluate("() => window.__boot")
+    served = Config()
+    controls = {name: (disabled, label) for name, disabled, label in boot["controls"]}
+    for name in ("chunker", "retriever", "k"):
+        disabled, label = controls[name]
+        assert disabled, f"#{name} is usable before Python is ready"
+        assert label == f"{getattr(served, name)} (served default)"
+    assert boot["runDisabled"]
+    with open(os.path.join(os.path.dirname(__file__), "..", "dist", "manifest.json"), encoding="utf-8") as fh:
+        total_mb = f"{json.load(fh)['download_bytes'] / 1024 / 1024:.1f}"
+    progress = [t for t in boot["texts"] if t.startswith("Loading the search engine in your browser, ")]
+    assert progress, boot["texts"]
+    assert all(re.fullmatch(rf"Loading the search engine in your browser, \d+\.\d of {total_mb} MB…", t) for t in progress)
+    assert not any("Pyodide" in t or "micropip" in t for t in boot["texts"]), boot["texts"]
+    assert phone_page.text_content("#boot-stage").startswith("Ready:")
+    assert not phone_page.is_disabled("#chunker")
+
+
+def test_on_a_phone_the_answer_is_in_view_and_focused_after_ask(phone_page, artifacts_dir):
+    page = phone_page
+    assert not page.evaluate("() => document.getElementById('settings').open"), "settings should fold on a phone"
+    summary = page.text_content("#settings-summary")
+    assert summary.startswith(Config().label) and "(served default)" in summary
+    before = seq_of(page, "#result")
+    page.fill("#question", ENGLISH_QUESTION)
+    page.click("#ask-button")
+    wait_for_answer(page, before, ENGLISH_QUESTION)
+    box = page.evaluate("() => { const r = document.getElementById('answer').getBoundingClientRect();"
+                        " return [r.top, r.bottom, window.innerHeight]; }")
+    assert 0 <= box[0] < box[2] / 2, f"the answer starts at {box[0]:.0f}px of a {box[2]}px screen"
+    assert page.evaluate("() => document.activeElement.id") == "answer"
+    assert page.text_content("#answer-text") == native_ask(ENGLISH_QUESTION)["answer"]
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 1
+    page.screenshot(path=os.path.join(artifacts_dir, "phone-answer.png"))
+
+
+# --- the Ask tab: golden examples judged, abstentions that point somewhere -----------------
+
+
+def test_a_golden_example_shows_its_reference_answer_and_verdict(app_page, native_web):
+    app_page.click("#tab-ask")
+    app_page.select_option("#corpus", "bundled")
+    example = json.loads(native_web.info())["examples"][0]
+    before = seq_of(app_page, "#result")
+    app_page.click(f'#examples .example[data-id="{example["id"]}"]')
+    wait_for_answer(app_page, before, example["question"])
+    shown_config = json.loads(app_page.get_attribute("#result", "data-config"))
+    native = native_web.ask(example["question"], json.dumps(shown_config))
+    expected = json.loads(native_web.judge(native, example["id"]))
+    assert app_page.get_attribute("#reference", "data-verdict") == expected["verdict"]
+    assert expected["reference"] in app_page.text_content("#reference")
+    mark = app_page.get_attribute(f'#examples .example[data-id="{example["id"]}"] ~ .verdict-mark', "data-verdict")
+    assert mark == expected["verdict"]
+
+
+def test_an_abstention_names_the_closest_article_and_section_and_opens_it(app_page):
+    shown = ask_in_ui(app_page, UNANSWERABLE)
+    native = native_ask(UNANSWERABLE)
+    assert shown["abstained"] and native["abstained"]
+    assert "the help centre" in shown["answer"]
+    top = native["chunks"][0]
+    assert app_page.text_content("#closest .closest-link") == " › ".join([top["title"], *top["heading"][1:]])
+    app_page.click("#closest .closest-link")
+    app_page.wait_for_selector("#article-dialog[open]")
+    assert app_page.get_attribute("#article-body", "data-doc") == top["doc"]
+    app_page.click("#article-close")
+
+
+# --- Evaluate: the answer review, and asking while it runs ---------------------------------
+
+
+def run_evaluation(page, chunkers, retrievers, expand, split="test"):
+    page.click("#tab-evaluate")
+    page.select_option("#eval-split", split)
+    for box in page.query_selector_all("#eval-chunkers input"):
+        box.set_checked(box.get_attribute("value") in chunkers)
+    for box in page.query_selector_all("#eval-retrievers input"):
+        box.set_checked(box.get_attribute("value") in retrievers)
+    page.select_option("#eval-expand", expand)
+    before = seq_of(page, "#eval-result")
+    page.click("#eval-run")
+    return before
+
+
+def test_the_answer_review_lists_wrong_answers_first_with_filters(app_page, native_web, artifacts_dir):
+    served = Config()
+    before = run_evaluation(app_page, [served.chunker], [served.retriever], "on" if served.expand else "off")
+    app_page.wait_for_function("seq => Number(document.getElementById('eval-result').dataset.seq || 0) > seq",
+                               arg=before, timeout=180_000)
+    options = {"split": "test", "chunker": [served.chunker], "retriever": [served.retriever],
+               "expand": "on" if served.expand else "off", "per_question": True, "baseline": served.label}
+    review = json.loads(native_web.compare_view(json.dumps(options)))["review"]
+    rows = [r for r in review["rows"] if r["config"] == served.label]
+
+    def shown():
+        return app_page.evaluate("""() => [...document.querySelectorAll('#eval-result .review-item')]
+            .map(b => [b.dataset.id, b.dataset.verdict])""")
+
+    pressed = app_page.get_attribute('#eval-result .review-filter[aria-pressed="true"]', "data-verdict")
+    assert pressed == "wrong", "answered wrongly is the filter a team opens first"
+    assert shown() == [[r["id"], "wrong"] for r in rows if r["verdict"] == "wrong"]
+    for verdict in ("wrongly-abstained", "abstained", "right", "all"):
+        app_page.click(f'#eval-result .review-filter[data-verdict="{verdict}"]')
+        assert shown() == [[r["id"], r["verdict"]] for r in rows if verdict in ("all", r["verdict"])], verdict
+        count = sum(1 for r in rows if verdict in ("all", r["verdict"]))
+        assert app_page.text_content(f'#eval-result .review-filter[data-verdict="{verdict}"]').endswith(f"({count})")
+    app_page.click('#eval-result .review-filter[data-verdict="wrong"]')
+    first = next(r for r in rows if r["verdict"] == "wrong")
+    item = f'#eval-result .review-item[data-id="{first["id"]}"]'
+    assert app_page.text_content(f"{item} .review-row th") == first["question"]
+    assert app_page.is_hidden(f"{item} .review-detail")
+    app_page.click(f"{item} .review-toggle")
+    assert app_page.text_content(f"{item} .review-served") == (first["answer"] or "(abstained)")
+    assert app_page.text_content(f"{item} .review-reference") == first["reference"]
+    app_page.locator("#eval-result .review-section").screenshot(path=os.path.join(artifacts_dir, "review-table.png"))
+
+    # The same table on a phone: three key columns, nothing cut off.
+    app_page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        overflow = app_page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1
+        table = app_page.evaluate("() => { const t = document.querySelector('#eval-result table.review');"
+                                  " return [t.scrollWidth, t.parentElement.clientWidth]; }")
+        assert table[0] <= table[1] + 1, f"the review table is {table[0]}px in {table[1]}px"
+    finally:
+        app_page.set_viewport_size({"width": 1100, "height": 1400})
+
+
+# Latin-script words allowed in the Bangla interface: configuration and metric names, file
+# and format names, the golden format's field names and values, and the product's name.
+ALLOWED_LATIN = re.compile(r"""
+    [a-z]+(?:\+[a-z0-9-]+)+          # configuration labels: recursive+hybrid-rerank+exp
+  | (?:fixed|recursive|sentence|bm25|dense|hybrid|hybrid-rerank|semantic[a-z-]*|exp)\b
+  | (?:recall|MRR|nDCG|hit|words|F1|EM|CI)(?:@\d+)?
+  | [\w.-]+\.(?:md|jsonl|json)\b     # file names
+  | raglab(?:\ compare|\ ask)? | JSON(?:\ Lines)? | Markdown | Shapla\ Pay | Python | Pyodide
+  | id|lang|kind|split|question|answer|evidence|doc|quote|fact|null|direct|paraphrase|multi
+  | crosslingual|unanswerable|dev|test|en|bn|k|n|MB|ms|s|n/a
+""", re.X)
+
+
+def latin_leftovers(page) -> list[str]:
+    """Interface text (not questions, answers, articles or CLI output) that still has Latin letters."""
+    texts = page.evaluate("""() => {
+        const out = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const host = node.parentElement;
+            if (!host || !node.textContent.trim()) continue;
+            if (host.closest('[hidden], dialog:not([open]), script, style, .lang-switch')) continue;
+            if (host.closest('[data-content], pre, code, .example, #result blockquote, .chunk-text, .heading-path,'
+                + ' .title, .chunk-id, .cite-id, .closest-link, .reference-text, .review-row th, .review-served,'
+                + ' .review-reference, .term, .chart .label, [lang="en"]:not([data-i18n]):not([data-ui-lang])')) continue;
+            out.push(node.textContent.trim());
+        }
+        for (const e of document.querySelectorAll('[aria-label], [placeholder], [title]')) {
+            if (e.closest('[hidden], .lang-switch')) continue;
+            for (const a of ['aria-label', 'placeholder', 'title']) if (e.getAttribute(a)) out.push(e.getAttribute(a));
+        }
+        return out;
+    }""")
+    bad = []
+    for text in texts:
+        rest = ALLOWED_LATIN.sub("", text)
+        if re.search(r"[A-Za-z]", rest):
+            bad.append(text)
+    return bad
+
+
+def test_the_bangla_interface_has_no_english_interface_text(app_page, artifacts_dir):
+    # Runs after the review test: the Evaluate tab holds a whole report and the Ask tab an answer.
+    assert app_page.query_selector("#eval-result .report-section"), "needs the evaluation of the review test"
+    app_page.click("#lang-bn")
+    try:
+        app_page.click("#tab-ask")
+        ask_in_ui(app_page, BANGLA_QUESTION)
+        for tab in ("#tab-ask", "#tab-evaluate", "#tab-own"):
+            app_page.click(tab)
+            if tab == "#tab-evaluate":
+                app_page.click('#eval-result .review-filter[data-verdict="all"]')
+                app_page.click("#eval-result .review-toggle")
+            bad = latin_leftovers(app_page)
+            assert bad == [], f"English interface text in the Bangla {tab[5:]} tab: {bad[:8]}"
+        app_page.click("#tab-evaluate")
+        titles = app_page.eval_on_selector_all("#eval-result .report-section h3", "hs => hs.map(h => h.textContent)")
+        assert "মূল ফলাফল" in titles
+        app_page.screenshot(path=os.path.join(artifacts_dir, "evaluate-bn.png"), full_page=True)
+    finally:
+        app_page.click("#lang-en")
+        app_page.click("#tab-ask")
+
+
+def test_a_question_asked_during_an_evaluation_waits_with_progress_and_cancel(app_page):
+    served = Config()
+    before_eval = run_evaluation(app_page, ["fixed", "recursive", "sentence"], ["bm25", served.retriever], "both")
+    app_page.wait_for_function("() => /\\(\\d+ of 12\\)/.test(document.getElementById('eval-status').textContent)",
+                               timeout=60_000)
+    restarts = app_page.evaluate("() => window.raglab.restarts")
+    app_page.click("#tab-ask")
+    app_page.select_option("#corpus", "bundled")
+    before = seq_of(app_page, "#result")
+    app_page.fill("#question", BANGLA_QUESTION)
+    app_page.press("#question", "Enter")
+    app_page.wait_for_selector("#ask-waiting")
+    assert re.fullmatch(r"Waiting for the evaluation \(\d+/12\) to finish; your question is next\.",
+                        app_page.text_content("#ask-waiting"))
+    app_page.click("#ask-cancel-eval")
+    wait_for_answer(app_page, before, BANGLA_QUESTION)
+    shown = app_page.text_content("#answer-text")
+    config = json.loads(app_page.get_attribute("#result", "data-config"))
+    native = native_ask(BANGLA_QUESTION, **{k: config[k] for k in ("chunker", "retriever", "k", "expand")})
+    assert shown == (native["answer"] if not native["abstained"] else shown)
+    assert app_page.evaluate("() => window.raglab.restarts") == restarts + 1
+    app_page.wait_for_function("seq => Number(document.getElementById('eval-result').dataset.seq || 0) > seq",
+                               arg=before_eval)
+    assert app_page.text_content("#eval-status") == "The evaluation was cancelled."
+    assert app_page.evaluate("() => window.raglab.state") == "ready"
+    assert app_page.is_enabled("#eval-run")
+
+
+# --- Your own data ---------------------------------------------------------------------------
+
+LOCKERS = ("# Parcel lockers\n\nLockers open from 8 am to 10 pm every day.\n\n## Fees\n\n"
+           "A locker costs Tk 20 per day. A lost key costs Tk 500.\n\n## Size\n\nA locker holds a parcel up to 20 kg.\n")
+GYM = "# Gym\n\nThe gym is on the second floor.\n\n## Hours\n\nThe gym opens at 6 am.\n"
+
+
+def md(name: str, text: str) -> dict:
+    return {"name": name, "mimeType": "text/markdown", "buffer": text.encode()}
+
+
+def jsonl(name: str, rows) -> dict:
+    text = "\n".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows) + "\n"
+    return {"name": name, "mimeType": "application/jsonl", "buffer": text.encode()}
+
+
+def q(qid, split, question, answer=None, doc=None, quote=None, kind="direct"):
+    evidence = [{"doc": doc, "quote": quote}] if quote else []
+    return {"id": qid, "lang": "en", "kind": "unanswerable" if not quote else kind, "split": split,
+            "question": question, "answer": answer, "evidence": evidence}
+
+
+OWN_QUESTIONS = [
+    q("d1", "dev", "How much does a locker cost?", "Tk 20 per day.", "lockers", "A locker costs Tk 20 per day."),
+    q("d2", "dev", "When does the gym open?", "6 am.", "gym", "The gym opens at 6 am."),
+    q("d3", "dev", "Can I store a bicycle in a locker?"),
+    q("d4", "dev", "Is there a swimming pool?"),
+    q("t1", "test", "When are the lockers open?", "From 8 am to 10 pm.", "lockers",
+      "Lockers open from 8 am to 10 pm every day."),
+    q("t2", "test", "Where is the gym?", "On the second floor.", "gym", "The gym is on the second floor."),
+    q("t3", "test", "Do lockers take cash?"),
+]
+
+
+def own_run(page):
+    page.click("#own-run")
+
+
+def test_a_new_file_choice_replaces_the_old_one_and_loaded_appears_after_checking(app_page):
+    app_page.click("#tab-own")
+    app_page.click("#own-clear")
+    broken = md("broken.md", "no title line here\n")
+    app_page.set_input_files("#own-articles", [md("lockers.md", LOCKERS), md("gym.md", GYM), broken])
+    assert "3 articles" in app_page.text_content("#own-files")
+    app_page.set_input_files("#own-articles", [md("lockers.md", LOCKERS), md("gym.md", GYM)])
+    app_page.wait_for_function("() => document.getElementById('own-files').textContent.includes('2 articles')")
+    files = app_page.text_content("#own-files")
+    assert "broken.md" not in files and "not checked yet" in files and "Loaded" not in files
+    assert app_page.query_selector("#own-loaded") is None
+    own_run(app_page)
+    app_page.wait_for_selector("#own-loaded")
+    assert app_page.text_content("#own-loaded") == "Loaded 2 articles and 0 questions."
+
+
+def test_every_problem_of_a_broken_questions_file_is_listed_and_capped(app_page):
+    app_page.click("#tab-own")
+    app_page.click("#own-clear")
+    good = OWN_QUESTIONS[0]
+    rows = [good] + [dict(good, id=f"b{i}", evidence=[{"doc": "lockers", "quote": f"Not in the article {i}."}])
+                     for i in range(web.PROBLEMS_SHOWN + 4)] + ["{broken json"]
+    app_page.set_input_files("#own-articles", [md("lockers.md", LOCKERS), md("gym.md", GYM)])
+    app_page.set_input_files("#own-questions", jsonl("mine.jsonl", rows))
+    own_run(app_page)
+    app_page.wait_for_selector("#own-result .error-box")
+    items = app_page.eval_on_selector_all("#own-result .error-list li", "ls => ls.map(l => l.textContent)")
+    assert len(items) == web.PROBLEMS_SHOWN
+    assert items[0].startswith("mine.jsonl:2: question b0: evidence[0]: field 'quote' does not occur in lockers")
+    assert all(re.match(rf"mine\.jsonl:{i + 2}: question b{i}: ", item) for i, item in enumerate(items))
+    assert app_page.text_content("#own-result .error-more") == "and 5 more"
+    assert app_page.text_content("#own-result .error-box h3") == f"{web.PROBLEMS_SHOWN + 5} problems in your questions file"
+
+
+def test_after_own_data_evaluation_the_ask_tab_uses_its_questions_and_tuned_threshold(app_page):
+    app_page.click("#tab-own")
+    app_page.click("#own-clear")
+    articles = {"lockers.md": LOCKERS, "gym.md": GYM}
+    app_page.set_input_files("#own-articles", [md(n, t) for n, t in articles.items()])
+    app_page.set_input_files("#own-questions", jsonl("mine.jsonl", OWN_QUESTIONS))
+    own_run(app_page)
+    app_page.wait_for_selector("#own-report .review-section", timeout=120_000)
+    # The review comes before the tables; only served-retriever rows are evaluated.
+    order = app_page.evaluate("() => [...document.querySelectorAll('#own-report > *')].map(e => e.className || e.tagName)")
+    assert order.index("review-section") < order.index("report-section")
+    labels = app_page.eval_on_selector_all('#own-report .report-section[data-title="Headline"] tbody th',
+                                           "ts => ts.map(t => t.textContent)")
+    served = Config()
+    assert served.label in labels and all(f"+{served.retriever}" in label for label in labels)
+
+    # Native reference: the same files, the same options, the same tuned threshold.
+    web.load("own-reference", json.dumps(articles), "\n".join(json.dumps(r) for r in OWN_QUESTIONS), "mine.jsonl")
+    view = json.loads(web.compare_view(json.dumps({
+        "split": "all", "per_question": True, "hide_identical": True, "chunker": ["fixed", "recursive", "sentence"],
+        "retriever": [served.retriever], "expand": "on" if served.expand else "off", "baseline": served.label}),
+        None, "own-reference"))
+    tuned = view["tuned"]["threshold"]
+    assert f"{tuned:.2f}" in app_page.text_content("#own-tuned")
+    assert [h["label"] for h in view["hidden"]] == app_page.evaluate(
+        "() => [...document.querySelectorAll('#own-report .hidden-rows span')].map(s => s.textContent.split(' = ')[0])")
+
+    app_page.click("#tab-ask")
+    assert app_page.input_value("#corpus") == "user"
+    assert app_page.text_content("#examples-title") == "Examples from your questions"
+    examples = app_page.eval_on_selector_all("#examples .example", "bs => bs.map(b => b.textContent)")
+    assert examples and set(examples) <= {r["question"] for r in OWN_QUESTIONS}
+    before = seq_of(app_page, "#result")
+    app_page.click("#examples .example >> nth=0")
+    wait_for_answer(app_page, before, examples[0])
+    config = json.loads(app_page.get_attribute("#result", "data-config"))
+    assert config["threshold"] == tuned
+    assert app_page.get_attribute("#reference", "data-verdict") in ("right", "wrong", "abstained", "wrongly-abstained")
+    shown = ask_in_ui(app_page, "Is there a sauna?", corpus="user")
+    native = json.loads(web.ask("Is there a sauna?", "{}", "own-reference"))
+    assert shown["abstained"] == native["abstained"]
+    if shown["abstained"]:
+        assert "your articles" in shown["answer"]
+    mine = parse_corpus(articles)
+    assert shown["chunks"] == [c["id"] for c in native["chunks"]] and {d.id for d in mine} >= {
+        c.split("#")[0] for c in shown["chunks"]}
+    app_page.select_option("#corpus", "bundled")
+
+
+# --- compressed serving -------------------------------------------------------------------------
+
+
+def test_the_dev_server_sends_precompressed_files(site_url, dist_dir):
+    raw_path = os.path.join(dist_dir, "pyodide", "pyodide.asm.wasm")
+    with open(raw_path, "rb") as fh:
+        raw = fh.read()
+    url = site_url + "pyodide/pyodide.asm.wasm"
+    for accept, encoding in (("gzip, deflate, br", "br"), ("gzip", "gzip"), ("identity", None)):
+        request = urllib.request.Request(url, headers={"Accept-Encoding": accept})
+        with urllib.request.urlopen(request) as response:
+            body = response.read()
+            assert response.headers.get("Content-Encoding") == encoding
+            assert response.headers["Content-Type"] == "application/wasm"
+            assert int(response.headers["Content-Length"]) == len(body)
+        if encoding == "br":
+            import brotli
+
+            assert brotli.decompress(body) == raw and len(body) < len(raw) / 3
+        elif encoding == "gzip":
+            assert gzip.decompress(body) == raw and len(body) < len(raw) / 2
+        else:
+            assert body == raw
