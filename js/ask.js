@@ -6,7 +6,7 @@
 // this file only turns them into DOM nodes.
 
 import { el, guessLang, highlighted, replace } from "./dom.js";
-import { num } from "./i18n.js";
+import { num, say, sayRaw } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const K_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 10];
@@ -104,7 +104,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
 
   async function ask() {
     if (raglab.state !== "ready") {
-      $("ask-status").textContent = t("boot.runtime");
+      say($("ask-status"), "boot.runtime");
       try {
         await raglab.ready;
       } catch {
@@ -113,7 +113,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     }
     const question = $("question").value;
     if (!question.trim()) {
-      $("ask-status").textContent = t("ask.empty");
+      say($("ask-status"), "ask.empty");
       $("question").focus();
       return;
     }
@@ -129,13 +129,13 @@ export function setupAsk({ raglab, t, onLanguage }) {
       const judged = example ? await raglab.judge(result, example.id, { corpus }) : null;
       if (judged) verdicts[corpus][judged.id] = judged.verdict;
       last = { result, corpus, ms: performance.now() - started, judged };
-      $("ask-status").textContent = "";
+      sayRaw($("ask-status"), "");
       drawResult();
       if (judged) drawExamples();
       bringIntoView();
     } catch (err) {
       last = null;
-      $("ask-status").textContent = err.message;
+      sayRaw($("ask-status"), err.message);
       replace($("result"));
     } finally {
       waiting = false;
@@ -148,9 +148,10 @@ export function setupAsk({ raglab, t, onLanguage }) {
   function showWorking() {
     const running = raglab.running;
     if (!waiting || !running) {
-      $("ask-status").textContent = t("ask.working");
+      say($("ask-status"), "ask.working");
       return;
     }
+    sayRaw($("ask-status"), "");
     replace($("ask-status"),
       el("span", { id: "ask-waiting" }, t("ask.waiting", { done: num(running.done), total: num(running.total) })), " ",
       el("button", { type: "button", id: "ask-cancel-eval", onclick: () => raglab.cancel() }, t("eval.cancel")));
@@ -242,7 +243,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     try {
       doc = await raglab.article(chunk.doc, { corpus });
     } catch (err) {
-      $("ask-status").textContent = err.message;
+      sayRaw($("ask-status"), err.message);
       return;
     }
     const ranges = [{ start: chunk.start, end: chunk.end, className: "chunk", mark: true }];

@@ -5,7 +5,7 @@
 // answer review (review.js).
 
 import { el, replace, svg, table } from "./dom.js";
-import { num } from "./i18n.js";
+import { num, say, sayRaw } from "./i18n.js";
 import { localSection } from "./report_text.js";
 import { reviewSection } from "./review.js";
 
@@ -16,7 +16,7 @@ export async function runCompare(raglab, t, { options, corpus, progress, status,
   progress.hidden = false;
   progress.value = 0;
   progress.max = 1;
-  status.textContent = t("eval.starting");
+  say(status, "eval.starting");
   cancel.hidden = false;
   cancel.onclick = () => raglab.cancel();
   const started = performance.now();
@@ -24,16 +24,17 @@ export async function runCompare(raglab, t, { options, corpus, progress, status,
     const view = await raglab.compareView(options, ({ done, total, label }) => {
       progress.max = total;
       progress.value = done;
-      status.textContent = t("eval.running", { label, done: num(done), total: num(total) });
+      say(status, "eval.running", () => ({ label, done: num(done), total: num(total) }));
     }, { corpus });
     const st = view.report.settings;
-    status.textContent = t("eval.done", {
-      seconds: num((performance.now() - started) / 1000, 1), configs: num(view.report.configs.length), questions: num(st.questions),
-    });
-    status.dataset.seconds = String((performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    const configs = view.report.configs.length + (view.hidden ? view.hidden.length : 0);
+    say(status, "eval.done", () => ({ seconds: num(seconds, 1), configs: num(configs), questions: num(st.questions) }));
+    status.dataset.seconds = String(seconds);
     return view;
   } catch (err) {
-    status.textContent = err.type === "Cancelled" ? t("eval.cancelled") : err.message;
+    if (err.type === "Cancelled") say(status, "eval.cancelled");
+    else sayRaw(status, err.message);
     return null;
   } finally {
     progress.hidden = true;
@@ -162,7 +163,7 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
     event.preventDefault();
     const opts = options();
     if (!opts.chunker.length || !opts.retriever.length) {
-      $("eval-status").textContent = t("eval.nothing");
+      say($("eval-status"), "eval.nothing");
       return;
     }
     $("eval-run").disabled = true;
@@ -188,10 +189,11 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
     $("eval-expand").value = info.expansion && d.expand ? "on" : "off";
     $("eval-expand").disabled = !info.expansion;
     $("eval-run").disabled = !info.compare;
-    $("eval-status").textContent = info.compare ? "" : t("eval.unavailable");
+    if (info.compare) sayRaw($("eval-status"), "");
+    else say($("eval-status"), "eval.unavailable");
   });
   onLanguage(() => {
-    if (info && !info.compare) $("eval-status").textContent = t("eval.unavailable");
+    if (info && !info.compare) say($("eval-status"), "eval.unavailable");
     if (view) drawReport($("eval-result"), view, { t, onAsk: askThere, corpus: "bundled", command: lastCommand });
   });
   return { askThere };

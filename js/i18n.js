@@ -155,6 +155,8 @@ const STRINGS = {
     "own.col.kind": "kind",
     "own.col.total": "total",
     "own.tuned": "The Ask tab now answers from your articles, with your questions as examples and the abstention threshold tuned on your dev questions: {threshold} ({n} dev questions).",
+    "lang.en": "English",
+    "lang.bn": "Bangla",
   },
   bn: {
     "app.title": "raglab — শাপলা পে সহায়তা কেন্দ্র",
@@ -181,7 +183,7 @@ const STRINGS = {
     "stage.corpus": "নিবন্ধ পড়া",
     "stage.indexing": "ইনডেক্স তৈরি",
     "ask.question": "আপনার প্রশ্ন",
-    "ask.placeholder": "যেমন: ক্যাশ আউটের খরচ কত?  /  What is the cash out fee?",
+    "ask.placeholder": "যেমন: ক্যাশ আউটের খরচ কত?",
     "ask.submit": "জিজ্ঞেস করুন",
     "ask.settings": "পাইপলাইন",
     "ask.chunker": "চাঙ্কার",
@@ -305,6 +307,8 @@ const STRINGS = {
     "own.col.kind": "ধরন",
     "own.col.total": "মোট",
     "own.tuned": "‘প্রশ্ন করুন’ ট্যাব এখন আপনার নিবন্ধ থেকে উত্তর দেয়, আপনার প্রশ্নগুলো উদাহরণ হিসেবে, আর আপনার dev প্রশ্নে ঠিক করা বিরতির সীমা {threshold} ({n}টি dev প্রশ্ন) দিয়ে।",
+    "lang.en": "ইংরেজি",
+    "lang.bn": "বাংলা",
   },
 };
 
@@ -320,6 +324,22 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
+// Status lines written with say(): re-written in the new language on a switch.
+const spoken = new Map(); // node -> [key, vars or a function returning them]
+
+/** Set `node`'s text to t(key, vars) and keep it in the interface language from now on.
+ * `vars` may be a function, so numbers are formatted (num) in the language of the moment. */
+export function say(node, key, vars = {}) {
+  spoken.set(node, [key, vars]);
+  node.textContent = t(key, typeof vars === "function" ? vars() : vars);
+}
+
+/** Set `node`'s text to something that is not interface text (e.g. an error from Python). */
+export function sayRaw(node, text) {
+  spoken.delete(node);
+  node.textContent = text;
+}
+
 /** Switch the interface language and re-label every element that carries data-i18n*. */
 export function setLanguage(lang, root = document) {
   current = lang in STRINGS ? lang : "en";
@@ -331,6 +351,10 @@ export function setLanguage(lang, root = document) {
   for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
   // Elements whose text is interface text get the interface language; content keeps its own.
   for (const node of root.querySelectorAll("[data-i18n], [data-ui-lang]")) node.lang = current;
+  for (const [node, [key, vars]] of spoken) {
+    if (node.isConnected) node.textContent = t(key, typeof vars === "function" ? vars() : vars);
+    else spoken.delete(node);
+  }
   return current;
 }
 

@@ -14,7 +14,7 @@
 // threshold the evaluation tuned on their dev split.
 
 import { el, replace, table } from "./dom.js";
-import { num } from "./i18n.js";
+import { num, say, sayRaw } from "./i18n.js";
 import { drawReport, runCompare } from "./evaluate.js";
 
 const $ = (id) => document.getElementById(id);
@@ -46,7 +46,7 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     view = null;
     problems = null;
     replace($("own-result"));
-    $("own-status").textContent = "";
+    sayRaw($("own-status"), "");
     showFiles();
   }
 
@@ -111,7 +111,7 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     event.preventDefault();
     const files = articles();
     if (!files.size) {
-      $("own-status").textContent = t("own.needArticles");
+      say($("own-status"), "own.needArticles");
       return;
     }
     const notMarkdown = [...files.keys()].filter((name) => !name.toLowerCase().endsWith(".md"));
@@ -124,10 +124,10 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     loaded = null;
     problems = null;
     replace($("own-result"));
-    $("own-status").textContent = t("own.checking");
+    say($("own-status"), "own.checking");
     try {
       loaded = await raglab.loadFiles("user", Object.fromEntries(files), questions);
-      $("own-status").textContent = "";
+      sayRaw($("own-status"), "");
       raglab.dispatchEvent(new CustomEvent("userdata", { detail: { summary: loaded, select: true } }));
       if (loaded.goldens_error) {
         showProblems("own.problems", loaded.goldens_problems, loaded.goldens_more);

@@ -44,7 +44,8 @@ export function reviewSection(view, { t, onAsk, corpus }) {
       el("dt", {}, t("review.served")), el("dd", { class: "review-served" }, answer),
       el("dt", {}, t("review.reference")), el("dd", { class: "review-reference" }, reference),
       el("dt", {}, t("review.facts")),
-      el("dd", {}, `${row.id} · ${row.lang} · ${t(`kind.${row.kind}`)} · ${t("eval.drill.rank")} ${row.rank === null ? "-" : num(row.rank)}`
+      el("dd", {}, el("code", { dataset: { content: "id" } }, row.id),
+        ` · ${t(`lang.${row.lang}`)} · ${t(`kind.${row.kind}`)} · ${t("eval.drill.rank")} ${row.rank === null ? "-" : num(row.rank)}`
         + ` · F1 ${row.f1 === null ? "-" : num(row.f1, 2)}`),
       el("dd", {}, el("button", { type: "button", class: "drill-ask",
         onclick: () => onAsk(row.question, { chunker: config.chunker, retriever: config.retriever, expand: config.expand }, corpus) },
