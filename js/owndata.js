@@ -33,10 +33,12 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
 
   /** What is chosen, and that it is not checked yet ("Loaded" appears only after checking). */
   function showFiles() {
-    const names = [...articles().keys()];
+    const all = [...articles().keys()];
+    const SHOWN = 6; // a folder of articles is named by its first few files
+    const names = all.length > SHOWN ? [...all.slice(0, SHOWN), `+${num(all.length - SHOWN)}`] : all;
     const q = questions ? t("own.questionsFile", { name: questions.name }) : t("own.noquestions");
-    $("own-files").textContent = names.length || questions
-      ? t("own.chosen", { articles: num(names.length), names: names.join(", "), questions: q })
+    $("own-files").textContent = all.length || questions
+      ? t("own.chosen", { articles: num(all.length), names: names.join(", "), questions: q })
       : "";
   }
 
