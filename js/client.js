@@ -17,7 +17,9 @@
 //
 // A config is an object with any of {chunker, retriever, k, expand, threshold};
 // missing fields take the served defaults (raglab's Config). An optional last
-// argument {corpus: "user"} targets the articles loaded in the Your-own-data tab.
+// argument {corpus: "user"} targets the articles loaded in the Your-own-data tab;
+// for that corpus a missing threshold is the one its last evaluation tuned on its
+// dev questions, when it had any (raglab.web.compare_view records it).
 // Errors reject with an Error whose `type` is the Python exception's class name
 // and whose message says what to fix.
 //
