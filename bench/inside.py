@@ -22,7 +22,7 @@ import time
 import synth
 from raglab.bm25 import BM25
 from raglab.corpus import parse_corpus
-from raglab.retrieval import top_n
+from raglab.ranking import top_n
 
 SEED_CORPUS, SEED_QUERIES = 8, 80
 

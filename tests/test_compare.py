@@ -19,9 +19,16 @@ from raglab import compare
 from raglab.chunking import CHUNKERS
 from raglab.cli import build_parser, main
 from raglab.pipeline import Config, Pipeline
+from raglab.ranking import Query
 from raglab.retrieval import RETRIEVERS, BM25Retriever
 
 from helpers import ROOT, docs, questions
+
+
+def Q(text):
+    """The unexpanded query for a question (a Query passes through)."""
+    return text if isinstance(text, Query) else Query.plain(text)
+
 
 RESULTS = os.path.join(ROOT, "docs", "results.md")
 
@@ -149,11 +156,11 @@ def test_attribution_stages(served_records):
     q = next(x for x in qs if x.id == low["id"])
     found = cover[q.id]
     ranked = [h.index for h in pipe.search(q.question, 10)]
-    assert compare.attribute(ranked, found, pipe.retriever, q.question, low["rank"]) == "served"
-    assert compare.attribute(ranked, found, pipe.retriever, q.question, 1) == "ranked-low"
+    assert compare.attribute(ranked, found, pipe.retriever, Q(q.question), low["rank"]) == "served"
+    assert compare.attribute(ranked, found, pipe.retriever, Q(q.question), 1) == "ranked-low"
     # A query sharing no term with the corpus retrieves nothing: the retriever missed.
-    assert compare.attribute([], found, pipe.retriever, "xyzzy", 5) == "retriever"
-    assert compare.attribute(ranked, {}, pipe.retriever, q.question, 5) == "chunker"
+    assert compare.attribute([], found, pipe.retriever, Q("xyzzy"), 5) == "retriever"
+    assert compare.attribute(ranked, {}, pipe.retriever, Q(q.question), 5) == "chunker"
 
     class Reversing:
         """A reranker that turns the first stage's top 20 upside down."""
@@ -167,8 +174,8 @@ def test_attribution_stages(served_records):
     top = next(r for r in records if r["answerable"] and r["rank"] == 1)
     q = next(x for x in qs if x.id == top["id"])
     rr = Reversing(pipe.chunks)
-    ranked = [h.index for h in rr.search(q.question, 10)]
-    assert compare.attribute(ranked, cover[q.id], rr, q.question, 1) == "reranker"
+    ranked = [h.index for h in rr.search(Q(q.question), 10)]
+    assert compare.attribute(ranked, cover[q.id], rr, Q(q.question), 1) == "reranker"
 
 
 def test_the_report_is_deterministic_and_the_seed_moves_only_the_intervals():

@@ -274,7 +274,7 @@ def check_result(pipe: Pipeline, q: str, r: dict) -> None:
 
 @pytest.mark.parametrize("retriever", sorted(RETRIEVERS))
 @fuzz("ask")
-@given(q=question, chunker=st.sampled_from(CHUNKERS), expand=st.booleans())
+@given(q=question, chunker=st.sampled_from(list(CHUNKERS)), expand=st.booleans())
 def test_ask_never_raises_and_quotes_only_the_corpus(retriever, chunker, expand, q):
     pipe = pipeline(chunker, retriever, expand)
     r = pipe.ask(q)

@@ -15,7 +15,7 @@ from typing import Callable
 
 from .analyzer import analyze, quote_span, sentences
 from .chunking import Chunk
-from .retrieval import rounded
+from .ranking import rounded
 
 HEADING_WEIGHT = 0.5
 NOT_FOUND = "Not found in the help centre."

@@ -11,6 +11,7 @@ whitespace uncovered.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from .analyzer import WHITESPACE, sentences, words
 from .corpus import Document
@@ -131,17 +132,21 @@ def _line_end(text: str, start: int) -> int:
     return end
 
 
-CHUNKERS = ("fixed", "recursive", "sentence")
+# The chunkers by name: each maps a document to the (start, end) spans of its chunks.
+# A new chunker is a spans function above and one line here.
+CHUNKERS: dict[str, Callable[[Document], list[tuple[int, int]]]] = {
+    "fixed": lambda doc: fixed_spans(doc.text),
+    "recursive": recursive_spans,
+    "sentence": sentence_spans,
+}
 
 
 def chunk_document(doc: Document, chunker: str) -> list[Chunk]:
-    if chunker == "fixed":
-        return _make(doc, fixed_spans(doc.text))
-    if chunker == "recursive":
-        return _make(doc, recursive_spans(doc))
-    if chunker == "sentence":
-        return _make(doc, sentence_spans(doc))
-    raise ValueError(f"unknown chunker {chunker!r}; choose one of: {', '.join(CHUNKERS)}")
+    try:
+        spans = CHUNKERS[chunker]
+    except KeyError:
+        raise ValueError(f"unknown chunker {chunker!r}; choose one of: {', '.join(CHUNKERS)}") from None
+    return _make(doc, spans(doc))
 
 
 def chunk_corpus(docs: list[Document], chunker: str) -> list[Chunk]:

@@ -38,7 +38,8 @@ from .metrics import (RESAMPLES, SEED, citation_precision, covered, f1_of_terms,
                       hit_at, ideal_gains, mean, ndcg_at, percentile_interval, recall_at, reciprocal_rank,
                       resamples)
 from .pipeline import POOL, Config, Pipeline
-from .retrieval import RETRIEVERS
+from .ranking import Query
+from .retrieval import RETRIEVERS, first_stage
 
 SPLITS = ("dev", "test", "all")
 MRR_DEPTH = 10  # MRR and the second nDCG are cut at 10 whatever k is
@@ -165,21 +166,21 @@ def memoized_analysis():
     return cached
 
 
-def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, query: str, k: int) -> str:
+def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, query: Query, k: int) -> str:
     """The one stage responsible for a question's outcome (see `STAGE_HELP`).
 
-    A retriever that reranks exposes `first_stage`; its top 50 is the pool. Any other
-    retriever is its own first stage.
+    A retriever that reranks exposes `first_stage` (`retrieval.HasFirstStage`); its top
+    50 is the pool. Any other retriever is its own first stage.
     """
     if any(i in found for i in ranked[:k]):
         return "served"
     if not found:
         return "chunker"
-    first = getattr(retriever, "first_stage", None)
-    pool = [h.index for h in (first or retriever).search(query, POOL)]
+    first = first_stage(retriever)
+    pool = [h.index for h in first.search(query, POOL)]
     if not any(i in found for i in pool):
         return "retriever"
-    if first is not None and any(i in found for i in pool[:k]):
+    if first is not retriever and any(i in found for i in pool[:k]):
         return "reranker"
     return "ranked-low"
 
@@ -192,7 +193,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
     threshold t the answerer abstains exactly when coverage < t and otherwise returns
     the same answer, so tuning needs no second retrieval and no second answer.
     `terms` is the analyzer (a memoised one in a grid); `queries` caches the query text
-    per (expansion setting, question), which is all `pipe.query_text` depends on.
+    per (expansion setting, question), which is all `pipe.query` depends on.
     """
     depth = max(k, MRR_DEPTH)
     queries = {} if queries is None else queries
@@ -201,7 +202,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
     for q in questions:
         key = (pipe.config.expand, q.question)
         if key not in queries:
-            queries[key] = pipe.query_text(q.question)
+            queries[key] = pipe.query(q.question)
         query = queries[key]
         ranked = [h.index for h in pipe.retriever.search(query, depth)]
         top = [pipe.chunks[i] for i in ranked[:k]]

@@ -14,7 +14,10 @@ from .analyzer import analyze, tokens
 from .answer import Answer, answer
 from .chunking import CHUNKERS, Chunk, chunk_corpus
 from .corpus import Document
-from .retrieval import RETRIEVERS, Hit, build_retriever
+from .expansion import aliases as expansion_aliases
+from .expansion import expand
+from .ranking import Hit, Query
+from .retrieval import RETRIEVERS, build_retriever
 
 POOL = 50  # first-stage depth kept for failure attribution
 # A question is a sentence or two. Past this length `ask` refuses with a clear message
@@ -76,24 +79,19 @@ class Pipeline:
         other.config = config.check()
         return other
 
-    def query_text(self, question: str) -> str:
-        if self.config.expand:
-            from .expansion import expand
-
-            return expand(question)
-        return question
+    def query(self, question: str) -> Query:
+        """The query the retriever searches for: the question, expanded when the config says so."""
+        return expand(question) if self.config.expand else Query.plain(question)
 
     def search(self, question: str, n: int | None = None) -> list[Hit]:
         """Ranked hits for a question (expanded when the config says so)."""
-        return self.retriever.search(self.query_text(question), n or self.config.k)
+        return self.retriever.search(self.query(question), n or self.config.k)
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float) -> Answer:
         """The answerer on already retrieved chunks; with expansion on, the question's
         terms also count as found through their synonym-table aliases."""
         aliases = {}
         if self.config.expand:
-            from .expansion import aliases as expansion_aliases
-
             aliases = expansion_aliases(question)
         return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold, aliases=aliases)
 

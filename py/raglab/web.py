@@ -35,7 +35,7 @@ from .cli import analysis, dumps
 from .corpus import Document, load_corpus, parse_corpus
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
-from .retrieval import RETRIEVERS
+from .retrieval import RETRIEVERS, HasScores
 
 BUNDLED = "bundled"
 EXAMPLES_PER_KIND = 1  # example questions shown per language and kind
@@ -222,12 +222,12 @@ def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
     """
     items = _json_arg(questions, "questions", list, [])
     pipe = pipeline(config_from(config), corpus)
-    scorer = getattr(pipe.retriever, "scores", None)
+    scored = isinstance(pipe.retriever, HasScores)
     out = []
     for q in items:
-        query = pipe.query_text(q)
-        hits = pipe.search(q)
-        raw = scorer(query) if scorer is not None and hits else {}
+        query = pipe.query(q)
+        hits = pipe.retriever.search(query, pipe.config.k)
+        raw = pipe.retriever.scores(query) if scored and hits else {}
         out.append([[pipe.chunks[h.index].id, raw[h.index].hex() if h.index in raw else None] for h in hits])
     return dumps(out)
 
