@@ -18,9 +18,11 @@ import re
 import pytest
 
 from helpers import docs, questions
-from raglab import compare
+from raglab import evaluation
 from raglab.corpus import parse_corpus
 from raglab.pipeline import Config, Pipeline
+from raglab.report import headline as headline_table
+from raglab.report import render
 from raglab.retrieval import RETRIEVERS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -243,9 +245,9 @@ def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
         const section = document.querySelector('.report-section[data-title="Headline"]');
         return [...section.querySelectorAll('tbody tr')].map(tr => [...tr.children].map(c => c.textContent));
     }""")
-    report = compare.run(list(docs()), list(questions()), compare.grid(None, [retriever], (False,)),
+    report = evaluation.run(list(docs()), list(questions()), evaluation.grid(None, [retriever], (False,)),
                          split="test", per_question=True)
-    assert headline == compare.headline(report)["rows"]
+    assert headline == headline_table(report)["rows"]
     label = dataclasses.replace(Config(), expand=False).label
     served = next(row for row in headline if row[0] == label)
     mrr = float(served[3])  # MRR@10, read from the page's table
@@ -254,7 +256,7 @@ def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
     assert app_page.eval_on_selector_all(".chart .dot", "ds => ds.length") == len(report["configs"])
     assert app_page.eval_on_selector_all(".drill tbody tr", "rs => rs.length") > 0
     cli_text = app_page.text_content(".cli-text pre")
-    assert cli_text == compare.render({k: v for k, v in report.items() if k != "questions"}, "text")
+    assert cli_text == render({k: v for k, v in report.items() if k != "questions"}, "text")
     app_page.click("#tab-ask")
 
 

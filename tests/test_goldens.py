@@ -6,7 +6,7 @@ import pytest
 
 from raglab.goldens import GoldenError, load_goldens, parse_goldens
 
-from helpers import GOLDENS, docs, questions
+from helpers import docs, questions
 
 
 def test_whole_set_loads_and_resolves_spans():

@@ -31,6 +31,12 @@ def check_question_length(question: str) -> None:
                          f"{MAX_QUESTION_CHARS:,}. Ask about one thing at a time")
 
 
+def check_k(k) -> None:
+    """k counts chunks: a whole number >= 1 (True is an int in Python, but not a count)."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+
+
 @dataclass(frozen=True)
 class Config:
     """One configuration. The defaults are the served default, chosen on the dev split by
@@ -48,8 +54,7 @@ class Config:
             raise ValueError(f"unknown chunker {self.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
         if self.retriever not in RETRIEVERS:
             raise ValueError(f"unknown retriever {self.retriever!r}; choose one of: {', '.join(RETRIEVERS)}")
-        if not isinstance(self.k, int) or self.k < 1:
-            raise ValueError(f"k must be a whole number >= 1, got {self.k!r}")
+        check_k(self.k)
         if not isinstance(self.threshold, (int, float)) or not 0 <= self.threshold <= 1:  # NaN fails too
             raise ValueError(f"threshold is a coverage between 0 and 1, got {self.threshold!r}")
         return self

@@ -4,7 +4,7 @@ JavaScript never re-implements a step. The worker fetches the raw files (the
 Markdown articles and the golden JSON Lines), hands them to `load`, and from then
 on calls the functions below with plain strings. Every function returns JSON
 text made by the same code as the matching CLI command (the CLI's `dumps`:
-ensure_ascii=False, sorted keys; `compare.render` for compare), so `ask` here
+ensure_ascii=False, sorted keys; `report.render` for compare), so `ask` here
 and `raglab ask --json` give the same bytes for the same question.
 
     load("bundled", json.dumps({"en-about.md": "# About\\n\\nShapla Pay is a wallet."}))
@@ -22,7 +22,6 @@ call it directly to get the reference the browser must match.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import importlib.util
 import json
 import os
@@ -33,6 +32,7 @@ from . import __version__
 from .chunking import CHUNKERS
 from .cli import analysis, dumps
 from .corpus import Document, load_corpus, parse_corpus
+from . import evaluation, report
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
 from .retrieval import RETRIEVERS, HasScores
@@ -180,7 +180,7 @@ def info(corpus: str = BUNDLED) -> str:
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
         "expansion": _available("expansion"),
-        "compare": _available("compare"),
+        "compare": _available("evaluation"),
         "articles": [{"id": d.id, "lang": d.lang, "title": d.title} for d in loaded.docs],
         "examples": examples(loaded.questions),
         "questions": len(loaded.questions),
@@ -253,30 +253,18 @@ def article(doc_id: str, corpus: str = BUNDLED) -> str:
     raise ValueError(f"no article {doc_id!r} in the {corpus} corpus")
 
 
-def _compare_module():
-    """raglab.compare if this build has it (the evaluation grid), else None."""
-    try:
-        return importlib.import_module(f"{__package__}.compare")
-    except ImportError:
-        return None
-
-
 COMPARE_OPTIONS = ("split", "chunker", "retriever", "expand", "k", "min_coverage", "baseline", "seed",
                    "id_labels", "per_question")
 
 
 def _compare_report(options, progress, corpus: str):
-    """Run raglab.compare's `run` with the CLI's options given as a JSON object.
+    """Run `evaluation.run` with the CLI's options given as a JSON object.
 
     The options mirror `raglab compare`'s flags: split, chunker and retriever
     (a name or a list of names; default all), expand ("off", "on" or "both";
-    default both when expansion is available, as on the command line), k,
-    min_coverage, baseline, seed, id_labels, per_question. Anything not given
-    takes the default of `compare.run`.
+    default both, as on the command line), k, min_coverage, baseline, seed,
+    id_labels, per_question. Anything not given takes the default of `evaluation.run`.
     """
-    module = _compare_module()
-    if module is None:
-        raise RuntimeError("this build of raglab has no compare module; rebuild with a version that includes it")
     loaded = _corpus(corpus)
     if loaded.goldens_error:
         raise GoldenError(loaded.goldens_error)
@@ -292,35 +280,34 @@ def _compare_report(options, progress, corpus: str):
         value = opts.get(key)
         return [value] if isinstance(value, str) else value
 
-    mode = opts.get("expand") or ("both" if module.expansion_available() else "off")
-    modes = {"off": (False,), "on": (True,), "both": (False, True)}
-    if mode not in modes:
-        raise ValueError(f"expand must be one of off, on, both; got {mode!r}")
-    configs = module.grid(names("chunker"), names("retriever"), modes[mode])
+    mode = opts.get("expand") or "both"
+    if mode not in evaluation.EXPAND_MODES:
+        raise ValueError(f"expand must be one of {', '.join(evaluation.EXPAND_MODES)}; got {mode!r}")
+    configs = evaluation.grid(names("chunker"), names("retriever"), evaluation.EXPAND_MODES[mode])
     kwargs = {key: opts[key] for key in COMPARE_OPTIONS[4:] if key in opts}
     if "split" in opts:
         kwargs["split"] = opts["split"]
-    return module, loaded, module.run(loaded.docs, loaded.questions, configs, progress=progress, **kwargs)
+    return loaded, evaluation.run(loaded.docs, loaded.questions, configs, progress=progress, **kwargs)
 
 
 def compare(options=None, progress=None, corpus: str = BUNDLED) -> str:
     """The evaluation grid, run in this process: the same text as `raglab compare --format json`
     with the same options. `progress(done, total, label)` is called as configurations finish
     (the worker forwards it to the page's progress bar)."""
-    module, _, report = _compare_report(options, progress, corpus)
-    return module.render(report, "json")
+    _, result = _compare_report(options, progress, corpus)
+    return report.render(result, "json")
 
 
 def compare_view(options=None, progress=None, corpus: str = BUNDLED) -> str:
     """What the Evaluate tab draws: the report, its titled tables (the cells the CLI prints),
     the CLI's text output, and the question texts for the per-question drill-down."""
-    module, loaded, report = _compare_report(options, progress, corpus)
-    tables = module.sections(report)
-    summary_only = {k: v for k, v in report.items() if k != "questions"}
+    loaded, result = _compare_report(options, progress, corpus)
+    tables = report.sections(result)
+    summary_only = {k: v for k, v in result.items() if k != "questions"}
     return dumps({
-        "report": report,
+        "report": result,
         "sections": [t for t in tables if t["title"] != "Per question"],
-        "text": module.render(summary_only, "text"),
+        "text": report.render(summary_only, "text"),
         "questions": {q.id: q.question for q in loaded.questions},
     })
 
