@@ -24,6 +24,7 @@ from raglab.pipeline import Config, Pipeline
 from raglab.report import headline as headline_table
 from raglab.report import render
 from raglab.retrieval import RETRIEVERS
+from raglab.schema import ask_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGLISH_QUESTION = "What is the cash out fee?"
@@ -36,7 +37,7 @@ def native_pipeline(**config) -> Pipeline:
 
 
 def native_ask(question: str, **config) -> dict:
-    return native_pipeline(**config).ask(question)
+    return ask_json(native_pipeline(**config).ask(question))
 
 
 def ask_in_ui(page, question: str, **config) -> dict:
@@ -225,7 +226,7 @@ def test_the_js_api_returns_the_clis_json_byte_for_byte(app_page, native_web):
     assert raw_many == native_web.ask_many(json.dumps(many), json.dumps(config))
     assert json.loads(raw_many)[2]["chunks"] == []
     text = "২৫,০০০ টাকা ক্যাশ-আউট"
-    assert app_page.evaluate("t => window.raglab.raw('analyze', t)", text) == native_web.analyze(text)
+    assert app_page.evaluate("t => window.raglab.raw('analyze', t)", text) == native_web.analyze_text(text)
     error = app_page.evaluate("() => window.raglab.ask('fee', {retriever: 'nope'}).then(() => null, e => [e.type, e.message])")
     assert error[0] == "ValueError" and "unknown retriever 'nope'" in error[1]
 
@@ -304,7 +305,7 @@ def test_your_own_data_is_checked_with_file_line_and_question_id_then_evaluated(
     question = "What does a locker cost per day?"
     shown = ask_in_ui(app_page, question, corpus="user")
     mine = parse_corpus({a["name"]: a["buffer"].decode() for a in articles})
-    native = Pipeline(mine, Config()).ask(question)
+    native = ask_json(Pipeline(mine, Config()).ask(question))
     assert_same_as_native(shown, native)
     assert not shown["abstained"] and shown["citations"][0].startswith("lockers#")
     app_page.select_option("#corpus", "bundled")

@@ -22,6 +22,7 @@ from raglab.pipeline import Config, Pipeline
 from raglab.report import REGENERATE, headline, render, table_markdown
 from raglab.ranking import Query
 from raglab.retrieval import RETRIEVERS, BM25Retriever
+from raglab.schema import ask_json
 
 from helpers import ROOT, docs, questions
 
@@ -145,7 +146,7 @@ def test_answers_at_a_threshold_equal_what_ask_serves(served_records, threshold)
     pipe, qs, _, records = served_records
     served = pipe.with_config(replace(pipe.config, threshold=threshold))
     for q, rec in zip(qs, records):
-        got = served.ask(q.question)
+        got = ask_json(served.ask(q.question))
         assert got["abstained"] == (not stats.answered(rec, threshold)), q.id
         if not got["abstained"]:
             assert got["answer"] == rec["answer"], q.id

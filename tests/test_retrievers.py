@@ -301,7 +301,7 @@ def test_embedding_protocol_plugs_into_the_pipeline(chunks):
     register("embedding-letters-test", lambda cs: EmbeddingRetriever(cs, LetterEncoder()))
     try:
         pipe = Pipeline(list(docs()), Config(retriever="embedding-letters-test"))
-        assert len(pipe.ask("What is the cash out fee?")["chunks"]) == pipe.config.k
+        assert len(pipe.ask("What is the cash out fee?").chunks) == pipe.config.k
         with pytest.raises(ValueError, match="already exists"):
             register("embedding-letters-test", lambda cs: None)
     finally:

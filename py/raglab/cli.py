@@ -24,15 +24,12 @@ from .metrics import SEED
 from .pipeline import Config, Pipeline, check_question_length
 from .report import FORMATS, REGENERATE, render
 from .retrieval import RETRIEVERS
+from .schema import analysis, ask_json, chunk_json, dumps, language_counts
 from .stats import TUNING_RULE
 
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True)
 
 
 def add_corpus_arg(p: argparse.ArgumentParser) -> None:
@@ -63,11 +60,6 @@ def config_from(args) -> Config:
                   expand=args.expand, threshold=args.threshold).check()
 
 
-def analysis(text: str) -> list[dict]:
-    """The --json rows of `raglab analyze` (the browser's analyze() returns the same)."""
-    return [{"term": t.term, "start": t.start, "end": t.end, "text": text[t.start:t.end]} for t in tokens(text)]
-
-
 def cmd_analyze(args) -> int:
     toks = tokens(args.text)
     if args.json:
@@ -84,8 +76,7 @@ def cmd_chunks(args) -> int:
     rows = [c for c in pipe.chunks if not args.doc or c.doc == args.doc]
     for c in rows:
         if args.json:
-            print(dumps({"id": c.id, "doc": c.doc, "start": c.start, "end": c.end,
-                         "heading": list(c.heading), "text": c.text}))
+            print(dumps(chunk_json(c)))
         else:
             print(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}\n{c.text}\n")
     return 0
@@ -157,11 +148,11 @@ def cmd_ask(args) -> int:
         questions = _read_questions(args.questions)
         pipe = Pipeline(docs, config)
         for q in questions:
-            print(dumps(pipe.ask(q)))
+            print(dumps(ask_json(pipe.ask(q))))
         return 0
     if not args.question.strip():
         raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")
-    result = Pipeline(docs, config).ask(printable(args.question))
+    result = ask_json(Pipeline(docs, config).ask(printable(args.question)))
     if args.json:
         print(dumps(result))
     else:
@@ -179,9 +170,7 @@ def cmd_check(args) -> int:
     if args.json:
         print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))
         return 0
-    langs = {}
-    for d in docs:
-        langs[d.lang] = langs.get(d.lang, 0) + 1
+    langs = language_counts(docs)
     print(f"corpus: {len(docs)} articles ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
     print(f"goldens: {len(questions)} questions, every quote resolved exactly once\n")
     print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")

@@ -1,14 +1,15 @@
 """The pipeline: one corpus, one chunker, one retriever, the answerer, and k.
 
-It is the only entry point the CLI, the tests and the browser worker call, and
-`ask` returns plain JSON-ready data so every caller sees the same result.
+It is the only entry point the CLI, the tests and the browser worker call. `ask`
+returns a typed `AskResult`; `schema.ask_json` turns it into the JSON both the CLI
+and the browser print, so every caller sees the same result.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .analyzer import analyze, tokens
 from .answer import Answer, answer
@@ -64,6 +65,28 @@ class Config:
         return f"{self.chunker}+{self.retriever}" + ("+exp" if self.expand else "")
 
 
+@dataclass(frozen=True)
+class RankedChunk:
+    """One retrieved chunk of an answered question."""
+
+    rank: int  # from 1
+    chunk: Chunk
+    score: float  # the retriever's rounded score
+    title: str  # title of the chunk's article
+    matches: tuple[tuple[int, int], ...]  # (start, end) in chunk.text of the question's terms
+
+
+@dataclass(frozen=True)
+class AskResult:
+    """What `Pipeline.ask` returns: the answer and the chunks it was drawn from."""
+
+    question: str
+    answer: Answer
+    terms: tuple[str, ...]  # the question's distinct analyzed terms, sorted
+    config: Config
+    chunks: tuple[RankedChunk, ...]
+
+
 class Pipeline:
     def __init__(self, docs: list[Document], config: Config = Config()):
         self.config = config.check()
@@ -100,44 +123,22 @@ class Pipeline:
             aliases = expansion_aliases(question)
         return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold, aliases=aliases)
 
-    def ask(self, question: str) -> dict:
-        """The JSON-ready result of one question: answer, citations and top-k chunks."""
+    def ask(self, question: str) -> AskResult:
+        """One question: the answer (or abstention), its citations and the top-k chunks."""
         question = question if isinstance(question, str) else str(question)
         check_question_length(question)
         hits = self.search(question) if question.strip() else []
         top = [self.chunks[h.index] for h in hits]
-        terms = analyze(question)
+        terms = set(analyze(question))
         result = self.answer(question, top, self.config.threshold)
-        return {
-            "question": question,
-            "answer": result.text,
-            "abstained": result.abstained,
-            "citations": result.citations,
-            "coverage": result.coverage,
-            "quotes": [asdict(q) for q in result.quotes],
-            "terms": sorted(set(terms)),
-            "config": asdict(self.config),
-            "chunks": [
-                {
-                    "rank": rank,
-                    "id": c.id,
-                    "doc": c.doc,
-                    "start": c.start,
-                    "end": c.end,
-                    "score": h.score,
-                    "title": self.docs[c.doc].title,
-                    "heading": list(c.heading),
-                    "text": c.text,
-                    "matches": match_spans(c.text, set(terms)),
-                }
-                for rank, (h, c) in enumerate(zip(hits, top), 1)
-            ],
-        }
+        ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, terms))
+                       for rank, (h, c) in enumerate(zip(hits, top), 1))
+        return AskResult(question, result, tuple(sorted(terms)), self.config, ranked)
 
 
-def match_spans(text: str, terms: set[str]) -> list[list[int]]:
-    """[start, end] offsets in `text` of tokens whose term is one of `terms` (for highlighting)."""
-    return [[t.start, t.end] for t in _tokens(text) if t.term in terms]
+def match_spans(text: str, terms: set[str]) -> tuple[tuple[int, int], ...]:
+    """(start, end) offsets in `text` of tokens whose term is one of `terms` (for highlighting)."""
+    return tuple((t.start, t.end) for t in _tokens(text) if t.term in terms)
 
 
 @functools.lru_cache(maxsize=50_000)

@@ -3,8 +3,8 @@
 JavaScript never re-implements a step. The worker fetches the raw files (the
 Markdown articles and the golden JSON Lines), hands them to `load`, and from then
 on calls the functions below with plain strings. Every function returns JSON
-text made by the same code as the matching CLI command (the CLI's `dumps`:
-ensure_ascii=False, sorted keys; `report.render` for compare), so `ask` here
+text made by the same code as the matching CLI command (`schema`, the one JSON
+contract; `report.render` for compare), so `ask` here
 and `raglab ask --json` give the same bytes for the same question.
 
     load("bundled", json.dumps({"en-about.md": "# About\\n\\nShapla Pay is a wallet."}))
@@ -30,12 +30,12 @@ from dataclasses import asdict, dataclass, field, fields
 
 from . import __version__
 from .chunking import CHUNKERS
-from .cli import analysis, dumps
 from .corpus import Document, load_corpus, parse_corpus
 from . import evaluation, report
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
 from .retrieval import RETRIEVERS, HasScores
+from .schema import analysis, article_json, ask_json, dumps, language_counts
 
 BUNDLED = "bundled"
 EXAMPLES_PER_KIND = 1  # example questions shown per language and kind
@@ -76,7 +76,7 @@ def _json_arg(value, what: str, kind: type, default):
     return value
 
 
-def config_from(value=None) -> Config:
+def parse_config(value=None) -> Config:
     """A checked Config from a JSON object; missing fields take the served defaults."""
     raw = _json_arg(value, "config", dict, {})
     names = [f.name for f in fields(Config)]
@@ -137,13 +137,10 @@ def load_dir(name: str, corpus_dir: str, goldens_path: str | None = None) -> str
 def summary(corpus: str = BUNDLED) -> str:
     """What is loaded: like `raglab check --json`, plus the golden error if there is one."""
     loaded = _corpus(corpus)
-    langs: dict[str, int] = {}
-    for d in loaded.docs:
-        langs[d.lang] = langs.get(d.lang, 0) + 1
     return dumps({
         "name": corpus,
         "articles": len(loaded.docs),
-        "langs": langs,
+        "langs": language_counts(loaded.docs),
         "questions": len(loaded.questions),
         "counts": counts_table(loaded.questions) if loaded.questions else [],
         "goldens_error": loaded.goldens_error,
@@ -190,7 +187,7 @@ def info(corpus: str = BUNDLED) -> str:
 
 def warm(config=None, corpus: str = BUNDLED) -> str:
     """Build (and cache) the pipeline for a configuration; returns its chunk count."""
-    cfg = config_from(config)
+    cfg = parse_config(config)
     return dumps({"config": asdict(cfg), "chunks": len(pipeline(cfg, corpus).chunks)})
 
 
@@ -198,7 +195,7 @@ def ask(question: str, config=None, corpus: str = BUNDLED) -> str:
     """One question: the same JSON as `raglab ask --json QUESTION` with the same options."""
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty; ask something, e.g. \"What is the cash out fee?\"")
-    return dumps(pipeline(config_from(config), corpus).ask(question))
+    return dumps(ask_json(pipeline(parse_config(config), corpus).ask(question)))
 
 
 def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
@@ -208,8 +205,8 @@ def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
     bad = [i for i, q in enumerate(items) if not isinstance(q, str)]
     if bad:
         raise ValueError(f"questions must be strings; item {bad[0]} is {type(items[bad[0]]).__name__}")
-    pipe = pipeline(config_from(config), corpus)
-    return "[" + ", ".join(dumps(pipe.ask(q)) for q in items) + "]"
+    pipe = pipeline(parse_config(config), corpus)
+    return "[" + ", ".join(dumps(ask_json(pipe.ask(q))) for q in items) + "]"
 
 
 def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
@@ -221,7 +218,7 @@ def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
     reranker) give null for the raw value.
     """
     items = _json_arg(questions, "questions", list, [])
-    pipe = pipeline(config_from(config), corpus)
+    pipe = pipeline(parse_config(config), corpus)
     scored = isinstance(pipe.retriever, HasScores)
     out = []
     for q in items:
@@ -232,13 +229,13 @@ def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
     return dumps(out)
 
 
-def analyze(text: str) -> str:
+def analyze_text(text: str) -> str:
     """The analyzer's terms with offsets: the same JSON as `raglab analyze --json TEXT`."""
     return dumps(analysis(text))
 
 
 def analyze_many(texts) -> str:
-    """`analyze` for a list of texts in one call: a JSON list of their term lists."""
+    """`analyze_text` for a list of texts in one call: a JSON list of their term lists."""
     items = _json_arg(texts, "texts", list, [])
     return dumps([analysis(t) for t in items])
 
@@ -247,9 +244,7 @@ def article(doc_id: str, corpus: str = BUNDLED) -> str:
     """One article's normalised text (all offsets refer to it) and its sections."""
     for d in _corpus(corpus).docs:
         if d.id == doc_id:
-            return dumps({"id": d.id, "lang": d.lang, "title": d.title, "text": d.text,
-                          "sections": [{"heading": list(s.heading), "start": s.start, "end": s.end}
-                                       for s in d.sections]})
+            return dumps(article_json(d))
     raise ValueError(f"no article {doc_id!r} in the {corpus} corpus")
 
 
