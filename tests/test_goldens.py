@@ -44,7 +44,7 @@ def good_row(**over):
 
 def unique_quote():
     doc = {d.id: d for d in docs()}["en-cash-out"]
-    line = next(l for l in doc.text.split("\n") if "1.85%" in l and doc.text.count(l) == 1)
+    line = next(ln for ln in doc.text.split("\n") if "1.85%" in ln and doc.text.count(ln) == 1)
     return line
 
 

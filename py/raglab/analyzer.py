@@ -300,6 +300,7 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
 
 
 def is_heading(text: str, start: int) -> bool:
+    """Whether the line or sentence at `start` is a Markdown heading."""
     return text.startswith("#", start)
 
 

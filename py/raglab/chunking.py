@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .analyzer import WHITESPACE, sentences, words
+from .analyzer import WHITESPACE, is_heading, sentences, words
 from .corpus import Document
 
 
@@ -112,7 +112,7 @@ def sentence_spans(doc: Document) -> list[tuple[int, int]]:
     pending: int | None = None  # start of a heading waiting for its first sentence
     for section in doc.sections:
         for s, e in sentences(doc.text, section.start, section.end):
-            if doc.text.startswith("#", s):
+            if is_heading(doc.text, s):
                 if pending is not None:
                     spans.append((pending, _line_end(doc.text, pending)))
                 pending = s

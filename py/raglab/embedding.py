@@ -138,12 +138,3 @@ def register(name: str, factory: Callable[[list[Chunk]], Retriever]) -> None:
     if name in RETRIEVERS:
         raise ValueError(f"a retriever named {name!r} already exists; pick another name")
     RETRIEVERS[name] = factory
-
-
-def register_wordllama() -> str:
-    """Register ``embedding-wordllama`` (checks the package is installed first)."""
-    encoder = WordLlamaEncoder()
-    name = f"embedding-{encoder.name}"
-    if name not in RETRIEVERS:
-        register(name, lambda chunks: EmbeddingRetriever(chunks, encoder))
-    return name

@@ -30,8 +30,8 @@ from dataclasses import replace
 from .analyzer import analyze, words
 from .chunking import CHUNKERS
 from .goldens import KINDS, LANGS
-from .metrics import (RESAMPLES, SEED, citation_precision, covered, f1_of_terms, faithfulness, first_rank, gains,
-                      hit_at, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples)
+from .metrics import (RESAMPLES, SEED, citation_precision, covered, exact_match, faithfulness, first_rank, gains,
+                      hit_at, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples, token_f1)
 from .pipeline import POOL, Config, Pipeline, check_k
 from .ranking import Query
 from .retrieval import RETRIEVERS, first_stage
@@ -188,8 +188,8 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                 "recall": recall_at(gain, q.n_facts, k), "mrr": reciprocal_rank(gain, MRR_DEPTH),
                 "ndcgk": ndcg_at(gain, ideal, k), "ndcg10": ndcg_at(gain, ideal, MRR_DEPTH),
                 "stage": attribute(ranked, found, pipe.retriever, query, k),
-                "f1": 0.0 if result.abstained else f1_of_terms(terms(result.text), terms(q.answer)),
-                "em": 0.0 if result.abstained else float(terms(result.text) == terms(q.answer)),
+                "f1": token_f1(None if result.abstained else result.text, q.answer, terms),
+                "em": exact_match(None if result.abstained else result.text, q.answer, terms),
                 "citation_precision": None if result.abstained else citation_precision(
                     [pipe.by_id[c] for c in result.citations], q.evidence, min_coverage),
             })

@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .analyzer import analyze, tokens
+from .answer import HEADING_WEIGHT  # a term found only in the heading path counts half, as in the answerer
 from .chunking import Chunk
 from .expansion import surface_words
 from .hybrid import HybridRetriever
@@ -57,7 +58,6 @@ WEIGHTS = {  # fitted on dev (pairwise logistic regression, all three chunkers),
     "soft": 0.47,
 }
 FEATURES = tuple(sorted(WEIGHTS))
-HEADING_WEIGHT = 0.5  # a question term found only in the heading path counts half
 SOFT_MIN = 4  # a soft match shares a prefix of at least this many code points ...
 SOFT_TRIM = 2  # ... and of all but at most this many of the query term's code points
 EXPANSION_WEIGHT = 0.5  # a term that query expansion appended counts half

@@ -48,7 +48,7 @@ class LoadedCorpus:
     docs: list[Document]
     questions: list[Question] = field(default_factory=list)
     goldens_error: str | None = None
-    pipelines: dict[tuple, Pipeline] = field(default_factory=dict)
+    pipelines: dict[tuple[str, str], Pipeline] = field(default_factory=dict)  # by (chunker, retriever)
 
 
 _CORPORA: dict[str, LoadedCorpus] = {}
@@ -87,12 +87,15 @@ def parse_config(value=None) -> Config:
 
 
 def pipeline(config: Config, corpus: str = BUNDLED) -> Pipeline:
-    """The pipeline for a corpus and configuration, built on first use and then reused."""
+    """The pipeline for a corpus and configuration. The index depends only on the corpus,
+    the chunker and the retriever, so it is built once per such triple and shared, through
+    `Pipeline.with_config`, by every k, threshold and expansion setting."""
     loaded = _corpus(corpus)
-    key = tuple(getattr(config, f.name) for f in fields(Config))
+    key = (config.chunker, config.retriever)
     if key not in loaded.pipelines:
         loaded.pipelines[key] = Pipeline(loaded.docs, config)
-    return loaded.pipelines[key]
+    built = loaded.pipelines[key]
+    return built if built.config == config else built.with_config(config)
 
 
 def load(name: str, files, goldens: str | None = None, goldens_name: str = "questions.jsonl") -> str:
@@ -176,7 +179,6 @@ def info(corpus: str = BUNDLED) -> str:
         "served": Config().label,
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
-        "expansion": _available("expansion"),
         "compare": _available("evaluation"),
         "articles": [{"id": d.id, "lang": d.lang, "title": d.title} for d in loaded.docs],
         "examples": examples(loaded.questions),
