@@ -1,6 +1,6 @@
 // The Evaluate tab: run raglab compare in the worker with a progress bar (and a
 // Cancel), then show the report: an SVG chart of MRR@10 with its confidence
-// interval, the very tables the CLI prints (raglab.compare.sections, cell for cell,
+// interval, the very tables the CLI prints (raglab.report.sections, cell for cell,
 // their titles and notes in the interface language), the CLI's text output, and the
 // answer review (review.js).
 
@@ -186,8 +186,7 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
     const d = info.defaults;
     checks($("eval-chunkers"), "chunker", info.chunkers);
     checks($("eval-retrievers"), "retriever", info.retrievers, (name) => name === "bm25" || name === d.retriever);
-    $("eval-expand").value = info.expansion && d.expand ? "on" : "off";
-    $("eval-expand").disabled = !info.expansion;
+    $("eval-expand").value = d.expand ? "on" : "off";
     $("eval-run").disabled = !info.compare;
     if (info.compare) sayRaw($("eval-status"), "");
     else say($("eval-status"), "eval.unavailable");

@@ -161,8 +161,7 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     const options = { split: "all", per_question: true, hide_identical: true };
     if ($("own-full").checked) return options;
     const d = info.defaults;
-    return { ...options, chunker: info.chunkers, retriever: [d.retriever], expand: d.expand && info.expansion ? "on" : "off",
-      baseline: d.expand && !info.expansion ? undefined : info.served };
+    return { ...options, chunker: info.chunkers, retriever: [d.retriever], expand: d.expand ? "on" : "off", baseline: info.served };
   }
 
   function drawLoaded() {

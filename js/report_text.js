@@ -1,5 +1,5 @@
 // The evaluation report's words in the interface language. Python makes the report's
-// tables (raglab.compare.sections) in English, for the command line; the page shows
+// tables (raglab.report.sections) in English, for the command line; the page shows
 // the same cells, with section titles, notes, column names and the few worded cells
 // translated here. Numbers and configuration names stay exactly as Python wrote
 // them. A section this file does not know keeps its English (and the Bangla

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from helpers import docs, questions
-from raglab import compare, review, web
+from raglab import evaluation, review, web
 from raglab.goldens import GoldenError, parse_goldens
 from raglab.pipeline import Config
 
@@ -33,8 +33,8 @@ def test_the_stage_that_lost_it():
 
 @pytest.fixture(scope="module")
 def report():
-    configs = compare.grid(["recursive"], ["bm25"], (False, True))
-    return compare.run(list(docs()), list(questions()), configs, split="test", per_question=True)
+    configs = evaluation.grid(["recursive"], ["bm25"], (False, True))
+    return evaluation.run(list(docs()), list(questions()), configs, split="test", per_question=True)
 
 
 def test_review_rows_cover_every_question_and_configuration(report):

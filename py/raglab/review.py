@@ -4,7 +4,7 @@ The evaluation scores retrieval on spans and answers on term overlap; a support 
 asks a plainer question of each golden question: did the served answer state the
 reference fact? `verdict` answers it with `metrics.holds_fact`, and `lost_at` names
 the stage to look at when it did not. `review` turns a per-question report
-(`compare.run(..., per_question=True)`) into the rows the page's review table and
+(`evaluation.run(..., per_question=True)`) into the rows the page's review table and
 its filters show, so the browser and the command line agree on every verdict.
 
     >>> verdict(True, "The fee is Tk 18.50 per Tk 1,000 (1.85%).", "1.85%")
