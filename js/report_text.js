@@ -11,6 +11,7 @@ const KIND_BN = {
   direct: "সরাসরি", paraphrase: "ভিন্ন ভাষ্যে", multi: "দুটি তথ্য", crosslingual: "আন্তঃভাষিক", unanswerable: "উত্তরহীন",
 };
 const LANG_BN = { en: "ইংরেজি", bn: "বাংলা" };
+const SPLIT_BN = { all: "সব (dev ও test)", dev: "dev", test: "test" };
 const GROUP_BN = { language: "ভাষা অনুযায়ী", kind: "ধরন অনুযায়ী", "language x kind": "ভাষা × ধরন অনুযায়ী" };
 
 // Column names; metric abbreviations (recall@5, MRR@10, nDCG@5, hit@1, F1, EM) stay.
@@ -62,7 +63,7 @@ function notes(raw, report) {
   switch (raw.title) {
     case "Headline":
       return [
-        `স্প্লিট ${st.split}: ${num(st.questions)}টি প্রশ্ন (${nAns}টি উত্তরযোগ্য, ${nUna}টি উত্তরহীন), ${num(st.articles)}টি নিবন্ধ, k = ${k}; `
+        `স্প্লিট ${SPLIT_BN[st.split] || st.split}: ${num(st.questions)}টি প্রশ্ন (${nAns}টি উত্তরযোগ্য, ${nUna}টি উত্তরহীন), ${num(st.articles)}টি নিবন্ধ, k = ${k}; `
           + `কোনো অংশ প্রমাণের অন্তত ${num(st.min_coverage)} ভাগ ঢাকলে সেটি প্রমাণ ধারণ করে। ব্যবধান: প্রশ্নের ওপর পারসেন্টাইল বুটস্ট্র্যাপ, `
           + `${num(st.resamples)}টি পুনর্নমুনা, বীজ ${num(st.seed)}।`,
         `রিট্রিভালের মাপ ${nAns}টি উত্তরযোগ্য প্রশ্নে; "উত্তর দিয়েছে" হলো উত্তরযোগ্য প্রশ্নে উত্তর দেওয়ার হার, "বিরত থেকেছে" হলো `

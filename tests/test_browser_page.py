@@ -228,7 +228,7 @@ ALLOWED_LATIN = re.compile(r"""
   | [\w.-]*\.(?:md|jsonl|json)\b     # file names and their extensions
   | raglab(?:\ compare|\ ask)? | JSON(?:\ Lines)? | Markdown | Shapla\ Pay | Python | Pyodide | emscripten
   | id|lang|kind|split|question|answer|evidence|doc|quote|fact|null|direct|paraphrase|multi
-  | crosslingual|unanswerable|dev|test|en|bn|k|n|MB|ms|s|n/a
+  | crosslingual|unanswerable|dev|test|en|bn|n/a|k|n|MB|ms|s
 """, re.X)
 
 
