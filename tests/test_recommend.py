@@ -12,8 +12,8 @@ def test_candidates_reach_the_best_interval_and_paraphrase_mrr_decides():
             row("c", 0.84, 0.90, 0.90, 100), row("d", 0.88, 0.72, 0.65, 200)]
     got = choose(rows)
     assert got["best"] == "a" and got["candidates"] == ["a", "b", "d"]  # c is below 0.85
-    # b and d tie on paraphrase MRR (0.65); d wins on overall MRR.
-    assert got["pick"] == "d" and got["cheapest"] == "d" and got["by"] == "paraphrase MRR@10"
+    # b and d tie on paraphrase MRR (0.65); b wins on overall MRR; d is the cheapest candidate.
+    assert got["pick"] == "b" and got["cheapest"] == "d" and got["by"] == "paraphrase MRR@10"
 
 
 def test_ties_to_three_decimals_go_to_mrr_then_fewer_words():
