@@ -9,7 +9,7 @@ import pytest
 from raglab.goldens import Evidence
 from raglab.metrics import resamples
 from raglab.risk import (Curve, aurc_interval, contextual_precision, contextual_recall, draw_counts, misleading,
-                         outcome)
+                         outcome, resample_aurcs)
 from raglab.stats import holm, mde, sign_flip_p, sign_patterns
 
 
@@ -79,8 +79,12 @@ def test_aurc_resamples_match_brute_force():
     wrong = [rng.randrange(2) for _ in range(30)]
     curve = Curve(conf, wrong)
     assert curve.aurc() == pytest.approx(brute_aurc(conf, wrong, [1] * 30))
-    for counts in draw_counts(resamples(30, 20, seed=3), 30):
-        assert curve.aurc(counts) == pytest.approx(brute_aurc(conf, wrong, counts))
+    draws = resamples(30, 20, seed=3)
+    per_draw = resample_aurcs(curve, draw_counts(draws, 30))
+    for idx, got in zip(draws, per_draw):
+        counts = [idx.count(i) for i in range(30)]
+        assert got == pytest.approx(brute_aurc(conf, wrong, counts))
+        assert curve.aurc(counts) == pytest.approx(got)
     lo, hi = aurc_interval(curve, draw_counts(resamples(30), 30))
     assert lo <= curve.aurc() <= hi and lo < hi
 

@@ -38,7 +38,10 @@ from .metrics import (RESAMPLES, SEED, citation_precision, covered, f1_of_terms,
                       hit_at, ideal_gains, mean, ndcg_at, percentile_interval, recall_at, reciprocal_rank,
                       resamples)
 from .pipeline import POOL, Config, Pipeline
+from .recommend import recommendation
 from .retrieval import RETRIEVERS
+from .risk import answer_typing, curve_fields, draw_counts, memoized_outcome, outcome, question_fields, summary_fields
+from .stats import paired_tests, sign_patterns
 
 SPLITS = ("dev", "test", "all")
 MRR_DEPTH = 10  # MRR and the second nDCG are cut at 10 whatever k is
@@ -185,7 +188,7 @@ def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, qu
 
 
 def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, terms=analyze,
-             queries: dict | None = None) -> list[dict]:
+             queries: dict | None = None, judge=outcome, typing=None) -> list[dict]:
     """One record per question: the ranking's metrics, the answer at threshold 0, the stage.
 
     The answer is computed once with threshold 0 together with its coverage; at any
@@ -215,8 +218,10 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                "top": [pipe.chunks[i].id for i in ranked], "words": words_k,
                "answer": None if result.abstained else result.text, "coverage": result.coverage,
                "faithfulness": None if result.abstained else faithfulness(result.text, [c.text for c in top])}
+        found = cover.get(q.id, {})
+        rec.update(question_fields(q, top, [i in found for i in ranked[:k]], rec["answer"], min_coverage,
+                                   judge, typing))
         if q.answerable:
-            found = cover[q.id]
             gain = gains([found.get(i, frozenset()) for i in ranked])
             ideal = ideal_gains(list(found.values()), q.n_facts)
             rec.update({
@@ -251,6 +256,7 @@ def summarise(records: list[dict], threshold: float) -> dict:
     out["citation_precision"] = mean(r["citation_precision"] for r in ans if answered(r, threshold))
     out["answer_rate"] = mean(1.0 if answered(r, threshold) else 0.0 for r in ans)
     out["abstention_rate"] = mean(0.0 if answered(r, threshold) else 1.0 for r in una)
+    out.update(summary_fields(records, lambda r: answered(r, threshold)))
     counts = {s: 0 for s in STAGES}
     for r in ans:
         counts[r["stage"]] += 1
@@ -354,7 +360,7 @@ def _check(questions, split, configs, min_coverage, k):
 
 def run(docs, questions, configs=None, split: str = "test", min_coverage: float = 0.5, k: int = 5,
         seed: int = SEED, baseline: str | None = None, id_labels: bool = False, per_question: bool = False,
-        progress=None) -> dict:
+        progress=None, trec: bool = False) -> dict:
     """Compare `configs` (default: the whole grid) on one split; returns the JSON-ready report.
 
     `progress(done, total, label)`, when given, is called as configurations complete.
@@ -377,6 +383,8 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     built: dict[tuple[str, str], Pipeline] = {}
     queries: dict = {}
     terms = memoized_analysis()
+    judge = memoized_outcome()
+    typing = answer_typing()
     for n, config in enumerate(configs):
         if progress:
             progress(n, len(configs), config.label)
@@ -389,7 +397,8 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
             covers[config.chunker] = coverage_index(pipe.chunks, asked, min_coverage)
             label_ids[config.chunker] = {qid: [pipe.chunks[i].id for i in found]
                                          for qid, found in covers[config.chunker].items()}
-        results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries)
+        results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries,
+                                         judge, typing)
     built.clear()
     if progress:
         progress(len(configs), len(configs), "done")
@@ -398,6 +407,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     answerable_ids = [q.id for q in chosen if q.answerable]
     draws = resamples(len(answerable_ids), RESAMPLES, seed)
     slices = slice_keys(chosen)
+    counts = draw_counts(resamples(len(report_ids), RESAMPLES, seed), len(report_ids))
 
     def vector(label, key):
         by_id = {r["id"]: r for r in results[label]}
@@ -415,7 +425,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                       "abstention_rate": None, "n": 0, "rule": "no dev questions: the default threshold"}
         t = tuning["threshold"]
         mine = [r for r in recs if r["id"] in report_ids]
-        row = {"label": config.label, "chunker": config.chunker, "retriever": config.retriever,
+        row = {**curve_fields(mine, counts, THRESHOLDS), "label": config.label, "chunker": config.chunker, "retriever": config.retriever,
                "expand": config.expand, "threshold": t, "tuning": tuning,
                "metrics": summarise(mine, t),
                "slices": {s["name"]: summarise([r for r in mine if _in_slice(r, s)], t) for s in slices},
@@ -423,6 +433,15 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                "paired": None if config.label == baseline else {
                    m: _paired(vector(config.label, m), vector(baseline, m), draws) for m in ("mrr", "recall")}}
         rows.append(row)
+    diffs = {(row["label"], m): [a - b for a, b in zip(vector(row["label"], m), vector(baseline, m))]
+             for row in rows if row["paired"] for m in ("mrr", "recall")}
+    tests = paired_tests(diffs, sign_patterns(len(answerable_ids), seed=seed))
+    for (label, m), got in tests.items():
+        next(r for r in rows if r["label"] == label)["paired"][m].update(got)
+    dev_ids = {q.id for q in dev if q.answerable}
+    chosen_on = "dev" if dev_ids else split
+    basis = {label: [r for r in results[label] if (r["split"] == "dev" if dev_ids else r["id"] in report_ids)]
+             for label in labels}
 
     report = {
         "settings": {"split": split, "k": k, "min_coverage": min_coverage, "seed": seed, "resamples": RESAMPLES,
@@ -433,7 +452,13 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                      "dev_questions": len(dev), "stages": {s: STAGE_HELP[s] for s in STAGES}},
         "configs": rows,
         "slices": slices,
+        "recommendation": recommendation(labels, basis, chosen_on, seed),
     }
+    if trec:
+        report["trec"] = {"runs": {label: {r["id"]: r["top"] for r in results[label] if r["id"] in report_ids}
+                                   for label in labels},
+                          "qrels": {chunker: {qid: ids for qid, ids in label_ids[chunker].items() if qid in report_ids}
+                                    for chunker in label_ids}}
     if id_labels:
         report["id_labels"] = id_label_study(configs, results, covers, label_ids, answerable_ids, baseline, k)
     if per_question:

@@ -19,6 +19,11 @@ runs on the reported questions and says so.
 
 from __future__ import annotations
 
+import math
+
+from .metrics import RESAMPLES, percentile_interval, resamples
+from .stats import sign_flip_p, sign_patterns
+
 RULE = ("of the configurations compared, those whose dev recall@k reaches the lower end of the 95% interval "
         "of the best dev recall@k are candidates; serve the candidate with the highest dev MRR@10 on "
         "paraphrase questions (overall MRR@10 without paraphrases), ties to three decimals going to the "
@@ -61,3 +66,40 @@ def choose(rows: list[dict]) -> dict:
     return {"best": best["label"], "floor": floor, "candidates": [r["label"] for r in candidates],
             "by": "paraphrase MRR@10" if by_paraphrase else "MRR@10", "pick": pick["label"],
             "cheapest": cheapest["label"]}
+
+
+def _mean(values) -> float | None:
+    values = list(values)
+    return math.fsum(values) / len(values) if values else None
+
+
+def dev_figures(label: str, records: list[dict]) -> dict:
+    """The rule's inputs for one configuration from its per-question records."""
+    ans = [r for r in records if r["answerable"]]
+    para = [r for r in ans if r["kind"] == "paraphrase"]
+    return {"label": label, "recall": _mean(r["recall"] for r in ans), "mrr": _mean(r["mrr"] for r in ans),
+            "paraphrase_mrr": _mean(r["mrr"] for r in para), "words": _mean(float(r["words"]) for r in records),
+            "recall_ci": None}
+
+
+def recommendation(labels: list[str], records: dict[str, list[dict]], chosen_on: str, seed: int) -> dict:
+    """The rule applied to `records` (per configuration, the questions it is chosen on: dev).
+
+    Returns the choice with the figures it rests on; the report adds the reported split's
+    numbers for the pick and renders the sentences.
+    """
+    rows = [dev_figures(label, records[label]) for label in labels]
+    best = max(rows, key=lambda r: r["recall"] or 0.0)  # max() keeps the first of equals
+    answerable = [r for r in records[best["label"]] if r["answerable"]]
+    draws = resamples(len(answerable), RESAMPLES, seed)
+    best["recall_ci"] = list(percentile_interval([r["recall"] for r in answerable], draws) or ()) or None
+    choice = choose(rows)
+    by_label = {r["label"]: r for r in rows}
+    out = {"rule": RULE, "chosen_on": chosen_on, "answerable": len(answerable), **choice,
+           "best_ci": best["recall_ci"], "figures": {label: by_label[label] for label in choice["candidates"]}}
+    if choice["cheapest"] != choice["pick"]:
+        mine = [r["mrr"] for r in records[choice["pick"]] if r["answerable"]]
+        theirs = [r["mrr"] for r in records[choice["cheapest"]] if r["answerable"]]
+        diffs = [a - b for a, b in zip(mine, theirs)]
+        out["versus_cheapest"] = {"diff": _mean(diffs), "p": sign_flip_p(diffs, sign_patterns(len(diffs), seed=seed))}
+    return out

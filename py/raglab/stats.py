@@ -105,3 +105,14 @@ def holm(ps: list[float | None]) -> list[float | None]:
         running = max(running, min(1.0, (m - rank) * p))
         out[i] = running
     return out
+
+
+def paired_tests(diffs: dict[tuple, list[float]], patterns: list[int], alpha: float = ALPHA) -> dict[tuple, dict]:
+    """For each comparison (any key) of per-question differences: the sign-flip p-value, the
+    minimum detectable effect, and the Holm-adjusted p-value over the whole family, with
+    `survives` = the adjusted p is at most alpha."""
+    keys = list(diffs)
+    ps = [sign_flip_p(diffs[key], patterns) for key in keys]
+    adjusted = holm(ps)
+    return {key: {"p": p, "mde": mde(diffs[key]), "p_holm": a, "survives": a is not None and a <= alpha}
+            for key, p, a in zip(keys, ps, adjusted)}
