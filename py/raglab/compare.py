@@ -31,6 +31,7 @@ import sys
 import time
 from dataclasses import replace
 
+from . import findings
 from .analyzer import analyze, words
 from .chunking import CHUNKERS
 from .goldens import KINDS, LANGS
@@ -598,6 +599,8 @@ def sections(report: dict) -> list[dict]:
             "expect about one interval in twenty to exclude 0 by chance alone."],
             "header": ["configuration", "metric", "difference", "95% CI", "verdict"], "rows": rows})
 
+    out.extend(findings.sections(report))
+
     out.append({"title": "Failure attribution", "notes": [
         f"Each answerable question is attributed to exactly one stage; shares sum to 1 (n = {n_ans}). "
         + "; ".join(f"{s}: {STAGE_HELP[s]}" for s in STAGES) + "."],
@@ -631,6 +634,9 @@ def sections(report: dict) -> list[dict]:
             "The difference is what authoring labels with one chunker is worth."],
             "header": ["labels by", "scored", "MRR ids", "MRR spans", "diff", f"recall@{k} ids",
                        f"recall@{k} spans", "diff"], "rows": rows})
+
+    if "recommendation" in report:
+        out.append(findings.recommendation(report))
 
     if "questions" in report:
         rows = [[q["id"], q["lang"], q["kind"], q["config"], "-" if q["rank"] is None else str(q["rank"]),
@@ -774,11 +780,18 @@ def report_from_args(args, progress=None) -> dict:
     questions = load_goldens(path, docs)
     return run(docs, questions, configs, split=args.split, min_coverage=args.min_coverage, k=args.k,
                seed=args.seed, baseline=args.baseline, id_labels=args.id_labels,
-               per_question=args.per_question, progress=progress)
+               per_question=args.per_question, progress=progress, trec=bool(getattr(args, "trec", None)))
 
 
 def cmd_compare(args) -> int:
     report = report_from_args(args, progress=Progress())
+    if args.trec:
+        from . import trec
+
+        data = report.pop("trec")
+        paths = trec.write(args.trec, data["runs"], data["qrels"])
+        print(f"compare: wrote {len(paths)} TREC files to {args.trec} (one .run per configuration, one .qrels "
+              "per chunker)", file=sys.stderr)
     sys.stdout.write(render(report, "json" if args.json else args.format))
     return 0
 
@@ -795,6 +808,7 @@ def add_compare_parser(subparsers) -> None:
                     "baseline, slices and failure attribution. Relevance is span overlap, never chunk ids.",
         epilog="Examples:\n  raglab compare\n  raglab compare --split dev --retriever bm25 --retriever hybrid\n"
                "  raglab compare --per-question --format csv > per-question.csv\n"
+               "  raglab compare --trec runs/   # then: trec_eval -m recip_rank runs/recursive.qrels runs/recursive+bm25.run\n"
                f"  {REGENERATE}\n\nAbstention threshold: {TUNING_RULE}.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--split", default="test", choices=SPLITS, help="questions to report on (default test)")
@@ -816,5 +830,7 @@ def add_compare_parser(subparsers) -> None:
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
+    p.add_argument("--trec", metavar="DIR", help="also write TREC run files (one per configuration, docid = chunk "
+                   "id) and qrels (one per chunker, from spans) into DIR, for trec_eval or ir_measures")
     add_corpus_arg(p)
     p.set_defaults(func=cmd_compare)
