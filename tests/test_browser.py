@@ -355,3 +355,24 @@ def test_no_request_left_the_origin_and_nothing_was_blocked(app_page, offsite_re
     assert offsite_requests == []
     refused = [p for p in app_page.problems if "Content Security Policy" in p or "Refused" in p]
     assert refused == []
+
+
+def test_your_own_data_takes_a_squad_json_file_through_the_importer(app_page):
+    """A SQuAD 2.0 file alone (no Markdown) is imported in the worker by raglab.importers,
+    exactly as `raglab import squad` does natively, then checked and evaluated."""
+    from raglab import web as native_web_module
+
+    path = os.path.join(ROOT, "tests", "data", "squad2-handmade.json")
+    with open(path, "rb") as fh:
+        data = fh.read()
+    app_page.click("#tab-own")
+    app_page.click("#own-clear")
+    app_page.set_input_files("#own-questions", {"name": "squad2.json", "mimeType": "application/json", "buffer": data})
+    app_page.click("#own-run")
+    app_page.wait_for_selector("#own-result .own-imported")
+    shown = app_page.text_content("#own-result")
+    native = json.loads(native_web_module.load_squad("native-squad", path))
+    assert f"{native['articles']} articles and {native['questions']} questions" in shown
+    assert "no answer_start points at its answer text (1)" in shown
+    app_page.wait_for_selector("#own-report .report-section", timeout=120_000)
+    app_page.click("#own-clear")

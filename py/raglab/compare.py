@@ -69,7 +69,8 @@ METRICS = (
     ("hit1", "hit@1"), ("hitk", "hit@{k}"), ("recall", "recall@{k}"), ("mrr", "MRR@10"),
     ("ndcgk", "nDCG@{k}"), ("ndcg10", "nDCG@10"), ("words", "words@{k}"),
     ("f1", "F1"), ("em", "EM"), ("faithfulness", "faithful"), ("citation_precision", "cite prec"),
-    ("answer_rate", "answered"), ("abstention_rate", "abstained"),
+    ("answer_rate", "answered"), ("abstention_rate", "abstained"), ("wrong_rate", "wrong"), ("risk", "risk"),
+    ("misleading1", "misleading@1"), ("ctx_precision", "ctx precision@{k}"), ("ctx_recall", "ctx recall@{k}"),
 )
 
 
@@ -529,7 +530,10 @@ def _verdict(p: dict) -> str:
         return "n/a"
     if p["contains_zero"]:
         return "no clear difference (interval contains 0)"
-    return "better" if p["diff"] > 0 else "worse"
+    word = "better" if p["diff"] > 0 else "worse"
+    if p.get("survives") is False:
+        return f"{word}, but not after Holm's correction"
+    return f"{word} (survives Holm's correction)"
 
 
 def headline(report: dict) -> dict:
@@ -596,7 +600,9 @@ def sections(report: dict) -> list[dict]:
         out.append({"title": f"Against the baseline ({st['baseline']})", "notes": [
             "Paired bootstrap of the per-question difference (configuration minus baseline), 95% interval. "
             "When the interval contains 0 the data cannot tell the two apart. With many configurations, "
-            "expect about one interval in twenty to exclude 0 by chance alone."],
+            "expect about one interval in twenty to exclude 0 by chance alone: the verdict therefore also says "
+            "whether the difference survives Holm-Bonferroni over every comparison in this table (paired "
+            "sign-flip permutation p-values; see \"Is the golden set big enough?\")."],
             "header": ["configuration", "metric", "difference", "95% CI", "verdict"], "rows": rows})
 
     out.extend(findings.sections(report))
@@ -711,6 +717,9 @@ def render(report: dict, fmt: str = "text") -> str:
     return "\n\n".join(parts) + "\n"
 
 
+PAIRED_COLUMNS = ("diff", "diff_low", "diff_high", "mde", "p", "p_holm", "survives")
+
+
 def _csv(report: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -722,19 +731,23 @@ def _csv(report: dict) -> str:
         return buf.getvalue()
     keys = [key for key, _ in METRICS]
     w.writerow(["configuration", "chunker", "retriever", "expand", "threshold", "n", "answerable", "unanswerable"]
-               + keys + ["mrr_low", "mrr_high", "recall_low", "recall_high", "mrr_diff", "mrr_diff_low",
-                         "mrr_diff_high", "recall_diff", "recall_diff_low", "recall_diff_high"]
-               + [f"stage_{s}" for s in STAGES])
+               + keys + ["mrr_low", "mrr_high", "recall_low", "recall_high"]
+               + [f"{m}_{x}" for m in ("mrr", "recall") for x in PAIRED_COLUMNS]
+               + ["aurc", "aurc_low", "aurc_high", "max_coverage"] + [f"stage_{s}" for s in STAGES])
     for r in report["configs"]:
         m = r["metrics"]
         ci = [v for pair in (r["ci"]["mrr"], r["ci"]["recall"]) for v in (pair or ["", ""])]
         paired = []
         for key in ("mrr", "recall"):
-            d = r["paired"][key] if r["paired"] else {"diff": "", "low": "", "high": ""}
-            paired += [d["diff"], d["low"], d["high"]]
+            d = r["paired"][key] if r["paired"] else {}
+            paired += [d.get(x, "") for x in ("diff", "low", "high", "mde", "p", "p_holm")]
+            paired.append("" if "survives" not in d else int(d["survives"]))
+        a = r["aurc"]
         w.writerow([r["label"], r["chunker"], r["retriever"], int(r["expand"]), r["threshold"], m["n"],
                     m["answerable"], m["unanswerable"]] + ["" if m[key] is None else m[key] for key in keys]
-                   + ci + ["" if v is None else v for v in paired] + [m["attribution"][s] for s in STAGES])
+                   + ci + ["" if v is None else v for v in paired]
+                   + ["" if v is None else v for v in (a["value"], *(a["ci"] or (None, None)), a["max_coverage"])]
+                   + [m["attribution"][s] for s in STAGES])
     return buf.getvalue()
 
 
