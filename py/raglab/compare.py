@@ -362,7 +362,7 @@ def _check(questions, split, configs, min_coverage, k):
 
 def run(docs, questions, configs=None, split: str = "test", min_coverage: float = 0.5, k: int = 5,
         seed: int = SEED, baseline: str | None = None, id_labels: bool = False, per_question: bool = False,
-        progress=None, trec: bool = False) -> dict:
+        progress=None, trec: bool = False, latency: dict | None = None) -> dict:
     """Compare `configs` (default: the whole grid) on one split; returns the JSON-ready report.
 
     `progress(done, total, label)`, when given, is called as configurations complete.
@@ -451,7 +451,8 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                      "thresholds": list(THRESHOLDS),
                      "articles": len(docs), "questions": len(chosen), "answerable": len(answerable_ids),
                      "unanswerable": len(chosen) - len(answerable_ids),
-                     "dev_questions": len(dev), "stages": {s: STAGE_HELP[s] for s in STAGES}},
+                     "dev_questions": len(dev), "stages": {s: STAGE_HELP[s] for s in STAGES},
+                     **({"latency": {label: latency[label] for label in labels if label in latency}} if latency else {})},
         "configs": rows,
         "slices": slices,
         "recommendation": recommendation(labels, basis, chosen_on, seed),
@@ -685,7 +686,7 @@ def table_markdown(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(out)
 
 
-REGENERATE = "raglab compare --split test --id-labels --format markdown > docs/results.md"
+REGENERATE = "raglab compare --split test --id-labels --bench docs/benchmarks.md --format markdown > docs/results.md"
 
 
 def render(report: dict, fmt: str = "text") -> str:
@@ -791,9 +792,16 @@ def report_from_args(args, progress=None) -> dict:
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
     questions = load_goldens(path, docs)
+    latency = None
+    if getattr(args, "bench", None):
+        from .corpus import read_utf8
+        from .recommend import latency_from_benchmarks
+
+        latency = latency_from_benchmarks(read_utf8(args.bench, UsageError, "the benchmark file; pass --bench FILE"))
     return run(docs, questions, configs, split=args.split, min_coverage=args.min_coverage, k=args.k,
                seed=args.seed, baseline=args.baseline, id_labels=args.id_labels,
-               per_question=args.per_question, progress=progress, trec=bool(getattr(args, "trec", None)))
+               per_question=args.per_question, progress=progress, trec=bool(getattr(args, "trec", None)),
+               latency=latency)
 
 
 def cmd_compare(args) -> int:
@@ -845,5 +853,7 @@ def add_compare_parser(subparsers) -> None:
     p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
     p.add_argument("--trec", metavar="DIR", help="also write TREC run files (one per configuration, docid = chunk "
                    "id) and qrels (one per chunker, from spans) into DIR, for trec_eval or ir_measures")
+    p.add_argument("--bench", metavar="FILE", help="take each configuration's latency for the recommendation "
+                   "from this benchmark report (docs/benchmarks.md's pipeline table)")
     add_corpus_arg(p)
     p.set_defaults(func=cmd_compare)

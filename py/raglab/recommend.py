@@ -103,3 +103,27 @@ def recommendation(labels: list[str], records: dict[str, list[dict]], chosen_on:
         diffs = [a - b for a, b in zip(mine, theirs)]
         out["versus_cheapest"] = {"diff": _mean(diffs), "p": sign_flip_p(diffs, sign_patterns(len(diffs), seed=seed))}
     return out
+
+
+def latency_from_benchmarks(text: str) -> dict[str, float]:
+    """{configuration label: mean ms per question} from docs/benchmarks.md's pipeline table
+    (columns chunker, retriever, query expansion, ..., mean ms per question); {} when absent."""
+    out: dict[str, float] = {}
+    header = None
+    for line in text.split("\n"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None
+        if cells is None:
+            header = None
+            continue
+        if cells[:3] == ["chunker", "retriever", "query expansion"] and "mean ms per question" in cells:
+            header = cells
+            continue
+        if header is None or set(line.replace("|", "").strip()) <= set("-: "):
+            continue
+        row = dict(zip(header, cells))
+        try:
+            ms = float(row["mean ms per question"])
+        except (KeyError, ValueError):
+            continue
+        out[f"{row['chunker']}+{row['retriever']}" + ("+exp" if row["query expansion"] == "on" else "")] = ms
+    return out
