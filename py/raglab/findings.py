@@ -121,9 +121,10 @@ def recommendation(report: dict) -> dict:
         f"cannot tell them apart on recall. Among them {rec['pick']} has the highest dev {rec['by']} "
         f"({_f(figs[rec['pick']]['paraphrase_mrr'] if rec['by'].startswith('paraphrase') else figs[rec['pick']]['mrr'])}).",
         f"On `{st['split']}` it gets recall@{k} {_f(m['recall'])} {_ci(pick['ci']['recall'])}, MRR@10 {_f(m['mrr'])} "
-        f"{_ci(pick['ci']['mrr'])}; it answers {_f(m['answer_rate'])} of answerable questions, abstains on "
-        f"{_f(m['abstention_rate'])} of unanswerable ones, and {_f(m['wrong_rate'])} of all questions get a wrong "
-        f"answer (AURC {_f(pick['aurc']['value'])}); it hands the answerer {_f(m['words'], 0)} words per question.",
+        f"{_ci(pick['ci']['mrr'])}; it answers {_f(m['answer_rate'])} of answerable questions"
+        + (f", abstains on {_f(m['abstention_rate'])} of unanswerable ones" if m["abstention_rate"] is not None else "")
+        + f", and {_f(m['wrong_rate'])} of all questions get a wrong answer (AURC {_f(pick['aurc']['value'])}); "
+        f"it hands the answerer {_f(m['words'], 0)} words per question.",
     ]
     latency = st.get("latency") or {}
     if rec["pick"] in latency:
@@ -141,9 +142,11 @@ def recommendation(report: dict) -> dict:
                          f"on dev MRR@10 by {vs['diff']:.3f} (paired p = {_p(vs['p'])}): the extra context pays for itself.")
     else:
         notes.append("It is also the cheapest candidate (fewest context words).")
-    if rec["pick"] != st["served"]:
-        notes.append(f"This differs from the served default ({st['served']}): the grid compared here does not "
-                     "hold it, or the numbers have moved since the default was chosen.")
+    if rec["pick"] != st["served"] and st["served"] not in by:
+        notes.append(f"The served default ({st['served']}) is not among the configurations compared here.")
+    elif rec["pick"] != st["served"]:
+        notes.append(f"This differs from the served default ({st['served']}): on these dev questions the rule "
+                     "prefers another configuration than the one it chose when the default was set.")
     else:
         notes.append("It is the served default (`raglab ask` without options).")
     rows = []

@@ -13,14 +13,11 @@ TyDi QA GoldP, squad_bn and BanglaRQA):
 - `is_impossible: true` (SQuAD 2.0) becomes an unanswerable question (answer null, no evidence).
 
 `raglab import beir DIR --out DIR2` reads the BEIR layout (`corpus.jsonl`, `queries.jsonl`,
-`qrels/dev.tsv`, `qrels/test.tsv`): one article per passage, and a question's evidence is
-the whole of each relevant passage (document-level truth: score such a set on retrieval).
+`qrels/{dev,test}.tsv`): one article per passage; evidence = each relevant passage, whole.
 
-Both are pure functions from input streams to an `Imported` value (files + golden rows +
-what was dropped and why); `write_import` is the only writer. A malformed file raises
-`ImportFormatError` naming file, line (and JSON path) and field, before anything is written.
-The result is checked with raglab's own loaders before it is returned, so what is written
-is exactly what `raglab check` accepts.
+Both return an `Imported` value (files, golden rows, drops by reason); `write_import` is the
+only writer. A malformed file raises `ImportFormatError` (file, line, JSON path, field) before
+anything is written, and the result is loaded with raglab's own loaders before it is returned.
 """
 
 from __future__ import annotations
