@@ -252,6 +252,12 @@ def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
     assert 0.0 <= mrr <= 1.0
     assert mrr == pytest.approx(next(r for r in report["configs"] if r["label"] == label)["metrics"]["mrr"], abs=5e-4)
     assert app_page.eval_on_selector_all(".chart .dot", "ds => ds.length") == len(report["configs"])
+    # The risk-coverage chart: one line per configuration, the recommended one highlighted, and
+    # the closing recommendation section as the CLI renders it.
+    assert app_page.eval_on_selector_all(".risk-chart polyline", "ls => ls.length") == len(report["configs"])
+    assert app_page.eval_on_selector_all(".risk-chart polyline.pick", "ls => ls.length") == 1
+    notes = app_page.eval_on_selector_all('.report-section[data-title="Recommendation"] .note', "ns => ns.map(n => n.textContent)")
+    assert notes == next(s for s in compare.sections(report) if s["title"] == "Recommendation")["notes"]
     assert app_page.eval_on_selector_all(".drill tbody tr", "rs => rs.length") > 0
     cli_text = app_page.text_content(".cli-text pre")
     assert cli_text == compare.render({k: v for k, v in report.items() if k != "questions"}, "text")
