@@ -42,7 +42,7 @@ from .pipeline import POOL, Config, Pipeline
 from .recommend import recommendation
 from .retrieval import RETRIEVERS
 from .risk import answer_typing, curve_fields, draw_counts, memoized_outcome, outcome, question_fields, summary_fields
-from .stats import paired_tests, sign_patterns
+from .significance import paired_tests, sign_patterns
 
 SPLITS = ("dev", "test", "all")
 MRR_DEPTH = 10  # MRR and the second nDCG are cut at 10 whatever k is

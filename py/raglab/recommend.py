@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from .metrics import RESAMPLES, percentile_interval, resamples
-from .stats import sign_flip_p, sign_patterns
+from .significance import sign_flip_p, sign_patterns
 
 RULE = ("of the configurations compared, those whose dev recall@k reaches the lower end of the 95% interval "
         "of the best dev recall@k are candidates; serve the candidate with the highest dev MRR@10 on "

@@ -10,7 +10,7 @@ from raglab.goldens import Evidence
 from raglab.metrics import resamples
 from raglab.risk import (Curve, aurc_interval, contextual_precision, contextual_recall, draw_counts, misleading,
                          outcome, resample_aurcs)
-from raglab.stats import holm, mde, sign_flip_p, sign_patterns
+from raglab.significance import holm, mde, sign_flip_p, sign_patterns
 
 
 class C:  # a chunk's span
