@@ -71,21 +71,16 @@ def slug(text: str, fallback: str) -> str:
 
 
 def _unique_id(base: str, taken: set[str]) -> str:
-    doc_id, n = base, 1
+    doc_id = base
     while doc_id in taken:
-        n += 1
-        doc_id = f"{base}-{n}"
+        doc_id = f"{base}-{int(doc_id[len(base) + 1:] or 1) + 1}"
     taken.add(doc_id)
     return doc_id
 
 
 def escape_headings(text: str) -> str:
-    """Body text with every line that starts with '#' indented by one space.
-
-    A corpus article's `##` lines are section headings; a paragraph that happens to hold
-    one must stay text. One space per such line is the only change, and it is the same
-    whether applied to a whole paragraph or to a prefix of it (offsets map by prefix).
-    """
+    """Body text with every line that starts with '#' indented by one space, so that it stays
+    text, not a section heading; the same on a whole paragraph or a prefix (offsets map)."""
     lines = text.split("\n")
     return "\n".join(" " + line if line.startswith("#") else line for line in lines)
 
