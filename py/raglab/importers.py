@@ -160,11 +160,9 @@ class _Article:
 
 def _locate(context: str, text: str, start: int) -> int | None:
     """Where an annotated answer is in its raw context: at answer_start, or its only occurrence."""
-    if not text:
-        return None
-    if 0 <= start and context[start:start + len(text)] == text:
+    if text and 0 <= start and context[start:start + len(text)] == text:
         return start
-    return context.index(text) if context.count(text) == 1 else None
+    return context.index(text) if text and context.count(text) == 1 else None
 
 
 def _evidence(article_text: str, para: str, start: int, end: int) -> str | None:
@@ -216,8 +214,7 @@ def import_squad(stream, source: str, lang: str = "auto", split: str = "alternat
                     article.paragraphs.append(context)
                 for q_i, qa in enumerate(qas):
                     qpath = f"{ppath}.qas[{q_i}]"
-                    qid = _field(qa, "id", (str, int), where, qpath)
-                    qid = str(qid)
+                    qid = str(_field(qa, "id", (str, int), where, qpath))
                     if qid in seen_ids:
                         raise ImportFormatError(f"{where}: {qpath}.id: duplicate question id {qid!r} (first at {seen_ids[qid]}); ids must be unique")
                     seen_ids[qid] = qpath
