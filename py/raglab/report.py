@@ -57,12 +57,13 @@ def headline(report: dict) -> dict:
     """The headline table: one row per configuration, the numbers a reader needs first."""
     k = report["settings"]["k"]
     header = ["configuration", f"recall@{k}", "95% CI", "MRR@10", "95% CI", f"nDCG@{k}", "answer F1",
-              "answered", "abstained"]
+              "answered", "abstained", "wrong"]
     rows = []
     for row in report["configs"]:
         m = row["metrics"]
         rows.append([row["label"], _f(m["recall"]), _ci(row["ci"]["recall"]), _f(m["mrr"]), _ci(row["ci"]["mrr"]),
-                     _f(m["ndcgk"]), _f(m["f1"]), _f(m["answer_rate"]), _f(m["abstention_rate"])])
+                     _f(m["ndcgk"]), _f(m["f1"]), _f(m["answer_rate"]), _f(m["abstention_rate"]),
+                     _f(m["wrong_rate"])])
     return {"title": "Headline", "header": header, "rows": rows}
 
 
@@ -79,7 +80,8 @@ def sections(report: dict) -> list[dict]:
         f"{st['min_coverage']:g} of it. Intervals: percentile bootstrap over questions, "
         f"{st['resamples']:,} resamples, seed {st['seed']}.",
         f"Retrieval metrics are over the {n_ans} answerable questions; \"answered\" is the answer rate on "
-        f"answerable questions, \"abstained\" the abstention rate on the {n_una} unanswerable ones. "
+        f"answerable questions, \"abstained\" the abstention rate on the {n_una} unanswerable ones, \"wrong\" "
+        "the share of all questions given an answer that does not state the reference fact. "
         f"The served default (`raglab ask` without options) is {st['served']}.",
     ]
     if st["split"] != "test":
