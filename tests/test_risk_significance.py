@@ -126,3 +126,28 @@ def test_holm_worked_example():
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm([0.2, None, 0.001]) == [0.2, None, 0.002]
     assert holm([0.5, 0.5]) == [1.0, 1.0]
+
+
+def test_misleading_uses_the_answer_type_table():
+    """A how-much question whose top chunk is another article's fee line is misleading; the
+    right article, or a chunk without any amount, is not."""
+    from raglab.risk import answer_typing, question_fields, memoized_outcome
+
+    wanted, present = answer_typing()
+    question = "How much does it cost to cash out Tk 1,000 at an agent?"
+    assert "amount" in wanted(question)
+    assert "amount" in present("Sending money to a bank account costs Tk 10 per transfer.")
+    q = type("Q", (), {"question": question, "answer": "Tk 18.50",
+                       "evidence": (Evidence("en-cash-out", "x", 0, 10, 0),)})()
+    typing = (wanted, present)
+    judge = memoized_outcome()
+    wrong_page = C("en-send-money", 0, 60)
+    wrong_page.text = "Sending money to a bank account costs Tk 10 per transfer."
+    no_amount = C("en-send-money", 0, 40)
+    no_amount.text = "Open the app and tap Send Money."
+    right_page = C("en-cash-out", 0, 60)
+    right_page.text = "Cash out costs Tk 18.50 per Tk 1,000."
+    assert question_fields(q, [wrong_page], [False], None, 0.5, judge, typing)["misleading"] is True
+    assert question_fields(q, [no_amount], [False], None, 0.5, judge, typing)["misleading"] is False
+    assert question_fields(q, [right_page], [True], "Cash out costs Tk 18.50.", 0.5, judge, typing) == {
+        "outcome": "right", "ctx_precision": 1.0, "ctx_recall": 1.0, "misleading": False}
