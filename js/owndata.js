@@ -112,7 +112,8 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
   $("own-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const files = articles();
-    if (!files.size) {
+    const squad = questions && /\.json$/i.test(questions.name); // SQuAD JSON brings its own articles
+    if (!files.size && !squad) {
       say($("own-status"), "own.needArticles");
       return;
     }
@@ -170,6 +171,10 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
       r.kind === "all" ? t("own.all") : t(`kind.${r.kind}`), num(r.dev), num(r.test), num(r.total)]);
     replace($("own-result"),
       el("p", { class: "status", id: "own-loaded" }, t("own.loaded", { articles: num(loaded.articles), questions: num(loaded.questions) })),
+      loaded.imported ? el("p", { class: "status own-imported" }, t("own.imported", {
+        dropped: num(loaded.imported.dropped.reduce((n, d) => n + d.count, 0)),
+        reasons: loaded.imported.dropped.map((d) => `${d.reason} (${num(d.count)})`).join("; ") || "–",
+      })) : null,
       el("p", { class: "status" }, t("own.askHint")),
       counts.length ? table([t("own.col.lang"), t("own.col.kind"), "dev", "test", t("own.col.total")], counts) : null,
       el("div", { id: "own-report" }));
