@@ -5,8 +5,8 @@
 // answer review (review.js).
 
 import { el, replace, svg, table } from "./dom.js";
-import { num, say, sayRaw } from "./i18n.js";
-import { localSection } from "./report_text.js";
+import { language, num, say, sayRaw } from "./i18n.js";
+import { UNTRANSLATED_NOTES, localSection } from "./report_text.js";
 import { reviewSection } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,7 +86,7 @@ export function mrrChart(report, title) {
  * threshold of the report's sweep. Every configuration is drawn faintly; the
  * recommended one, the served default and the baseline stand out and are labelled.
  */
-export function riskChart(report, title) {
+export function riskChart(report, title, t) {
   const rows = report.configs.filter((row) => row.curve);
   if (!rows.length) return null;
   const st = report.settings;
@@ -106,8 +106,8 @@ export function riskChart(report, title) {
       svg("text", { x: x(0) - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v.toFixed(1)));
   }
   chart.append(
-    svg("text", { x: x(0.5), y: y(0) + 34, "text-anchor": "middle", class: "label" }, "coverage (answered share)"),
-    svg("text", { x: 12, y: y(0.5), "text-anchor": "middle", class: "label", transform: `rotate(-90 12 ${y(0.5)})` }, "risk (wrong share)"));
+    svg("text", { x: x(0.5), y: y(0) + 34, "text-anchor": "middle", class: "label" }, t("eval.risk.x")),
+    svg("text", { x: 12, y: y(0.5), "text-anchor": "middle", class: "label", transform: `rotate(-90 12 ${y(0.5)})` }, t("eval.risk.y")));
   const roles = (label) => [label === pick && "pick", label === st.served && "served", label === st.baseline && "baseline"].filter(Boolean);
   const ordered = [...rows].sort((a, b) => roles(a.label).length - roles(b.label).length); // highlighted on top
   const legend = el("ul", { class: "risk-legend" });
@@ -121,7 +121,10 @@ export function riskChart(report, title) {
       class: "risk-line " + (role.length ? role[0] : "other"),
     }, svg("title", {}, `${row.label}: AURC ${aurc}`));
     chart.append(line);
-    if (role.length) legend.prepend(el("li", { class: role[0] }, `${row.label} (${role.join(", ")}): AURC ${aurc}`));
+    if (role.length) {
+      legend.prepend(el("li", { class: role[0] }, el("span", { lang: "en" }, row.label),
+        ` (${role.map((r) => t(`eval.role.${r}`)).join(", ")}): AURC ${aurc}`));
+    }
   }
   return el("figure", { class: "chart-figure" }, chart, legend, el("figcaption", {}, title));
 }
@@ -139,13 +142,15 @@ export function drawReport(container, view, { t, onAsk, corpus, command = null, 
       view.hidden.map((h, i) => [i ? "; " : "", el("span", { lang: "en" }, `${h.label} = ${h.same_as}`)])));
   }
   parts.push(mrrChart(report, t("eval.chart")));
-  const risk = riskChart(report, t("eval.risk"));
+  const risk = riskChart(report, t("eval.risk"), t);
   if (risk) parts.push(risk);
   for (const raw of sections) {
     const section = localSection(raw, report);
     parts.push(el("section", { class: "report-section", dataset: { title: raw.title } },
       el("h3", {}, section.title),
-      section.notes.map((note) => el("p", { class: "note" }, note)),
+      section.notes.map((note) => el("p", { class: "note",
+        ...(section.notes === raw.notes && UNTRANSLATED_NOTES.has(raw.title) && language() !== "en"
+          ? { lang: "en", dataset: { untranslated: raw.title } } : {}) }, note)),
       table(section.header, section.rows, { caption: null })));
   }
   parts.push(el("details", { class: "cli-text" },

@@ -157,6 +157,11 @@ const STRINGS = {
     "own.tuned": "The Ask tab now answers from your articles, with your questions as examples and the abstention threshold tuned on your dev questions: {threshold} ({n} dev questions).",
     "lang.en": "English",
     "lang.bn": "Bangla",
+    "eval.risk.x": "coverage (answered share)",
+    "eval.risk.y": "risk (wrong share)",
+    "eval.role.pick": "pick",
+    "eval.role.served": "served",
+    "eval.role.baseline": "baseline",
   },
   bn: {
     "app.title": "raglab — শাপলা পে সহায়তা কেন্দ্র",
@@ -311,6 +316,12 @@ const STRINGS = {
     "own.tuned": "‘প্রশ্ন করুন’ ট্যাব এখন আপনার নিবন্ধ থেকে উত্তর দেয়, আপনার প্রশ্নগুলো উদাহরণ হিসেবে, আর আপনার dev প্রশ্নে ঠিক করা বিরতির সীমা {threshold} ({n}টি dev প্রশ্ন) দিয়ে।",
     "lang.en": "ইংরেজি",
     "lang.bn": "বাংলা",
+    "eval.risk.x": "কভারেজ (উত্তর দেওয়ার ভাগ)",
+    "eval.risk.y": "ঝুঁকি (ভুলের ভাগ)",
+    "eval.role.pick": "সুপারিশ",
+    "eval.role.served": "পরিবেশিত",
+    "eval.role.baseline": "বেসলাইন",
+    "eval.risk": "ঝুঁকি–কভারেজ: দেওয়া উত্তরের মধ্যে ভুলের ভাগ, বিরতির সীমা যত বেশি প্রশ্ন ছাড়ে (কম হলে ভালো)",
   },
 };
 
