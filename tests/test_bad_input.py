@@ -400,7 +400,7 @@ def test_decomposed_bangla_question_finds_what_the_composed_one_finds():
 
 
 def test_cli_question_over_the_length_limit_is_refused(tmp_path):
-    from raglab.pipeline import MAX_QUESTION_CHARS
+    from raglab.limits import MAX_QUESTION_CHARS
 
     too_long = ("What is the cash out fee at an agent? " * 2700)[:MAX_QUESTION_CHARS + 1]
     r = raglab("ask", too_long)

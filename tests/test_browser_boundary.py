@@ -30,7 +30,8 @@ import pytest
 
 from helpers import docs
 from raglab.corpus import parse_corpus
-from raglab.pipeline import MAX_QUESTION_CHARS, Config, Pipeline
+from raglab.limits import MAX_QUESTION_CHARS
+from raglab.pipeline import Config, Pipeline
 
 READY_MS = 120_000
 ANSWER_MS = 60_000

@@ -3,8 +3,10 @@
 A candidate sentence is scored by idf-weighted coverage of the question's terms:
 the share of the question's idf mass whose terms occur in the sentence; a term
 found only in the chunk's heading path counts half. The best sentence is quoted
-verbatim. A second sentence is added only when it covers question terms the first
-does not (two-fact questions). Below `threshold` coverage the answerer abstains.
+verbatim, up to `limits.MAX_ANSWER_CHARS` (500) code points: a longer sentence (a giant
+table row) is quoted and scored up to its last word boundary within the limit. A second
+sentence is added only when it covers question terms the first does not (two-fact
+questions). Below `threshold` coverage the answerer abstains.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Callable
 
 from .analyzer import analyze, quote_span, sentences
 from .chunking import Chunk
+from .limits import MAX_ANSWER_CHARS, cut_at_word, index_heading
 from .retrieval import rounded
 
 HEADING_WEIGHT = 0.5
@@ -71,7 +74,8 @@ def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str]], ...]:
         if chunk.text.startswith("#", s) or _table_header(chunk.text, e):
             continue
         qs, qe = quote_span(chunk.text, s, e)
-        text = chunk.text[qs:qe]
+        text = cut_at_word(chunk.text[qs:qe], MAX_ANSWER_CHARS)  # a 78 KB table row is no answer
+        qe = qs + len(text)
         terms = frozenset(analyze(text))
         if terms:
             out.append((Quote(chunk.id, chunk.doc, chunk.start + qs, chunk.start + qe, text), terms))
@@ -80,7 +84,7 @@ def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str]], ...]:
 
 @functools.lru_cache(maxsize=50_000)
 def heading_terms(heading: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(analyze(" ".join(heading)))
+    return frozenset(analyze(" ".join(index_heading(heading))))
 
 
 def _present(text_terms: set[str], weights: dict[str, float], aliases: dict) -> set[str]:

@@ -14,7 +14,8 @@ from .analyzer import tokens
 from .chunking import CHUNKERS
 from .corpus import CorpusError, bundled_corpus_dir, load_corpus
 from .goldens import GoldenError, counts_table, load_goldens
-from .pipeline import Config, Pipeline, check_question_length
+from .limits import check_question_length
+from .pipeline import Config, Pipeline
 from .retrieval import RETRIEVERS
 
 

@@ -7,7 +7,9 @@ Each chunk (and each query) becomes a sparse vector of three feature groups:
 - ``c``: character n-grams of 3 to 5 code points inside each term, padded with ``<``
   and ``>`` at the word boundaries. They let ``লেনদেনের`` meet ``লেনদেন`` and
   ``recharged`` meet ``recharge`` where the light stemmer stops short. Terms with a
-  digit get no n-grams: ``25000`` must not half-match ``2500``.
+  digit get no n-grams: ``25000`` must not half-match ``2500``. Only the first
+  `limits.NGRAM_TERM_CHARS` (32) code points of a term give n-grams (a longer term gets
+  no end marker), so a 2,000,000-letter word costs what a 32-letter one does.
 
 A feature is hashed into ``dim`` buckets with ``zlib.crc32`` of its UTF-8 bytes (never
 the salted builtin ``hash``). Weights are TF-IDF (``1 + ln tf`` times
@@ -30,6 +32,7 @@ import zlib
 from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
+from .limits import NGRAM_TERM_CHARS
 from .retrieval import Hit, index_text, top_n
 
 DIM = 1 << 20
@@ -51,7 +54,7 @@ def char_ngrams(term: str, sizes: tuple[int, ...] = NGRAMS) -> list[str]:
     for ch in term:
         if "0" <= ch <= "9":
             return []
-    padded = "<" + term + ">"
+    padded = "<" + term + ">" if len(term) <= NGRAM_TERM_CHARS else "<" + term[:NGRAM_TERM_CHARS]
     out = []
     for n in sizes:
         for i in range(len(padded) - n + 1):

@@ -14,18 +14,10 @@ from .analyzer import analyze, tokens
 from .answer import Answer, answer
 from .chunking import CHUNKERS, Chunk, chunk_corpus
 from .corpus import Document
+from .limits import check_question_length
 from .retrieval import RETRIEVERS, Hit, build_retriever
 
 POOL = 50  # first-stage depth kept for failure attribution
-# A question is a sentence or two. Past this length `ask` refuses with a clear message
-# instead of holding the browser's worker for a minute (a pasted megabyte takes ~30 s natively).
-MAX_QUESTION_CHARS = 100_000
-
-
-def check_question_length(question: str) -> None:
-    if len(question) > MAX_QUESTION_CHARS:
-        raise ValueError(f"the question is {len(question):,} characters long; the limit is "
-                         f"{MAX_QUESTION_CHARS:,}. Ask about one thing at a time")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ what a person skimming the page would:
   appended count half too.)
 - ``soft``: like coverage, but a term also counts when the chunk has a word that
   starts with all but its last two code points ("licenses" meets "licensed",
-  "ঘণ্টায়" meets "ঘণ্টার"): the inflections the light stemmer leaves alone.
+  "ঘণ্টায়" meets "ঘণ্টার"): the inflections the light stemmer leaves alone. It is
+  looked up by bisection in the chunk's sorted terms, so the index holds each word
+  once, however long it is (a prefix set would grow with the square of a word's length).
 - ``heading``: how much of it is in the heading path ("Cash out fee" for a fee question)?
 - ``section``: the same, for the section headings below the article title only (the
   title is shared by every chunk of an article, so it cannot tell them apart).
@@ -35,6 +37,7 @@ another.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from .analyzer import analyze, tokens
@@ -42,6 +45,7 @@ from .chunking import Chunk
 from .expansion import split as split_expansion
 from .expansion import surface_words
 from .hybrid import HybridRetriever
+from .limits import index_heading
 from .retrieval import Hit, top_n
 
 DEPTH = 30  # candidates taken from the first stage
@@ -114,14 +118,15 @@ class ChunkFacts:
     duration: bool  # states a number with a time unit
     amount: bool  # states an amount: a number with Tk, টাকা, %, or another count unit
     section: frozenset[str]  # terms of the section headings below the article title
-    prefixes: frozenset[str]  # every prefix of 4+ code points of every term
+    sorted_terms: tuple[str, ...]  # `terms` in code-point order, for prefix lookups
     intro: bool  # the chunk sits under the article title, before the first section
 
     @classmethod
     def of(cls, chunk: Chunk) -> "ChunkFacts":
         toks = tokens(chunk.text)
         body = [t.term for t in toks]
-        heading_seq = analyze(" ".join(chunk.heading))
+        heading = index_heading(chunk.heading)
+        heading_seq = analyze(" ".join(heading))
         positions: dict[str, list[int]] = {}
         for i, t in enumerate(body):
             positions.setdefault(t, []).append(i)
@@ -136,10 +141,9 @@ class ChunkFacts:
             if any(t in AMOUNT_UNITS for t in near) or chunk.text.startswith("%", tok.end):
                 amount = True
         all_terms = frozenset(body) | frozenset(heading_seq)
-        prefixes = frozenset(t[:k] for t in all_terms for k in range(SOFT_MIN, len(t) + 1))
         return cls(frozenset(heading_seq), all_terms, frozenset(pairs),
                    {t: tuple(p) for t, p in positions.items()}, duration, amount,
-                   frozenset(analyze(" ".join(chunk.heading[1:]))), prefixes, len(chunk.heading) == 1)
+                   frozenset(analyze(" ".join(heading[1:]))), tuple(sorted(all_terms)), len(chunk.heading) == 1)
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,13 @@ def min_window(positions: list[tuple[int, ...]]) -> int:
     return best
 
 
+def has_prefix(sorted_terms: tuple[str, ...], stem: str) -> bool:
+    """True when a term of `sorted_terms` starts with `stem`: the terms that do sort
+    together, right at or after `stem`, so one bisection finds the first of them."""
+    i = bisect_left(sorted_terms, stem)
+    return i < len(sorted_terms) and sorted_terms[i].startswith(stem)
+
+
 def _share_in(items, pool) -> float:
     """The share of `items` found in `pool` (0 when there are no items)."""
     if not items:
@@ -219,7 +230,7 @@ def features(q: QueryFacts, c: ChunkFacts) -> dict[str, float]:
             found += w
         elif t in c.heading:
             found += HEADING_WEIGHT * w
-        if t in c.terms or (len(t) - SOFT_TRIM >= SOFT_MIN and t[:len(t) - SOFT_TRIM] in c.prefixes):
+        if t in c.terms or (len(t) - SOFT_TRIM >= SOFT_MIN and has_prefix(c.sorted_terms, t[:len(t) - SOFT_TRIM])):
             soft += w
     bigram = _share_in(q.pairs, c.bigrams)
     matched = [c.positions[t] for t in q.terms if t in c.positions]

@@ -15,6 +15,7 @@ from typing import Callable, Protocol
 from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
+from .limits import index_heading
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,9 @@ def top_n(scores: dict[int, float], n: int) -> list[Hit]:
 
 
 def index_text(chunk: Chunk) -> str:
-    """What gets indexed: the heading path, then the chunk text (spans still refer to the text)."""
-    return " \n".join(chunk.heading) + " \n" + chunk.text
+    """What gets indexed: the heading path (each heading cut to `limits.HEADING_INDEX_CHARS`),
+    then the chunk text (spans still refer to the text)."""
+    return " \n".join(index_heading(chunk.heading)) + " \n" + chunk.text
 
 
 class Retriever(Protocol):
