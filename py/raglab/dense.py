@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from array import array
 
 from .analyzer import analyze
 from .bm25 import BM25
@@ -123,29 +124,42 @@ class HashedVectorizer:
                     counts[k] = counts.get(k, 0) + 1
         return counts
 
+    def count(self, docs_terms: list[list[str]]) -> list[tuple[array, array]]:
+        """Learn document frequencies from the chunks; return each chunk's feature counts
+        packed as (sorted keys, counts) arrays: about 12 bytes a feature instead of a
+        dict entry's 100, which is what keeps a big corpus's index build small."""
+        packed = []
+        df: dict[int, int] = {}
+        for terms in docs_terms:
+            counts = self._counts(terms)
+            keys = sorted(counts)
+            for k in keys:
+                df[k] = df.get(k, 0) + 1
+            packed.append((array("q", keys), array("i", [counts[k] for k in keys])))
+        self.n_docs = len(packed)
+        self.df = df
+        return packed
+
     def fit(self, docs_terms: list[list[str]]) -> list[dict[int, float]]:
         """Learn document frequencies from the chunks and return their vectors."""
-        all_counts = [self._counts(terms) for terms in docs_terms]
-        self.n_docs = len(all_counts)
-        df: dict[int, int] = {}
-        for counts in all_counts:
-            for k in counts:
-                df[k] = df.get(k, 0) + 1
-        self.df = df
-        return [self._weigh(c) for c in all_counts]
+        return [dict(zip(keys, self.weigh(keys, counts))) for keys, counts in self.count(docs_terms)]
 
     def idf(self, key: int) -> float:
         return math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
 
-    def _weigh(self, counts: dict[int, int]) -> dict[int, float]:
-        keys = sorted(counts)
-        raw = [(1.0 + math.log(counts[k])) * self.idf(k) for k in keys]
+    def weigh(self, keys, counts) -> list[float]:
+        """The weights of one text's features, `keys` sorted and `counts` aligned with them."""
+        raw = [(1.0 + math.log(n)) * self.idf(k) for k, n in zip(keys, counts)]
         norm_sq = [0.0 for _ in self.GROUPS]
         for k, w in zip(keys, raw):
             norm_sq[k // self.dim] += w * w
         scale = [math.sqrt(self.group_weights.get(g, 0.0)) / math.sqrt(n) if n > 0 else 0.0
                  for g, n in zip(self.GROUPS, norm_sq)]
-        return {k: w * scale[k // self.dim] for k, w in zip(keys, raw)}
+        return [w * scale[k // self.dim] for k, w in zip(keys, raw)]
+
+    def _weigh(self, counts: dict[int, int]) -> dict[int, float]:
+        keys = sorted(counts)
+        return dict(zip(keys, self.weigh(keys, [counts[k] for k in keys])))
 
     def transform(self, terms: list[str]) -> dict[int, float]:
         """The vector of a query (unit length per group, scaled by the group weight)."""
@@ -173,17 +187,25 @@ class DenseRetriever:
         terms = docs_terms if docs_terms is not None else [analyze(index_text(c)) for c in chunks]
         self.bm25 = bm25 if bm25 is not None else BM25(terms)
         self.vectorizer = HashedVectorizer(dim, group_weights)
-        vectors = self.vectorizer.fit(terms)
-        self.norms = [_norm(v) for v in vectors]
-        # feature -> (chunk indices ascending, weights divided by the chunk's norm)
-        postings: dict[int, tuple[list[int], list[float]]] = {}
-        for i, vec in enumerate(vectors):
-            if self.norms[i] <= 0:
+        packed = self.vectorizer.count(terms)
+        # feature -> (chunk indices ascending, weights divided by the chunk's norm), as
+        # arrays; each chunk's counts are dropped as soon as they are in the postings.
+        postings: dict[int, tuple[array, array]] = {}
+        for i, (keys, counts) in enumerate(packed):
+            packed[i] = None
+            weights = self.vectorizer.weigh(keys, counts)
+            total = 0.0
+            for w in weights:  # keys are sorted: the same order as _norm
+                total += w * w
+            norm = math.sqrt(total)
+            if norm <= 0:
                 continue
-            for key in sorted(vec):
-                ids, ws = postings.setdefault(key, ([], []))
-                ids.append(i)
-                ws.append(vec[key] / self.norms[i])
+            for key, w in zip(keys, weights):
+                posting = postings.get(key)
+                if posting is None:
+                    posting = postings[key] = (array("i"), array("d"))
+                posting[0].append(i)
+                posting[1].append(w / norm)
         self.postings = postings
 
     def idf(self, term: str) -> float:

@@ -122,11 +122,21 @@ class ChunkFacts:
     intro: bool  # the chunk sits under the article title, before the first section
 
     @classmethod
-    def of(cls, chunk: Chunk) -> "ChunkFacts":
+    def of(cls, chunk: Chunk, shared: dict | None = None, headings: dict | None = None) -> "ChunkFacts":
+        """The facts of one chunk. `shared` and `headings`, one pair of dicts for all the
+        chunks of an index, make equal terms, term pairs and heading analyses one object
+        each, so a big corpus's index holds each once rather than once per chunk."""
+        one = (lambda x: x) if shared is None else (lambda x: shared.setdefault(x, x))
         toks = tokens(chunk.text)
-        body = [t.term for t in toks]
-        heading = index_heading(chunk.heading)
-        heading_seq = analyze(" ".join(heading))
+        body = [one(t.term) for t in toks]
+        heads = None if headings is None else headings.get(chunk.heading)
+        if heads is None:
+            heading = index_heading(chunk.heading)
+            heading_seq = [one(t) for t in analyze(" ".join(heading))]
+            heads = (heading_seq, frozenset(heading_seq), frozenset(one(t) for t in analyze(" ".join(heading[1:]))))
+            if headings is not None:
+                headings[chunk.heading] = heads
+        heading_seq, heading_set, section = heads
         positions: dict[str, list[int]] = {}
         for i, t in enumerate(body):
             positions.setdefault(t, []).append(i)
@@ -140,10 +150,10 @@ class ChunkFacts:
                 duration = True
             if any(t in AMOUNT_UNITS for t in near) or chunk.text.startswith("%", tok.end):
                 amount = True
-        all_terms = frozenset(body) | frozenset(heading_seq)
-        return cls(frozenset(heading_seq), all_terms, frozenset(pairs),
+        all_terms = frozenset(body) | heading_set
+        return cls(heading_set, all_terms, frozenset(one(p) for p in pairs),
                    {t: tuple(p) for t, p in positions.items()}, duration, amount,
-                   frozenset(analyze(" ".join(heading[1:]))), tuple(sorted(all_terms)), len(chunk.heading) == 1)
+                   section, tuple(sorted(all_terms)), len(chunk.heading) == 1)
 
 
 @dataclass(frozen=True)
@@ -264,7 +274,9 @@ class RerankRetriever:
         self.first_stage = first_stage if first_stage is not None else HybridRetriever(chunks)
         self.depth = depth
         self.weights = dict(WEIGHTS if weights is None else weights)
-        self.facts = [ChunkFacts.of(c) for c in chunks]
+        shared: dict = {}
+        headings: dict = {}
+        self.facts = [ChunkFacts.of(c, shared, headings) for c in chunks]
 
     def idf(self, term: str) -> float:
         return self.first_stage.idf(term)
