@@ -6,15 +6,16 @@ Every command has --help; errors are one line on stderr with exit status 2.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
 
 from .analyzer import tokens
-from .chunking import CHUNKERS
-from .corpus import CorpusError, bundled_corpus_dir, load_corpus
+from .chunking import CHUNKERS, chunk_corpus
+from .corpus import CorpusError, bundled_corpus_dir, list_corpus_folder, load_corpus, read_bytes
 from .goldens import GoldenError, counts_table, load_goldens
-from .limits import check_question_length
+from .limits import MAX_QUESTIONS_BYTES, check_question_length
 from .pipeline import Config, Pipeline
 from .retrieval import RETRIEVERS
 
@@ -51,6 +52,11 @@ def corpus_docs(args):
     directory = args.corpus or bundled_corpus_dir()
     if args.corpus is None and not os.path.isdir(directory):
         raise UsageError("the bundled corpus is not available here; pass --corpus DIR")
+    _, skipped = list_corpus_folder(directory)
+    if skipped:  # said once, on stderr: a file left out changes every answer
+        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        what = "1 entry that is not an article" if len(skipped) == 1 else f"{len(skipped)} entries that are not articles"
+        print(f"raglab {args.command}: note: {directory}: skipped {what}: {shown}", file=sys.stderr)
     return load_corpus(directory)
 
 
@@ -76,9 +82,12 @@ def cmd_analyze(args) -> int:
 
 
 def cmd_chunks(args) -> int:
-    pipe = Pipeline(corpus_docs(args), Config(chunker=args.chunker))
-    rows = [c for c in pipe.chunks if not args.doc or c.doc == args.doc]
-    for c in rows:
+    if args.chunker not in CHUNKERS:
+        raise UsageError(f"unknown chunker {args.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
+    docs = corpus_docs(args)
+    if args.doc is not None:
+        docs = [d for d in docs if d.id == args.doc] or _unknown_doc(args.doc, [d.id for d in docs])
+    for c in chunk_corpus(docs, args.chunker):  # chunks only: no index is built to list them
         if args.json:
             print(dumps({"id": c.id, "doc": c.doc, "start": c.start, "end": c.end,
                          "heading": list(c.heading), "text": c.text}))
@@ -87,12 +96,14 @@ def cmd_chunks(args) -> int:
     return 0
 
 
+def _unknown_doc(doc_id: str, ids: list[str]):
+    close = difflib.get_close_matches(doc_id, ids, n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(close)}?" if close else "list the ids with: raglab check"
+    raise UsageError(f"no article with id {doc_id!r}; {hint}")
+
+
 def _read_questions(path: str) -> list[str]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise UsageError(f"{path}: cannot read the questions file ({err.strerror})") from None
+    data = read_bytes(path, UsageError, "the questions file", MAX_QUESTIONS_BYTES, "split it into several files")
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     out = []
     # split("\n"), not splitlines(): a pasted U+2028 or \x0c inside a question must not
