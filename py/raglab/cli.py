@@ -17,6 +17,7 @@ from .corpus import CorpusError, bundled_corpus_dir, list_corpus_folder, load_co
 from .goldens import GoldenError, counts_table, load_goldens
 from .limits import MAX_QUESTIONS_BYTES, check_question_length
 from .pipeline import Config, Pipeline
+from .progress import Ticker
 from .retrieval import RETRIEVERS
 
 
@@ -57,6 +58,7 @@ def corpus_docs(args):
         shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
         what = "1 entry that is not an article" if len(skipped) == 1 else f"{len(skipped)} entries that are not articles"
         print(f"raglab {args.command}: note: {directory}: skipped {what}: {shown}", file=sys.stderr)
+    args.ticker.step(f"reading the articles in {directory}")
     return load_corpus(directory)
 
 
@@ -87,6 +89,7 @@ def cmd_chunks(args) -> int:
     docs = corpus_docs(args)
     if args.doc is not None:
         docs = [d for d in docs if d.id == args.doc] or _unknown_doc(args.doc, [d.id for d in docs])
+    args.ticker.step("chunking")
     for c in chunk_corpus(docs, args.chunker):  # chunks only: no index is built to list them
         if args.json:
             print(dumps({"id": c.id, "doc": c.doc, "start": c.start, "end": c.end,
@@ -162,13 +165,17 @@ def cmd_ask(args) -> int:
     docs = corpus_docs(args)
     if args.questions is not None:
         questions = _read_questions(args.questions)
-        pipe = Pipeline(docs, config)
-        for q in questions:
+        pipe = Pipeline(docs, config, args.ticker.step)
+        for n, q in enumerate(questions, 1):
+            args.ticker.step(f"answering question {n:,} of {len(questions):,}")
             print(dumps(pipe.ask(q)))
         return 0
     if not args.question.strip():
         raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")
-    result = Pipeline(docs, config).ask(printable(args.question))
+    pipe = Pipeline(docs, config, args.ticker.step)
+    args.ticker.step("answering")
+    result = pipe.ask(printable(args.question))
+    args.ticker.close()
     if args.json:
         print(dumps(result))
     else:
@@ -181,6 +188,7 @@ def cmd_check(args) -> int:
     path = args.goldens or bundled_goldens_path()
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
+    args.ticker.step(f"checking {path}")
     questions = load_goldens(path, docs)
     rows = counts_table(questions)
     if args.json:
@@ -250,9 +258,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.func(args)
+        with Ticker(args.command) as args.ticker:
+            return args.func(args)
     except (UsageError, CorpusError, GoldenError, ValueError) as err:
         print(f"raglab {args.command}: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        # One line and the shell's status for Ctrl-C; --output files are written whole or not at all.
+        print(f"raglab {args.command}: interrupted", file=sys.stderr)
+        return 130

@@ -49,11 +49,16 @@ class Config:
 
 
 class Pipeline:
-    def __init__(self, docs: list[Document], config: Config = Config()):
+    def __init__(self, docs: list[Document], config: Config = Config(), progress=None):
+        """`progress(text)`, when given, is told each step of the build as it starts."""
         self.config = config.check()
         self.docs = {d.id: d for d in docs}
+        if progress:
+            progress(f"chunking {len(docs):,} {'article' if len(docs) == 1 else 'articles'} ({config.chunker})")
         self.chunks: list[Chunk] = chunk_corpus(docs, config.chunker)
         self.by_id = {c.id: c for c in self.chunks}
+        if progress:
+            progress(f"indexing {len(self.chunks):,} {'chunk' if len(self.chunks) == 1 else 'chunks'} ({config.retriever})")
         self.retriever = build_retriever(config.retriever, self.chunks)
 
     def with_config(self, config: Config) -> "Pipeline":
