@@ -39,7 +39,10 @@ def test_questions_file_gives_json_lines(tmp_path):
     f.write_text("What is the PIN length?\n\n" + json.dumps({"question": "পিন কত সংখ্যার?"}, ensure_ascii=False) + "\n", encoding="utf-8")
     r = raglab("ask", "--questions", str(f))
     rows = [json.loads(line) for line in r.stdout.splitlines()]
-    assert [row["question"] for row in rows] == ["What is the PIN length?", "পিন কত সংখ্যার?"]
+    # One output line per input line: the blank line 2 gets its error object in place.
+    assert [row["question"] for row in rows] == ["What is the PIN length?", "", "পিন কত সংখ্যার?"]
+    assert rows[1] == {"error": "the question is empty", "line": 2, "question": ""}
+    assert "chunks" in rows[0] and "chunks" in rows[2]
 
 
 def test_empty_question_exit_2():

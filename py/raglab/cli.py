@@ -16,7 +16,7 @@ from .chunking import CHUNKERS, chunk_corpus
 from .corpus import CorpusError, bundled_corpus_dir, list_corpus_folder, load_corpus, read_bytes
 from .goldens import GoldenError, counts_table, load_goldens
 from .limits import MAX_QUESTIONS_BYTES, check_question_length
-from .pipeline import Config, Pipeline
+from .pipeline import Config, Pipeline, empty_question
 from .progress import Ticker
 from .retrieval import RETRIEVERS
 
@@ -106,14 +106,20 @@ def _unknown_doc(doc_id: str, ids: list[str]):
 
 
 def _read_questions(path: str) -> list[str]:
+    """One question per line of the file, blank lines included (as ""), so output line n
+    answers input line n; the newline that ends the file starts no line."""
     data = read_bytes(path, UsageError, "the questions file", MAX_QUESTIONS_BYTES, "split it into several files")
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     out = []
     # split("\n"), not splitlines(): a pasted U+2028 or \x0c inside a question must not
     # turn one question into two (and shift every line number after it).
-    for n, line in enumerate(text.split("\n"), 1):
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    for n, line in enumerate(lines, 1):
         line = line.removesuffix("\r")
         if not line.strip():
+            out.append("")
             continue
         if line.lstrip().startswith("{"):
             try:
@@ -168,7 +174,7 @@ def cmd_ask(args) -> int:
         pipe = Pipeline(docs, config, args.ticker.step)
         for n, q in enumerate(questions, 1):
             args.ticker.step(f"answering question {n:,} of {len(questions):,}")
-            print(dumps(pipe.ask(q)))
+            print(dumps(pipe.ask(q) if q.strip() else empty_question(n)))
         return 0
     if not args.question.strip():
         raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")

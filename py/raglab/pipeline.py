@@ -129,6 +129,13 @@ class Pipeline:
         }
 
 
+def empty_question(line: int) -> dict:
+    """What `ask --questions` (and the browser's askMany) gives for a blank line or an
+    empty question: an error object in that line's place, so output line n still answers
+    input line n."""
+    return {"error": "the question is empty", "line": line, "question": ""}
+
+
 def match_spans(text: str, terms: set[str]) -> list[list[int]]:
     """[start, end] offsets in `text` of tokens whose term is one of `terms` (for highlighting)."""
     return [[t.start, t.end] for t in _tokens(text) if t.term in terms]

@@ -34,7 +34,7 @@ from .chunking import CHUNKERS
 from .cli import analysis, dumps
 from .corpus import Document, load_corpus, parse_corpus
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
-from .pipeline import Config, Pipeline
+from .pipeline import Config, Pipeline, empty_question
 from .retrieval import RETRIEVERS
 
 BUNDLED = "bundled"
@@ -203,13 +203,13 @@ def ask(question: str, config=None, corpus: str = BUNDLED) -> str:
 
 def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
     """Many questions under one configuration, in one call: a JSON list whose i-th element is
-    line i of `raglab ask --questions FILE --json` (empty questions give an empty result there too)."""
+    line i of `raglab ask --questions FILE --json` (an empty question gives the same error object)."""
     items = _json_arg(questions, "questions", list, [])
     bad = [i for i, q in enumerate(items) if not isinstance(q, str)]
     if bad:
         raise ValueError(f"questions must be strings; item {bad[0]} is {type(items[bad[0]]).__name__}")
     pipe = pipeline(config_from(config), corpus)
-    return "[" + ", ".join(dumps(pipe.ask(q)) for q in items) + "]"
+    return "[" + ", ".join(dumps(pipe.ask(q) if q.strip() else empty_question(i)) for i, q in enumerate(items, 1)) + "]"
 
 
 def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
