@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import zlib
 from array import array
+from bisect import bisect_left
 
 from .analyzer import analyze
 from .bm25 import BM25
@@ -144,6 +145,12 @@ class HashedVectorizer:
         """Learn document frequencies from the chunks and return their vectors."""
         return [dict(zip(keys, self.weigh(keys, counts))) for keys, counts in self.count(docs_terms)]
 
+    def forget(self) -> None:
+        """Drop the memos of the chunks' bigrams and n-grams once the index is built: they
+        grow with the corpus's vocabulary, and a query's few features hash fast enough."""
+        self._pair.clear()
+        self._grams.clear()
+
     def idf(self, key: int) -> float:
         return math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
 
@@ -188,25 +195,48 @@ class DenseRetriever:
         self.bm25 = bm25 if bm25 is not None else BM25(terms)
         self.vectorizer = HashedVectorizer(dim, group_weights)
         packed = self.vectorizer.count(terms)
-        # feature -> (chunk indices ascending, weights divided by the chunk's norm), as
-        # arrays; each chunk's counts are dropped as soon as they are in the postings.
-        postings: dict[int, tuple[array, array]] = {}
-        for i, (keys, counts) in enumerate(packed):
-            packed[i] = None
-            weights = self.vectorizer.weigh(keys, counts)
-            total = 0.0
+        df = self.vectorizer.df
+        # Every posting list in two flat arrays, feature by feature, chunks ascending within
+        # one: 12 bytes a posting and 24 a feature, where a list per feature cost several
+        # times that. Feature keys[j] owns ids[starts[j]:ends[j]] and weights[...] (divided
+        # by the chunk's norm); `keys` is sorted, for bisection.
+        keys = sorted(df)
+        starts = array("q", bytes(8 * len(keys)))
+        cursor: dict[int, int] = {}
+        total = 0
+        for j, key in enumerate(keys):
+            starts[j] = cursor[key] = total
+            total += df[key]
+        ids = array("i", bytes(4 * total))
+        weights_out = array("d", bytes(8 * total))
+        for i, (chunk_keys, counts) in enumerate(packed):
+            packed[i] = None  # each chunk's counts go as soon as they are in the postings
+            weights = self.vectorizer.weigh(chunk_keys, counts)
+            norm_sq = 0.0
             for w in weights:  # keys are sorted: the same order as _norm
-                total += w * w
-            norm = math.sqrt(total)
+                norm_sq += w * w
+            norm = math.sqrt(norm_sq)
             if norm <= 0:
                 continue
-            for key, w in zip(keys, weights):
-                posting = postings.get(key)
-                if posting is None:
-                    posting = postings[key] = (array("i"), array("d"))
-                posting[0].append(i)
-                posting[1].append(w / norm)
-        self.postings = postings
+            for key, w in zip(chunk_keys, weights):
+                at = cursor[key]
+                ids[at] = i
+                weights_out[at] = w / norm
+                cursor[key] = at + 1
+        self.keys = array("q", keys)
+        self.starts = starts
+        self.ends = array("q", [cursor[key] for key in keys])
+        self.ids = ids
+        self.weights = weights_out
+        self.vectorizer.forget()
+
+    def posting(self, key: int) -> tuple[array, array]:
+        """(chunk indices ascending, weights) of one feature key; empty when no chunk has it."""
+        j = bisect_left(self.keys, key)
+        if j == len(self.keys) or self.keys[j] != key:
+            return array("i"), array("d")
+        start, end = self.starts[j], self.ends[j]
+        return self.ids[start:end], self.weights[start:end]
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -223,11 +253,11 @@ class DenseRetriever:
         if qnorm <= 0:
             return acc
         for key in sorted(qvec):
-            posting = self.postings.get(key)
-            if posting is None:
+            ids, weights = self.posting(key)
+            if not ids:
                 continue
             qw = qvec[key] / qnorm
-            for i, w in zip(*posting):
+            for i, w in zip(ids, weights):
                 acc[i] = acc.get(i, 0.0) + qw * w
         return acc
 

@@ -124,8 +124,9 @@ class ChunkFacts:
     @classmethod
     def of(cls, chunk: Chunk, shared: dict | None = None, headings: dict | None = None) -> "ChunkFacts":
         """The facts of one chunk. `shared` and `headings`, one pair of dicts for all the
-        chunks of an index, make equal terms, term pairs and heading analyses one object
-        each, so a big corpus's index holds each once rather than once per chunk."""
+        chunks of an index, make equal terms, term pairs, position lists and heading
+        analyses one object each, so a big corpus's index holds each once rather than
+        once per chunk."""
         one = (lambda x: x) if shared is None else (lambda x: shared.setdefault(x, x))
         toks = tokens(chunk.text)
         body = [one(t.term) for t in toks]
@@ -152,7 +153,7 @@ class ChunkFacts:
                 amount = True
         all_terms = frozenset(body) | heading_set
         return cls(heading_set, all_terms, frozenset(one(p) for p in pairs),
-                   {t: tuple(p) for t, p in positions.items()}, duration, amount,
+                   {t: one(tuple(p)) for t, p in positions.items()}, duration, amount,
                    section, tuple(sorted(all_terms)), len(chunk.heading) == 1)
 
 
