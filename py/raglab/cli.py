@@ -58,7 +58,8 @@ def corpus_docs(args):
         shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
         what = "1 entry that is not an article" if len(skipped) == 1 else f"{len(skipped)} entries that are not articles"
         print(f"raglab {args.command}: note: {directory}: skipped {what}: {shown}", file=sys.stderr)
-    args.ticker.step(f"reading the articles in {directory}")
+    if getattr(args, "ticker", None):  # compare's report_from_args is called without one
+        args.ticker.step(f"reading the articles in {directory}")
     return load_corpus(directory)
 
 
