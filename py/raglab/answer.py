@@ -15,10 +15,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .analyzer import analyze, quote_span, sentences
+from .analyzer import analyze, is_heading, quote_span, sentences
 from .chunking import Chunk
 from .limits import MAX_ANSWER_CHARS, cut_at_word, index_heading
-from .retrieval import rounded
+from .ranking import rounded
 
 HEADING_WEIGHT = 0.5
 NOT_FOUND = "Not found in the help centre."
@@ -71,7 +71,7 @@ def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str]], ...]:
     termless. Cached per chunk: a chunk is analysed once, not once per question."""
     out = []
     for s, e in sentences(chunk.text):
-        if chunk.text.startswith("#", s) or _table_header(chunk.text, e):
+        if is_heading(chunk.text, s) or _table_header(chunk.text, e):
             continue
         qs, qe = quote_span(chunk.text, s, e)
         text = cut_at_word(chunk.text[qs:qe], MAX_ANSWER_CHARS)  # a 78 KB table row is no answer

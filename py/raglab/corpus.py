@@ -13,7 +13,7 @@ import os
 import stat
 from dataclasses import dataclass
 
-from .analyzer import normalize
+from .analyzer import in_bangla_block, normalize
 from .limits import MAX_ARTICLE_BYTES
 
 
@@ -52,7 +52,7 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 def detect_lang(text: str) -> str:
     bangla = latin = 0
     for ch in text:
-        if "\u0980" <= ch <= "\u09ff":
+        if in_bangla_block(ch):
             bangla += 1
         elif "a" <= ch <= "z" or "A" <= ch <= "Z":
             latin += 1
