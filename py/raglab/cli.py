@@ -24,7 +24,7 @@ from .goldens import GoldenError, bundled_goldens_path, counts_table, load_golde
 from .limits import MAX_QUESTIONS_BYTES, check_question_length
 from .metrics import SEED
 from .pipeline import Config, Pipeline
-from .progress import Ticker
+from .console import Ticker, output_to
 from .report import FORMATS, REGENERATE, render
 from .retrieval import RETRIEVERS
 from .schema import analysis, ask_json, chunk_json, dumps, empty_question, language_counts
@@ -38,6 +38,21 @@ class UsageError(Exception):
 def add_corpus_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", metavar="DIR", default=None,
                    help="folder of <id>.md articles (default: the bundled Shapla Pay help centre)")
+
+
+def add_output_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--output", metavar="FILE",
+                   help="write to FILE instead of stdout, all at once: on an error or Ctrl-C FILE is left as it was")
+
+
+def check_paths(args) -> None:
+    """An empty or blank path is a mistake (an unset variable), not "the default"."""
+    for name in ("corpus", "goldens", "questions", "output"):
+        value = getattr(args, name, None)
+        if value is not None and not value.strip():
+            default = {"corpus": "; leave it out for the bundled help centre",
+                       "goldens": "; leave it out for the bundled golden set"}.get(name, "")
+            raise UsageError(f"--{name} is empty; give a path{default}")
 
 
 def add_config_args(p: argparse.ArgumentParser) -> None:
@@ -148,13 +163,22 @@ def printable(text: str) -> str:
     return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
 
 
+def plural(n: int, noun: str) -> str:
+    """ "1 article", "2 articles" (nouns here take an s)."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def _print_result(r: dict) -> None:
     if r["abstained"]:
         print("Answer: (abstained) not found in the help centre")
     else:
         print(f"Answer: {r['answer']}")
         print(f"Cited:  {' '.join('[' + c + ']' for c in r['citations'])}")
-    print(f"\nTop {len(r['chunks'])} chunks:")
+    n, k = len(r["chunks"]), r["config"]["k"]
+    if n == 0:
+        print("\nNo chunk matches the question's words.")
+    else:
+        print(f"\nTop {n} {'chunk' if n == 1 else 'chunks'}{':' if n == k else f' (every chunk that matched; k = {k:,}):'}")
     for c in r["chunks"]:
         snippet = " ".join(c["text"].split())
         snippet = snippet if len(snippet) <= 100 else snippet[:99] + "…"
@@ -198,8 +222,8 @@ def cmd_check(args) -> int:
         print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))
         return 0
     langs = language_counts(docs)
-    print(f"corpus: {len(docs)} articles ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
-    print(f"goldens: {len(questions)} questions, every quote resolved exactly once\n")
+    print(f"corpus: {plural(len(docs), 'article')} ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
+    print(f"goldens: {plural(len(questions), 'question')}, every quote resolved exactly once\n")
     print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")
     for r in rows:
         print(f"{r['lang']:<5} {r['kind']:<13} {r['dev']:>4} {r['test']:>5} {r['total']:>6}")
@@ -207,25 +231,30 @@ def cmd_check(args) -> int:
 
 
 class Progress:
-    """Progress on stderr, shown only once a comparison has run for more than a second."""
+    """Progress on stderr once a comparison has run for more than a second: on a terminal
+    one line kept up to date, elsewhere a line per configuration and at most one every
+    `every` seconds within one."""
 
-    def __init__(self, stream=None, delay: float = 1.0):
+    def __init__(self, stream=None, delay: float = 1.0, every: float = 5.0):
         self.stream = stream or sys.stderr
         self.start = time.monotonic()
-        self.delay = delay
-        self.shown = False
+        self.delay, self.every = delay, every
+        self.last: tuple[int, float] = (-1, 0.0)  # (configuration, time) of the last line
 
     def __call__(self, done: int, total: int, label: str) -> None:
-        if time.monotonic() - self.start < self.delay:
+        now = time.monotonic()
+        if now - self.start < self.delay:
             return
-        self.shown = True
-        msg = f"compare: {done}/{total} configurations ({label}), {time.monotonic() - self.start:.0f} s"
+        msg = f"compare: {done}/{total} configurations ({label}), {now - self.start:.0f} s"
         if self.stream.isatty():
-            self.stream.write("\r" + msg.ljust(72))
+            self.stream.write("\r" + msg.ljust(100)[:100])
             if done == total:
                 self.stream.write("\n")
-        else:
+        elif done != self.last[0] or now - self.last[1] >= self.every:
             self.stream.write(msg + "\n")
+        else:
+            return
+        self.last = (done, now)
         self.stream.flush()
 
 
@@ -244,7 +273,13 @@ def compare_report(args, progress=None) -> dict:
 
 
 def cmd_compare(args) -> int:
-    report = compare_report(args, progress=Progress())
+    progress = Progress()
+
+    def show(done: int, total: int, label: str) -> None:
+        args.ticker.step("")  # once configurations run, compare's own progress takes over
+        progress(done, total, label)
+
+    report = compare_report(args, progress=show)
     sys.stdout.write(render(report, "json" if args.json else args.format))
     return 0
 
@@ -279,6 +314,7 @@ def add_compare_parser(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
     add_corpus_arg(p)
+    add_output_arg(p)
     p.set_defaults(func=cmd_compare)
 
 
@@ -294,6 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="print the analyzer's terms for TEXT", description="Print the analyzer's terms (term, span, surface) for TEXT.")
     p.add_argument("text", metavar="TEXT")
     p.add_argument("--json", action="store_true", help="print a JSON list")
+    add_output_arg(p)
     p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("chunks", help="print the chunks of the corpus", description="Print every chunk a chunker makes.")
@@ -301,6 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunker", default=Config().chunker, help=f"one of {', '.join(CHUNKERS)}")
     p.add_argument("--doc", help="only this article id")
     p.add_argument("--json", action="store_true", help="print JSON Lines")
+    add_output_arg(p)
     p.set_defaults(func=cmd_chunks)
 
     p = sub.add_parser("ask", help="answer a question from the help centre",
@@ -310,6 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_corpus_arg(p)
     add_config_args(p)
+    add_output_arg(p)
     p.set_defaults(func=cmd_ask)
 
     p = sub.add_parser("check", help="validate the corpus and golden set",
@@ -317,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_corpus_arg(p)
     p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arg(p)
     p.set_defaults(func=cmd_check)
 
     add_compare_parser(sub)
@@ -330,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        with Ticker(args.command) as args.ticker:
+        check_paths(args)
+        with output_to(getattr(args, "output", None)), Ticker(args.command) as args.ticker:
             return args.func(args)
     except (UsageError, CorpusError, GoldenError, ValueError) as err:
         print(f"raglab {args.command}: error: {err}", file=sys.stderr)

@@ -128,7 +128,11 @@ def read_bytes(path: str, error: type[ValueError], what: str, limit: int, split:
         raise error(f"{path}: {what} is {info.st_size:,} bytes; the limit is {limit:,} ({limit // 1_000_000} MB): {split}")
     try:
         with open(path, "rb") as fh:
-            data = fh.read(limit + 1)  # the file may have grown since stat()
+            # read(n) sets aside n bytes first: ask for the size stat() gave, then for
+            # whatever the file grew by since (up to the limit)
+            data = fh.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += fh.read(limit + 1 - len(data))
     except OSError as err:
         raise error(f"{path}: cannot read {what} ({err.strerror})") from None
     if len(data) > limit:

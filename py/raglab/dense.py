@@ -125,25 +125,25 @@ class HashedVectorizer:
                     counts[k] = counts.get(k, 0) + 1
         return counts
 
-    def count(self, docs_terms: list[list[str]]) -> list[tuple[array, array]]:
-        """Learn document frequencies from the chunks; return each chunk's feature counts
-        packed as (sorted keys, counts) arrays: about 12 bytes a feature instead of a
-        dict entry's 100, which is what keeps a big corpus's index build small."""
-        packed = []
+    def learn(self, docs_terms: list[list[str]]) -> None:
+        """Learn document frequencies from the chunks (nothing else is kept of them)."""
         df: dict[int, int] = {}
         for terms in docs_terms:
-            counts = self._counts(terms)
-            keys = sorted(counts)
-            for k in keys:
+            for k in self._counts(terms):
                 df[k] = df.get(k, 0) + 1
-            packed.append((array("q", keys), array("i", [counts[k] for k in keys])))
-        self.n_docs = len(packed)
+        self.n_docs = len(docs_terms)
         self.df = df
-        return packed
+
+    def sparse(self, terms: list[str]) -> tuple[list[int], list[float]]:
+        """A text's vector as (sorted keys, weights), with the document frequencies learnt."""
+        counts = self._counts(terms)
+        keys = sorted(counts)
+        return keys, self.weigh(keys, [counts[k] for k in keys])
 
     def fit(self, docs_terms: list[list[str]]) -> list[dict[int, float]]:
         """Learn document frequencies from the chunks and return their vectors."""
-        return [dict(zip(keys, self.weigh(keys, counts))) for keys, counts in self.count(docs_terms)]
+        self.learn(docs_terms)
+        return [dict(zip(*self.sparse(terms))) for terms in docs_terms]
 
     def forget(self) -> None:
         """Drop the memos of the chunks' bigrams and n-grams once the index is built: they
@@ -194,7 +194,10 @@ class DenseRetriever:
         terms = docs_terms if docs_terms is not None else [analyze(index_text(c)) for c in chunks]
         self.bm25 = bm25 if bm25 is not None else BM25(terms)
         self.vectorizer = HashedVectorizer(dim, group_weights)
-        packed = self.vectorizer.count(terms)
+        # Two passes over the analyzed chunks, counting their features twice, so that no
+        # chunk's vector is held while the others are counted: the first learns the
+        # document frequencies (and so each posting list's length), the second writes.
+        self.vectorizer.learn(terms)
         df = self.vectorizer.df
         # Every posting list in two flat arrays, feature by feature, chunks ascending within
         # one: 12 bytes a posting and 24 a feature, where a list per feature cost several
@@ -209,9 +212,8 @@ class DenseRetriever:
             total += df[key]
         ids = array("i", bytes(4 * total))
         weights_out = array("d", bytes(8 * total))
-        for i, (chunk_keys, counts) in enumerate(packed):
-            packed[i] = None  # each chunk's counts go as soon as they are in the postings
-            weights = self.vectorizer.weigh(chunk_keys, counts)
+        for i, chunk_terms in enumerate(terms):
+            chunk_keys, weights = self.vectorizer.sparse(chunk_terms)
             norm_sq = 0.0
             for w in weights:  # keys are sorted: the same order as _norm
                 norm_sq += w * w

@@ -149,20 +149,23 @@ def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, qu
 
 
 def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, terms=analyze,
-             queries: dict | None = None) -> list[dict]:
+             queries: dict | None = None, step=None) -> list[dict]:
     """One record per question: the ranking's metrics, the answer at threshold 0, the stage.
 
     The answer is computed once with threshold 0 together with its coverage; at any
     threshold t the answerer abstains exactly when coverage < t and otherwise returns
     the same answer, so tuning needs no second retrieval and no second answer.
     `terms` is the analyzer (a memoised one in a grid); `queries` caches the query text
-    per (expansion setting, question), which is all `pipe.query` depends on.
+    per (expansion setting, question), which is all `pipe.query` depends on. `step(text)`,
+    when given, hears every tenth question (progress within a configuration).
     """
     depth = max(k, MRR_DEPTH)
     queries = {} if queries is None else queries
     n_words: dict[int, int] = {}
     records = []
-    for q in questions:
+    for done, q in enumerate(questions):
+        if step and done % 10 == 0:
+            step(f"question {done + 1:,} of {len(questions):,}")
         key = (pipe.config.expand, q.question)
         if key not in queries:
             queries[key] = pipe.query(q.question)
@@ -246,6 +249,13 @@ def _check(questions, split, configs, min_coverage, k):
     return chosen
 
 
+def _stage(progress, done: int, total: int, label: str):
+    """Progress within one configuration, as `progress(done, total, "label: step")`."""
+    if not progress:
+        return None
+    return lambda text: progress(done, total, f"{label}: {text}")
+
+
 def run(docs, questions, configs=None, split: str = "test", min_coverage: float = 0.5, k: int = 5,
         seed: int = SEED, baseline: str | None = None, id_labels: bool = False, per_question: bool = False,
         progress=None) -> dict:
@@ -274,16 +284,17 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     for n, config in enumerate(configs):
         if progress:
             progress(n, len(configs), config.label)
+        stage = _stage(progress, n, len(configs), config.label)
         key = (config.chunker, config.retriever)
         if key not in built:
             built.clear()  # one index in memory at a time (configs come grouped by chunker x retriever)
-            built[key] = Pipeline(docs, config)
+            built[key] = Pipeline(docs, config, stage)
         pipe = built[key].with_config(config)  # the index depends only on chunker and retriever
         if config.chunker not in covers:
             covers[config.chunker] = coverage_index(pipe.chunks, asked, min_coverage)
             label_ids[config.chunker] = {qid: [pipe.chunks[i].id for i in found]
                                          for qid, found in covers[config.chunker].items()}
-        results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries)
+        results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries, stage)
     built.clear()
     if progress:
         progress(len(configs), len(configs), "done")

@@ -19,7 +19,7 @@ from .expansion import aliases as expansion_aliases
 from .expansion import expand
 from .limits import check_question_length
 from .ranking import Hit, Query
-from .retrieval import RETRIEVERS, build_retriever
+from .retrieval import RETRIEVERS, build_retriever, check_k_for
 
 POOL = 50  # first-stage depth kept for failure attribution
 
@@ -48,6 +48,7 @@ class Config:
         if self.retriever not in RETRIEVERS:
             raise ValueError(f"unknown retriever {self.retriever!r}; choose one of: {', '.join(RETRIEVERS)}")
         check_k(self.k)
+        check_k_for(self.retriever, self.k)
         if not isinstance(self.threshold, (int, float)) or not 0 <= self.threshold <= 1:  # NaN fails too
             raise ValueError(f"threshold is a coverage between 0 and 1, got {self.threshold!r}")
         return self

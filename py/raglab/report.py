@@ -12,7 +12,7 @@ import io
 import json
 
 from .evaluation import MRR_DEPTH, EvaluationError
-from .stats import STAGE_HELP, STAGES
+from .stats import MIN_INTERVAL_N, STAGE_HELP, STAGES
 
 FORMATS = ("text", "markdown", "csv", "json")
 # Per-configuration metrics: key in the report, label in tables ({k} is filled in).
@@ -28,8 +28,11 @@ def _f(x, digits: int = 3) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
+TOO_FEW = f"n too small (< {MIN_INTERVAL_N})"  # in place of an interval, see stats.MIN_INTERVAL_N
+
+
 def _ci(pair) -> str:
-    return "n/a" if pair is None else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+    return TOO_FEW if pair is None else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
 
 
 def _signed(x) -> str:
@@ -42,7 +45,7 @@ def _label(key: str, k: int) -> str:
 
 def _verdict(p: dict) -> str:
     if p["low"] is None:
-        return "n/a"
+        return TOO_FEW
     if p["contains_zero"]:
         return "no clear difference (interval contains 0)"
     return "better" if p["diff"] > 0 else "worse"
@@ -107,7 +110,7 @@ def sections(report: dict) -> list[dict]:
         for m, name in (("mrr", "MRR@10"), ("recall", f"recall@{k}")):
             d = p[m]
             rows.append([r["label"], name, _signed(d["diff"]),
-                         "n/a" if d["low"] is None else f"[{d['low']:+.3f}, {d['high']:+.3f}]", _verdict(d)])
+                         TOO_FEW if d["low"] is None else f"[{d['low']:+.3f}, {d['high']:+.3f}]", _verdict(d)])
     if rows:
         out.append({"title": f"Against the baseline ({st['baseline']})", "notes": [
             "Paired bootstrap of the per-question difference (configuration minus baseline), 95% interval. "
@@ -167,7 +170,7 @@ def _sub(a, b):
 
 
 def _numeric(cell: str) -> bool:
-    return cell[:1].isdigit() or cell[:1] in "+-[" or cell == "n/a"
+    return cell[:1].isdigit() or cell[:1] in "+-[" or cell in ("n/a", TOO_FEW)
 
 
 def table_text(header: list[str], rows: list[list[str]]) -> str:
@@ -190,7 +193,7 @@ def table_markdown(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(out)
 
 
-REGENERATE = "raglab compare --split test --id-labels --format markdown > docs/results.md"
+REGENERATE = "raglab compare --split test --id-labels --format markdown --output docs/results.md"
 
 
 def render(report: dict, fmt: str = "text") -> str:

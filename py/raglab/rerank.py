@@ -49,6 +49,7 @@ from .limits import index_heading
 from .ranking import Hit, Query, top_n
 
 DEPTH = 30  # candidates taken from the first stage
+FACTS_KEPT = 20_000  # chunks whose analysis the reranker keeps between questions
 WEIGHTS = {  # fitted on dev (pairwise logistic regression, all three chunkers), prior scaled to 1
     "answer_type": 0.78,
     "bigram": 0.38,
@@ -108,7 +109,8 @@ def answer_types(question: str) -> tuple[bool, bool]:
 
 @dataclass(frozen=True)
 class ChunkFacts:
-    """What the reranker needs of one chunk, analyzed once when the index is built."""
+    """What the reranker needs of one chunk, analyzed the first time the chunk is a
+    candidate (see `RerankRetriever.facts`)."""
 
     heading: frozenset[str]
     terms: frozenset[str]  # body and heading
@@ -274,9 +276,27 @@ class RerankRetriever:
         self.first_stage = first_stage if first_stage is not None else HybridRetriever(chunks)
         self.depth = depth
         self.weights = dict(WEIGHTS if weights is None else weights)
-        shared: dict = {}
-        headings: dict = {}
-        self.facts = [ChunkFacts.of(c, shared, headings) for c in chunks]
+        self.chunks = chunks
+        self._facts: dict[int, ChunkFacts] = {}
+        self._shared: dict = {}
+        self._headings: dict = {}
+
+    def facts(self, index: int) -> ChunkFacts:
+        """The facts of chunk `index`, analyzed on first use and kept for the next question.
+
+        The reranker only ever looks at the first stage's top candidates, so facts are not
+        built for every chunk up front: a big corpus's index stays small and quick to build.
+        At most FACTS_KEPT chunks' facts are kept; past that the store starts afresh (facts
+        depend on the chunk alone, so results do not change, only the time to get them).
+        """
+        got = self._facts.get(index)
+        if got is None:
+            if len(self._facts) >= FACTS_KEPT:
+                self._facts.clear()
+                self._shared.clear()
+                self._headings.clear()
+            got = self._facts[index] = ChunkFacts.of(self.chunks[index], self._shared, self._headings)
+        return got
 
     def idf(self, term: str) -> float:
         return self.first_stage.idf(term)
@@ -286,7 +306,7 @@ class RerankRetriever:
         q = query_facts(query, self.idf)
         out = []
         for rank, h in enumerate(hits, 1):
-            feats = features(q, self.facts[h.index])
+            feats = features(q, self.facts(h.index))
             feats["prior"] = 1.0 / rank
             out.append(feats)
         return out

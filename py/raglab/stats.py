@@ -82,14 +82,22 @@ def round_report(x):
     return x
 
 
+# Fewer questions than this give no interval: resampling one question gives [x, x], and a
+# handful give as few distinct resamples, so the "interval" would claim a certainty the
+# data does not have. The report says "n too small" instead.
+MIN_INTERVAL_N = 10
+
+
 def interval(values, draws):
-    """The percentile bootstrap interval of the mean of `values` as [low, high] (None when empty)."""
-    got = percentile_interval(values, draws)
+    """The percentile bootstrap interval of the mean of `values` as [low, high] (None when
+    there are fewer than MIN_INTERVAL_N values)."""
+    got = percentile_interval(values, draws) if len(values) >= MIN_INTERVAL_N else None
     return None if got is None else [got[0], got[1]]
 
 
 def paired(values: list[float], base: list[float], draws) -> dict:
-    """The paired bootstrap of the per-question difference `values` minus `base`."""
+    """The paired bootstrap of the per-question difference `values` minus `base` (no
+    interval below MIN_INTERVAL_N questions)."""
     diffs = [a - b for a, b in zip(values, base)]
-    lo, hi = percentile_interval(diffs, draws) or (None, None)
+    lo, hi = (percentile_interval(diffs, draws) if len(diffs) >= MIN_INTERVAL_N else None) or (None, None)
     return {"diff": mean(diffs), "low": lo, "high": hi, "contains_zero": lo is not None and lo <= 0.0 <= hi}

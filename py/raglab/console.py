@@ -1,19 +1,25 @@
-"""Progress on stderr for the command line's slow steps (never used in the browser).
+"""What the command line does around a command (never used in the browser).
 
-A step that ends within a few seconds prints nothing. One that runs longer is named,
-with its elapsed time, every few seconds until it ends, from a background thread: an
-index build reports nothing itself, so the thread is what shows it is still alive.
+- `Ticker`: progress on stderr for slow steps. A step that ends within a few seconds
+  prints nothing; one that runs longer is named, with its elapsed time, every few
+  seconds until it ends, from a background thread (an index build reports nothing
+  itself, so the thread is what shows it is still alive).
+- `output_to`: `--output FILE`, written whole or not at all.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
 import threading
 import time
 
 
 class Ticker:
-    """`step(text)` starts a named step; `close()` (or leaving the `with`) ends the last.
+    """`step(text)` starts a named step (`step("")`: none); `close()` (or leaving the
+    `with`) ends the last.
 
     >>> with Ticker("ask", first=60) as t:
     ...     t.step("indexing 3 chunks")
@@ -68,3 +74,36 @@ class Ticker:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def output_to(path: str | None):
+    """stdout into `path`, atomically: a temporary file beside it, renamed over it only
+    when the command succeeds (an interrupted `> FILE` leaves an empty or half file)."""
+    if path is None:
+        yield
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise ValueError(f"{path}: cannot write --output here ({err.strerror})") from None
+    done = False
+    try:
+        with open(fd, "w", encoding="utf-8") as fh:
+            saved, sys.stdout = sys.stdout, fh
+            try:
+                yield
+            finally:
+                sys.stdout = saved
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # what a shell redirect would create, not mkstemp's 0600
+        try:
+            os.replace(tmp, path)
+        except OSError as err:
+            raise ValueError(f"{path}: cannot write --output ({err.strerror})") from None
+        done = True
+    finally:
+        if not done:
+            os.unlink(tmp)
