@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bounds.py                 # the 20 MB article and the 5,000-article corpus
     .venv/bin/python bench/bounds.py --scale 0.1     # both a tenth of the size (a quick look)
+    .venv/bin/python bench/bounds.py --source OLD/py # another version of the package, for before/after
 
 Each case is a corpus folder written to a temporary directory from the bundled help
 centre, then answered once by `python -m raglab ask --corpus DIR QUESTION` in a child
@@ -62,12 +63,12 @@ def folder_bytes(folder: str) -> int:
     return total
 
 
-def measure(folder: str) -> tuple[float, int]:
+def measure(folder: str, source: str) -> tuple[float, int]:
     """(seconds, peak resident bytes) of one `raglab ask` over `folder`."""
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "raglab", "ask", "--corpus", folder, QUESTION],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "py")})
+                            env={**os.environ, "PYTHONPATH": source})
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
     err = proc.stderr.read().decode("utf-8", "replace")
@@ -81,6 +82,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0, help="size factor for both cases (default 1)")
+    parser.add_argument("--source", metavar="DIR", default=os.path.join(ROOT, "py"),
+                        help="the folder holding the raglab package to measure (default this checkout's py/), "
+                             "e.g. an exported older version for a before/after comparison")
     args = parser.parse_args(argv)
     print("| input | bytes | peak memory | peak ÷ input | time |")
     print("|---|---:|---:|---:|---:|")
@@ -93,7 +97,7 @@ def main(argv=None) -> int:
                 os.mkdir(folder)
                 make(folder)
             size = folder_bytes(folder)
-            seconds, peak = measure(folder)
+            seconds, peak = measure(folder, args.source)
             print(f"| {label} | {size:,} | {peak / 1e6:,.0f} MB | {peak / size:,.1f} | {seconds:,.1f} s |", flush=True)
     return 0
 
