@@ -112,6 +112,9 @@ def test_top5_answers_and_citations_are_identical(app_page, native, cfg):
     assert_same(native_text, browser_text, ids, label(cfg))
     # the fields the promise is about, checked explicitly as well as byte for byte
     for x, y in zip(json.loads(native_text), json.loads(browser_text)):
+        if "error" in x:  # an empty stress question gets the same error object on both sides
+            assert x == y
+            continue
         assert [c["id"] for c in x["chunks"]] == [c["id"] for c in y["chunks"]]
         assert (x["answer"], x["citations"], x["abstained"]) == (y["answer"], y["citations"], y["abstained"])
 
