@@ -306,7 +306,7 @@ def test_a_giant_table_row_is_quoted_up_to_the_cap(tmp_path):
 
 
 def test_ctrl_c_exits_130_with_one_line_and_leaves_output_untouched(tmp_path):
-    big = folder(tmp_path, {"big.md": bundled_text(600_000)})
+    big = folder(tmp_path, {"big.md": bundled_text(1_500_000)})  # indexing takes several seconds
     out = tmp_path / "results.md"
     out.write_text("the previous results\n", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "raglab", "ask", "--corpus", big, "--output", str(out),
