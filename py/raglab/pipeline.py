@@ -38,7 +38,7 @@ class Config:
     retriever: str = "hybrid-rerank"
     k: int = 5
     expand: bool = True
-    threshold: float = 0.4
+    threshold: float = 0.45
 
     def check(self) -> "Config":
         if self.chunker not in CHUNKERS:
@@ -87,15 +87,18 @@ class Pipeline:
         """Ranked hits for a question (expanded when the config says so)."""
         return self.retriever.search(self.query_text(question), n or self.config.k)
 
-    def answer(self, question: str, chunks: list[Chunk], threshold: float) -> Answer:
-        """The answerer on already retrieved chunks; with expansion on, the question's
-        terms also count as found through their synonym-table aliases."""
-        aliases = {}
-        if self.config.expand:
-            from .expansion import aliases as expansion_aliases
+    def aliases(self, question: str) -> dict:
+        """With expansion on, the question's terms also count as found through their aliases."""
+        if not self.config.expand:
+            return {}
+        from .expansion import aliases as expansion_aliases
 
-            aliases = expansion_aliases(question)
-        return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold, aliases=aliases)
+        return expansion_aliases(question)
+
+    def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
+        """The answerer on already retrieved chunks (with their retrieval scores when known)."""
+        return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold,
+                      aliases=self.aliases(question), question=question, scores=scores)
 
     def ask(self, question: str) -> dict:
         """The JSON-ready result of one question: answer, citations and top-k chunks."""
@@ -104,10 +107,15 @@ class Pipeline:
         hits = self.search(question) if question.strip() else []
         top = [self.chunks[h.index] for h in hits]
         terms = analyze(question)
-        result = self.answer(question, top, self.config.threshold)
+        result = self.answer(question, top, self.config.threshold, [h.score for h in hits])
+        shorts = [asdict(s) for s in result.short_answers]
         return {
             "question": question,
             "answer": result.text,
+            "short_answer": shorts[0] if shorts else None,
+            "short_answers": shorts,
+            "answer_type": result.answer_type,
+            "confidence": result.confidence,
             "abstained": result.abstained,
             "citations": result.citations,
             "coverage": result.coverage,

@@ -1,0 +1,91 @@
+"""The short answer: the shortest verbatim span of the chosen sentence that answers.
+
+For a question that asks for a typed value (an amount, a duration, ...) it is a typed span
+of the sentence (`answertypes.typed_spans`) of an accepted type, one the question does not
+already state, nearest to the question's own words, widened by the qualifier that changes
+its meaning ("within 24 hours", "up to Tk 25,000", "২৪ ঘণ্টার মধ্যে"). For any other
+question it is the clause of the sentence that carries the most of the question's terms
+when the sentence has several clauses, or none (the sentence is the answer).
+
+Offsets are into the sentence text; the caller maps them into the chunk.
+
+>>> q = ("duration", frozenset(), {"refund"})
+>>> text = "Refunds reach your wallet within 7 working days."
+>>> s, e = short_span(*q, text, [("duration", 33, 47)], lambda t: [("refund", 0, 7)])
+>>> text[s:e]
+'within 7 working days'
+"""
+
+from __future__ import annotations
+
+import re
+
+from .answertypes import accepts
+from .metrics import numbers
+
+# Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
+# classes (never \b or \w): the Unicode database differs between Pythons.
+_BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
+                     r"more than|less than|minimum of|maximum of|until|by) $", re.IGNORECASE)
+_AFTER = re.compile(r"^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?|(?:এর|ের|র)? ?পর|পর্যন্ত)")
+# Clause boundaries inside a sentence.
+_CLAUSE = re.compile(r"[,;:]\s+|\s+[-\u2013\u2014]\s+|\s*[()]\s*")
+
+
+def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+    m = _BEFORE.search(text[max(0, start - 16):start])
+    if m:
+        start -= len(text[max(0, start - 16):start]) - m.start()
+    m = _AFTER.match(text[end:end + 10])
+    if m:
+        end += m.end()
+    return start, end
+
+
+def typed_span(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans, tokens) -> tuple[int, int] | None:
+    """The best span of an accepted type: of the question's own type first, then the
+    nearest to a question term in the sentence, then the first."""
+    wanted = accepts(qtype)
+    anchors = [(s, e) for term, s, e in tokens(text) if term in question_terms]
+    best = None
+    for stype, s, e in spans:
+        if stype not in wanted:
+            continue
+        nums = numbers(text[s:e])
+        if nums and all(n in question_numbers for n in nums):
+            continue  # the question's own number
+        distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
+        key = (wanted.index(stype), distance, s)
+        if best is None or key < best[0]:
+            best = (key, s, e)
+    if best is None:
+        return None
+    return _widen(text, best[1], best[2])
+
+
+def focus_clause(question_terms: set, text: str, tokens) -> tuple[int, int] | None:
+    """The clause holding the most question terms, when the sentence has more than one."""
+    bounds = [0]
+    for m in _CLAUSE.finditer(text):
+        bounds.extend((m.start(), m.end()))
+    bounds.append(len(text))
+    clauses = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2) if bounds[i] < bounds[i + 1]]
+    if len(clauses) < 2:
+        return None
+    toks = tokens(text)
+    best = None
+    for s, e in clauses:
+        hits = 0
+        for term, a, b in toks:
+            if s <= a and b <= e and term in question_terms:
+                hits += 1
+        if hits and (best is None or hits > best[0]):
+            best = (hits, s, e)
+    return None if best is None else (best[1], best[2])
+
+
+def short_span(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans, tokens):
+    """(start, end) of the short answer in `text`, or None. `tokens(text)` gives (term, start, end)."""
+    if accepts(qtype):
+        return typed_span(qtype, question_numbers, question_terms, text, spans, tokens)
+    return None
