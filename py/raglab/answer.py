@@ -134,7 +134,7 @@ def _present(text_terms: set[str], weights: dict[str, float], aliases: dict) -> 
 def question_info(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict) -> Question:
     weights = _weights(question_terms, idf)
     return Question(weights, _mass(weights, weights), aliases, question_type(question), frozenset(numbers(question)),
-                    tuple(sorted(set(zip(question_terms, question_terms[1:])))))
+                    tuple(sorted(set(zip(question_terms, question_terms[1:])))), question)
 
 
 def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | None = None) -> list[Candidate]:
@@ -167,7 +167,7 @@ def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> f
 
 
 def _short(q: Question, c: Candidate) -> ShortAnswer | None:
-    span = short_span(q.qtype, q.numbers, set(q.weights), c.quote.text, spans_of(c.quote.text), _term_spans)
+    span = short_span(q.qtype, q.numbers, set(q.weights), c.quote.text, spans_of(c.quote.text), _term_spans, q.text)
     if span is None:
         return None
     s, e = span

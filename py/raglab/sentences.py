@@ -114,6 +114,7 @@ class Question:
     qtype: str
     numbers: frozenset[str]
     pairs: tuple  # adjacent question terms
+    text: str = ""
 
 
 def _same_stem(a: str, b: str) -> bool:

@@ -27,7 +27,7 @@ from .metrics import numbers
 # classes (never \b or \w): the Unicode database differs between Pythons.
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
                      r"more than|less than|minimum of|maximum of|until|by) $", re.IGNORECASE)
-_AFTER = re.compile(r"^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?|(?:এর|ের|র)? ?পর|পর্যন্ত)")
+_AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
 # Clause boundaries inside a sentence.
 _CLAUSE = re.compile(r"[,;:]\s+|\s+[-\u2013\u2014]\s+|\s*[()]\s*")
 
@@ -54,6 +54,9 @@ def typed_span(qtype: str, question_numbers: frozenset, question_terms: set, tex
         nums = numbers(text[s:e])
         if nums and all(n in question_numbers for n in nums):
             continue  # the question's own number
+        own = [t for t, a, b in tokens(text) if s <= a and b <= e]
+        if own and all(t in question_terms for t in own):
+            continue  # the question's own words ("Shapla Pay" asked about)
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
         key = (wanted.index(stype), distance, s)
         if best is None or key < best[0]:
@@ -84,8 +87,34 @@ def focus_clause(question_terms: set, text: str, tokens) -> tuple[int, int] | No
     return None if best is None else (best[1], best[2])
 
 
-def short_span(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans, tokens):
+# "What is a conurbation?", "What's malware?": a question that asks for a definition.
+DEFINITION = re.compile(r"^\s*what(?:'s|\u2019s| is| are| was| were) (?:an? )?[^ ?]+(?: [^ ?]+){0,3}\s*\?*\s*$", re.IGNORECASE)
+_COPULA = re.compile(r" (?:is|are|was|were|refers to|means) ")
+_CLAUSE_END = re.compile(r"(?:[;:]| \(|, (?:which|who|and|but|while|although) )")
+
+
+def definition_span(question_terms: set, text: str, tokens) -> tuple[int, int] | None:
+    """What follows the copula after the defined term: "A conurbation is [a region ...]"."""
+    anchors = [b for term, a, b in tokens(text) if term in question_terms]
+    if not anchors:
+        return None
+    m = _COPULA.search(text, anchors[0])
+    if m is None or m.start() - anchors[0] > 80:
+        return None
+    start = m.end()
+    end = len(text)
+    stop = _CLAUSE_END.search(text, start)
+    if stop:
+        end = stop.start()
+    end = end - 1 if text[end - 1:end] in ".।" else end
+    return (start, end) if end > start else None
+
+
+def short_span(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans, tokens,
+               question: str = ""):
     """(start, end) of the short answer in `text`, or None. `tokens(text)` gives (term, start, end)."""
     if accepts(qtype):
         return typed_span(qtype, question_numbers, question_terms, text, spans, tokens)
+    if qtype == "other" and DEFINITION.match(question):
+        return definition_span(question_terms, text, tokens)
     return None
