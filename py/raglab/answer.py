@@ -25,6 +25,7 @@ from .sentences import FEATURES, Question, confidence, confidence_features, dot,
 from .shortanswer import short_span
 
 HEADING_WEIGHT = 0.5
+SECOND_MARGIN = 1.0  # in logits of the sentence model
 NOT_FOUND = "Not found in the help centre."
 
 
@@ -205,6 +206,8 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
             continue
         gain = rounded(_mass(c.found - best.found, q.weights) / q.total)
         gains.append((-gain, neg, r, start, c))
+    # A second sentence must also be nearly as likely an answer as the first (tuned on dev).
+    gains = [g for g in gains if -g[1] >= -scored[0][0] - SECOND_MARGIN]
     if gains:
         gains.sort(key=lambda x: x[:4])
         if -gains[0][0] >= second_gain:

@@ -13,7 +13,7 @@ import sys
 from .analyzer import tokens
 from .chunking import CHUNKERS
 from .corpus import CorpusError, bundled_corpus_dir, load_corpus
-from .goldens import GoldenError, counts_table, load_goldens
+from .goldens import GoldenError, answer_type_agreement, counts_table, load_goldens
 from .pipeline import Config, Pipeline, check_question_length
 from .retrieval import RETRIEVERS
 
@@ -134,8 +134,10 @@ def _print_result(r: dict) -> None:
     if r["abstained"]:
         print("Answer: (abstained) not found in the help centre")
     else:
+        for short in r["short_answers"]:
+            print(f"Short:  {short['text']}")
         print(f"Answer: {r['answer']}")
-        print(f"Cited:  {' '.join('[' + c + ']' for c in r['citations'])}")
+        print(f"Cited:  {' '.join('[' + c + ']' for c in r['citations'])}  (confidence {r['confidence']:.2f})")
     print(f"\nTop {len(r['chunks'])} chunks:")
     for c in r["chunks"]:
         snippet = " ".join(c["text"].split())
@@ -171,8 +173,9 @@ def cmd_check(args) -> int:
         raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
     questions = load_goldens(path, docs)
     rows = counts_table(questions)
+    types = answer_type_agreement(questions)
     if args.json:
-        print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))
+        print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows, "answer_types": types}))
         return 0
     langs = {}
     for d in docs:
@@ -182,6 +185,11 @@ def cmd_check(args) -> int:
     print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")
     for r in rows:
         print(f"{r['lang']:<5} {r['kind']:<13} {r['dev']:>4} {r['test']:>5} {r['total']:>6}")
+    if types:
+        print("\nanswer types: labelled questions whose detected type (raglab.answertypes) agrees with the label")
+        print(f"{'split':<5} {'lang':<5} {'agree':>11} {'accuracy':>9}")
+        for t in types:
+            print(f"{t['split']:<5} {t['lang']:<5} {t['agree']:>5} / {t['labelled']:<3} {t['accuracy']:>9.3f}")
     return 0
 
 

@@ -3,9 +3,10 @@
 For a question that asks for a typed value (an amount, a duration, ...) it is a typed span
 of the sentence (`answertypes.typed_spans`) of an accepted type, one the question does not
 already state, nearest to the question's own words, widened by the qualifier that changes
-its meaning ("within 24 hours", "up to Tk 25,000", "২৪ ঘণ্টার মধ্যে"). For any other
-question it is the clause of the sentence that carries the most of the question's terms
-when the sentence has several clauses, or none (the sentence is the answer).
+its meaning ("within 24 hours", "up to Tk 25,000", "২৪ ঘণ্টার মধ্যে"). A definition
+question ("What is a conurbation?") gets the phrase after the copula. Any other question
+gets none: the sentence is the answer (picking a clause by the question's words measured
+no better on dev).
 
 Offsets are into the sentence text; the caller maps them into the chunk.
 
@@ -28,8 +29,8 @@ from .metrics import numbers
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
                      r"more than|less than|minimum of|maximum of|until|by) $", re.IGNORECASE)
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
-# Clause boundaries inside a sentence.
-_CLAUSE = re.compile(r"[,;:]\s+|\s+[-\u2013\u2014]\s+|\s*[()]\s*")
+# A value after "per" is the unit of a rate, not the answer ("Tk 18.50 per Tk 1,000").
+_PER = re.compile("(?:per|every|each|প্রতি|প্রতিটি) $", re.IGNORECASE)
 
 
 def _widen(text: str, start: int, end: int) -> tuple[int, int]:
@@ -43,8 +44,8 @@ def _widen(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def typed_span(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans, tokens) -> tuple[int, int] | None:
-    """The best span of an accepted type: of the question's own type first, then the
-    nearest to a question term in the sentence, then the first."""
+    """The best span of an accepted type: not the unit of a rate ("per Tk 1,000"), then the
+    nearest to a question term in the sentence, then of the question's own type, then the first."""
     wanted = accepts(qtype)
     anchors = [(s, e) for term, s, e in tokens(text) if term in question_terms]
     best = None
@@ -58,33 +59,13 @@ def typed_span(qtype: str, question_numbers: frozenset, question_terms: set, tex
         if own and all(t in question_terms for t in own):
             continue  # the question's own words ("Shapla Pay" asked about)
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
-        key = (wanted.index(stype), distance, s)
+        per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
+        key = (per, distance, wanted.index(stype), s)
         if best is None or key < best[0]:
             best = (key, s, e)
     if best is None:
         return None
     return _widen(text, best[1], best[2])
-
-
-def focus_clause(question_terms: set, text: str, tokens) -> tuple[int, int] | None:
-    """The clause holding the most question terms, when the sentence has more than one."""
-    bounds = [0]
-    for m in _CLAUSE.finditer(text):
-        bounds.extend((m.start(), m.end()))
-    bounds.append(len(text))
-    clauses = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2) if bounds[i] < bounds[i + 1]]
-    if len(clauses) < 2:
-        return None
-    toks = tokens(text)
-    best = None
-    for s, e in clauses:
-        hits = 0
-        for term, a, b in toks:
-            if s <= a and b <= e and term in question_terms:
-                hits += 1
-        if hits and (best is None or hits > best[0]):
-            best = (hits, s, e)
-    return None if best is None else (best[1], best[2])
 
 
 # "What is a conurbation?", "What's malware?": a question that asks for a definition.
