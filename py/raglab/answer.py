@@ -13,6 +13,7 @@ below `threshold` the answerer abstains.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -21,7 +22,8 @@ from .answertypes import question_type
 from .chunking import Chunk
 from .metrics import numbers
 from .retrieval import rounded
-from .sentences import FEATURES, Question, confidence, confidence_features, dot, features, model, set_context, spans_of
+from .sentences import (FEATURES, Question, confidence, confidence_features, dot, features, model, prefix_index,
+                        set_context, spans_of)
 from .shortanswer import short_span
 
 HEADING_WEIGHT = 0.5
@@ -76,10 +78,8 @@ def _weights(question_terms: list[str], idf: Callable[[str], float]) -> dict[str
 
 
 def _mass(terms, weights: dict[str, float]) -> float:
-    total = 0.0
-    for t in sorted(terms):
-        total += weights[t]
-    return total
+    """Sum of the terms' weights; math.fsum is correctly rounded, so the order cannot matter."""
+    return math.fsum([weights[t] for t in terms])
 
 
 def _table_header(text: str, end: int) -> bool:
@@ -92,9 +92,10 @@ def _table_header(text: str, end: int) -> bool:
 
 
 @functools.lru_cache(maxsize=50_000)
-def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str], bool, frozenset], ...]:
+def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str], bool, frozenset, dict], ...]:
     """Quotable sentences of a chunk with their terms, whether each is a list item or table
-    row, and its pairs of adjacent terms: not headings, not table rules, not termless. Cached per chunk: a chunk is
+    row, its pairs of adjacent terms and its terms by prefix (`sentences.prefix_index`):
+    not headings, not table rules, not termless. Cached per chunk: a chunk is
     analysed once, not once per question."""
     out = []
     for s, e in sentences(chunk.text):
@@ -106,7 +107,7 @@ def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str], bool, frozens
         if seq:
             item = qs > s and chunk.text[s] in "-*|0123456789\u09e6\u09e7\u09e8\u09e9\u09ea\u09eb\u09ec\u09ed\u09ee\u09ef"
             out.append((Quote(chunk.id, chunk.doc, chunk.start + qs, chunk.start + qe, text), frozenset(seq), item,
-                        frozenset(zip(seq, seq[1:]))))
+                        frozenset(zip(seq, seq[1:])), prefix_index(seq)))
     return tuple(out)
 
 
@@ -148,9 +149,9 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
     for rank, chunk in enumerate(chunks):
         ratio = scores[rank] / top if scores and top > 0 else 1.0
         in_heading = _present(heading_terms(chunk.heading), q.weights, q.aliases)
-        for n, (quote, terms, item, pairs) in enumerate(candidates(chunk)):
+        for n, (quote, terms, item, pairs, prefixes) in enumerate(candidates(chunk)):
             found = _present(terms, q.weights, q.aliases)
-            row = features(q, found, in_heading, mass, quote.text, terms, pairs, rank, ratio, n == 0, item,
+            row = features(q, found, in_heading, mass, quote.text, terms, pairs, prefixes, rank, ratio, n == 0, item,
                            spans_of(quote.text))
             out.append(Candidate(quote, terms, frozenset(found), row, rank, quote.start - chunk.start))
     set_context([c.features for c in out], [c.rank for c in out])

@@ -91,6 +91,11 @@ def spans_of(text: str) -> tuple[Span, ...]:
     return tuple(typed_spans(text))
 
 
+@functools.lru_cache(maxsize=50_000)
+def numbers_of(text: str) -> frozenset[str]:
+    return frozenset(numbers(text))
+
+
 def fresh_spans(spans, text: str, qtype: str, question_numbers: frozenset[str]) -> list[Span]:
     """The spans of an accepted type for `qtype` whose numbers the question does not already
     state ("I need to withdraw 40,000 taka" is not answered by "Tk 40,000")."""
@@ -117,6 +122,15 @@ class Question:
     text: str = ""
 
 
+def prefix_index(terms) -> dict[str, tuple[str, ...]]:
+    """A sentence's terms of at least PREFIX code points, by their first PREFIX code points."""
+    out: dict[str, list[str]] = {}
+    for t in terms:
+        if len(t) >= PREFIX:
+            out.setdefault(t[:PREFIX], []).append(t)
+    return {k: tuple(sorted(set(v))) for k, v in out.items()}
+
+
 def _same_stem(a: str, b: str) -> bool:
     """Two words in other forms (licenses/licensed, eligible/eligibility, পাঠাতে/পাঠানো):
     they share a prefix of PREFIX code points that leaves at most three of the shorter."""
@@ -130,12 +144,12 @@ def _same_stem(a: str, b: str) -> bool:
 
 
 def features(q: Question, found: set, in_heading: set, mass, text: str, terms: frozenset, pairs: frozenset,
-             rank: int, score_ratio: float, first: bool, item: bool, spans) -> list[float]:
-    """The feature vector of one candidate (without `cover_gap`, which needs every candidate)."""
+             prefixes: dict, rank: int, score_ratio: float, first: bool, item: bool, spans) -> list[float]:
+    """The feature vector of one candidate (without the context features `set_context` fills in)."""
     own = mass(found) / q.total
     near = set(found)
     for t in q.weights:
-        if t not in near and any(_same_stem(t, s) for s in terms):
+        if t not in near and any(_same_stem(t, s) for s in prefixes.get(t[:PREFIX], ())):
             near.add(t)
     prefix = mass(near) / q.total
     pair_hits = 0
@@ -153,7 +167,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, terms: f
             untyped = 1.0
     qnum = 0.0
     if q.numbers:
-        have = set(numbers(text))
+        have = numbers_of(text)
         hit = 0
         for n in sorted(q.numbers):
             if n in have:
