@@ -35,7 +35,7 @@ from .analyzer import analyze, words
 from .chunking import CHUNKERS
 from .goldens import KINDS, LANGS
 from .metrics import (RESAMPLES, SEED, citation_precision, covered, f1_of_terms, faithfulness, first_rank, gains,
-                      hit_at, ideal_gains, mean, ndcg_at, percentile_interval, recall_at, reciprocal_rank,
+                      hit_at, holds_fact, ideal_gains, mean, ndcg_at, percentile_interval, recall_at, reciprocal_rank,
                       resamples)
 from .pipeline import POOL, Config, Pipeline
 from .retrieval import RETRIEVERS
@@ -64,7 +64,8 @@ TUNING_RULE = ("for each configuration, the abstention threshold in 0.00, 0.05, 
 METRICS = (
     ("hit1", "hit@1"), ("hitk", "hit@{k}"), ("recall", "recall@{k}"), ("mrr", "MRR@10"),
     ("ndcgk", "nDCG@{k}"), ("ndcg10", "nDCG@10"), ("words", "words@{k}"),
-    ("f1", "F1"), ("em", "EM"), ("faithfulness", "faithful"), ("citation_precision", "cite prec"),
+    ("f1", "F1"), ("em", "EM"), ("short_f1", "short F1"), ("short_em", "short EM"), ("holds", "holds fact"),
+    ("faithfulness", "faithful"), ("citation_precision", "cite prec"),
     ("answer_rate", "answered"), ("abstention_rate", "abstained"),
 )
 
@@ -188,8 +189,8 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
              queries: dict | None = None) -> list[dict]:
     """One record per question: the ranking's metrics, the answer at threshold 0, the stage.
 
-    The answer is computed once with threshold 0 together with its coverage; at any
-    threshold t the answerer abstains exactly when coverage < t and otherwise returns
+    The answer is computed once with threshold 0 together with its confidence; at any
+    threshold t the answerer abstains exactly when confidence < t and otherwise returns
     the same answer, so tuning needs no second retrieval and no second answer.
     `terms` is the analyzer (a memoised one in a grid); `queries` caches the query text
     per (expansion setting, question), which is all `pipe.query_text` depends on.
@@ -203,9 +204,11 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         if key not in queries:
             queries[key] = pipe.query_text(q.question)
         query = queries[key]
-        ranked = [h.index for h in pipe.retriever.search(query, depth)]
+        hits = pipe.retriever.search(query, depth)
+        ranked = [h.index for h in hits]
         top = [pipe.chunks[i] for i in ranked[:k]]
-        result = pipe.answer(q.question, top, threshold=0.0)
+        result = pipe.answer(q.question, top, threshold=0.0, scores=[h.score for h in hits[:k]])
+        shown = "; ".join(s.text for s in result.short_answers) or result.text
         words_k = 0
         for i in ranked[:k]:
             if i not in n_words:
@@ -214,6 +217,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         rec = {"id": q.id, "lang": q.lang, "kind": q.kind, "split": q.split, "answerable": q.answerable,
                "top": [pipe.chunks[i].id for i in ranked], "words": words_k,
                "answer": None if result.abstained else result.text, "coverage": result.coverage,
+               "confidence": result.confidence, "short": None if result.abstained else shown,
                "faithfulness": None if result.abstained else faithfulness(result.text, [c.text for c in top])}
         if q.answerable:
             found = cover[q.id]
@@ -226,6 +230,10 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                 "stage": attribute(ranked, found, pipe.retriever, query, k),
                 "f1": 0.0 if result.abstained else f1_of_terms(terms(result.text), terms(q.answer)),
                 "em": 0.0 if result.abstained else float(terms(result.text) == terms(q.answer)),
+                "short_f1": 0.0 if result.abstained else f1_of_terms(terms(shown), terms(q.answer)),
+                "short_em": 0.0 if result.abstained else float(terms(shown) == terms(q.answer)),
+                "holds": 0.0 if result.abstained else float(holds_fact(
+                    "\n".join([s.text for s in result.short_answers] + [result.text]), q.answer)),
                 "citation_precision": None if result.abstained else citation_precision(
                     [pipe.by_id[c] for c in result.citations], q.evidence, min_coverage),
             })
@@ -234,7 +242,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
 
 
 def answered(rec: dict, threshold: float) -> bool:
-    return rec["answer"] is not None and rec["coverage"] >= threshold
+    return rec["answer"] is not None and rec["confidence"] >= threshold
 
 
 def summarise(records: list[dict], threshold: float) -> dict:
@@ -247,6 +255,8 @@ def summarise(records: list[dict], threshold: float) -> dict:
     out["words"] = mean(float(r["words"]) for r in records)
     out["f1"] = mean(r["f1"] if answered(r, threshold) else 0.0 for r in ans)
     out["em"] = mean(r["em"] if answered(r, threshold) else 0.0 for r in ans)
+    for key in ("short_f1", "short_em", "holds"):
+        out[key] = mean(r[key] if answered(r, threshold) else 0.0 for r in ans)
     out["faithfulness"] = mean(r["faithfulness"] for r in records if answered(r, threshold))
     out["citation_precision"] = mean(r["citation_precision"] for r in ans if answered(r, threshold))
     out["answer_rate"] = mean(1.0 if answered(r, threshold) else 0.0 for r in ans)
@@ -509,13 +519,14 @@ def _verdict(p: dict) -> str:
 def headline(report: dict) -> dict:
     """The headline table: one row per configuration, the numbers a reader needs first."""
     k = report["settings"]["k"]
-    header = ["configuration", f"recall@{k}", "95% CI", "MRR@10", "95% CI", f"nDCG@{k}", "answer F1",
-              "answered", "abstained"]
+    header = ["configuration", f"recall@{k}", "95% CI", "MRR@10", "95% CI", f"nDCG@{k}", "holds fact", "short F1",
+              "answer F1", "answered", "abstained"]
     rows = []
     for row in report["configs"]:
         m = row["metrics"]
         rows.append([row["label"], _f(m["recall"]), _ci(row["ci"]["recall"]), _f(m["mrr"]), _ci(row["ci"]["mrr"]),
-                     _f(m["ndcgk"]), _f(m["f1"]), _f(m["answer_rate"]), _f(m["abstention_rate"])])
+                     _f(m["ndcgk"]), _f(m["holds"]), _f(m["short_f1"]), _f(m["f1"]), _f(m["answer_rate"]),
+                     _f(m["abstention_rate"])])
     return {"title": "Headline", "header": header, "rows": rows}
 
 
@@ -547,10 +558,14 @@ def sections(report: dict) -> list[dict]:
         "rows": [[r["label"]] + [_f(r["metrics"][x], 1 if x == "words" else 3) for x in keys]
                  for r in report["configs"]]})
 
-    keys = ("f1", "em", "faithfulness", "citation_precision", "answer_rate", "abstention_rate")
+    keys = ("holds", "short_f1", "short_em", "f1", "em", "faithfulness", "citation_precision", "answer_rate",
+            "abstention_rate")
     out.append({"title": "Answers", "notes": [
         "Threshold: " + st["tuning_rule"] + ".",
-        f"F1 and EM over answerable questions (an abstention scores 0); faithful: share of answer sentences "
+        "holds fact: the answer (short answers and quoted sentences) states every number of the reference "
+        "answer and at least half of its other terms (`metrics.holds_fact`); short F1 and EM: token F1 and "
+        "exact match of the short answers (the quoted sentence where there is none) against the reference; "
+        f"F1 and EM: of the quoted sentences. All over answerable questions (an abstention scores 0); faithful: share of answer sentences "
         f"found verbatim in the top {k} chunks (answered questions); cite prec: share of cited chunks that "
         f"cover an evidence passage (answered answerable questions)."],
         "header": ["configuration", "threshold", "dev objective"] + [_label(x, k) for x in keys],
@@ -589,6 +604,15 @@ def sections(report: dict) -> list[dict]:
                         "header": ["configuration"] + [f"{s['name']} (n={s['answerable']})" for s in cols],
                         "rows": [[r["label"]] + [_f(r["slices"][s["name"]][key]) for s in cols]
                                  for r in report["configs"]]})
+    cols = [s for s in report["slices"] if s["group"] == "language" and s["answerable"]]
+    if cols:
+        keys = ("holds", "short_f1", "answer_rate")
+        out.append({"title": "Answers by language", "notes": [
+            "holds fact, short F1 and answer rate on the answerable questions of each language."],
+            "header": ["configuration"] + [f"{_label(x, k)} {s['name']} (n={s['answerable']})"
+                                           for s in cols for x in keys],
+            "rows": [[r["label"]] + [_f(r["slices"][s["name"]][x]) for s in cols for x in keys]
+                     for r in report["configs"]]})
     cols = [s for s in report["slices"] if s["group"] == "language x kind" and s["kind"] == "unanswerable"]
     if cols:
         out.append({"title": "Abstention on unanswerable questions by language", "notes": [],
