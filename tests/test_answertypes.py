@@ -79,6 +79,9 @@ QUESTIONS = [
     ("Who founded Ashton-Tate?", "person"),
     ("শাপলা পে-র লাইসেন্স কে দেয়?", "person"),
     ("license ke dey", "person"),
+    # entity
+    ("What is the name of the Steelers home stadium in Pittsburgh?", "entity"),
+    ("What was the first spacecraft to land on Mars?", "entity"),
     # other
     ("What happens if a mobile recharge fails?", "other"),
     ("পরপর ৩ বার ভুল পিন দিলে কী হয়?", "other"),

@@ -4,7 +4,7 @@ Two table-driven functions over `data/answer_types.json` (cue words and span pat
 English, Bangla and Banglish, reviewed as data, not code):
 
 - `question_type(text)` is one of `TYPES`: amount, percent, count, duration, time, age,
-  contact, yesno, procedure, place, person, other. The first cue in table order decides, so the
+  contact, yesno, procedure, place, person, entity, other. The first cue in table order decides, so the
   table's order is its priority (an age or a phone number before the generic "how much").
 - `typed_spans(text)` lists the (type, start, end) spans in `text` that can answer a typed
   question: Tk/৳/টাকা amounts in both digit scripts with any grouping, percentages,
@@ -37,7 +37,7 @@ from importlib import resources
 from typing import NamedTuple
 
 TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "person",
-         "other")
+         "entity", "other")
 # Spans that only ever answer through `accepts`: a bare number, an English name.
 SPAN_TYPES = TYPES[:7] + ("number", "name")
 # Bangla digits, ASCII digits with grouping commas and a decimal point: 1,50,000  ১.৮৫  25,000
