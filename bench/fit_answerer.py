@@ -30,7 +30,7 @@ from raglab.answer import missing_share, question_info, score_candidates
 from raglab.corpus import load_corpus
 from raglab.goldens import load_goldens
 from raglab.pipeline import Config, Pipeline
-from raglab.retrieval import rounded
+from raglab.ranking import rounded
 from raglab.sentences import CONFIDENCE_FEATURES, FEATURES, confidence_features, dot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

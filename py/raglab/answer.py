@@ -17,11 +17,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .analyzer import analyze, quote_span, sentences, tokens
+from .analyzer import analyze, is_heading, quote_span, sentences, tokens
 from .answertypes import question_type
 from .chunking import Chunk
 from .metrics import numbers
-from .retrieval import rounded
+from .ranking import rounded
 from .sentences import (FEATURES, Question, confidence, confidence_features, dot, features, model, prefix_index,
                         set_context, spans_of)
 from .shortanswer import short_span
@@ -99,7 +99,7 @@ def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str], bool, frozens
     analysed once, not once per question."""
     out = []
     for s, e in sentences(chunk.text):
-        if chunk.text.startswith("#", s) or _table_header(chunk.text, e):
+        if is_heading(chunk.text, s) or _table_header(chunk.text, e):
             continue
         qs, qe = quote_span(chunk.text, s, e)
         text = chunk.text[qs:qe]

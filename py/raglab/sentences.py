@@ -40,7 +40,7 @@ from importlib import resources
 
 from .answertypes import Span, accepts, typed_spans
 from .metrics import numbers
-from .retrieval import rounded
+from .ranking import rounded
 
 FEATURES = ("bias", "coverage", "sentence_cover", "heading_cover", "cover_gap", "prev_cover", "density", "prefix_cover",
             "pairs", "typed", "untyped_miss", "q_numbers", "negation", "steps", "rank", "score_ratio", "first",
