@@ -29,7 +29,7 @@ from raglab.corpus import load_corpus  # noqa: E402
 from raglab.goldens import load_goldens  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
 
-BASELINE = "a3ba6b6"  # main before the learned answerer: coverage-only sentence choice
+BASELINE = "2b61dac"  # main before the learned answerer (coverage-only sentence choice), after the refactor
 
 
 def old_answerer(rev: str):

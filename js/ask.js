@@ -102,7 +102,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
       ? el("div", { id: "answer", class: "answer abstained", dataset: { abstained: "true" } },
           el("h2", {}, t("ask.answer")),
           el("p", { id: "answer-text", class: "abstention" },
-            t("ask.abstained", { coverage: num(r.coverage, 2), threshold: num(r.config.threshold, 2) })))
+            t("ask.abstained", { confidence: num(r.confidence, 2), threshold: num(r.config.threshold, 2) })))
       : el("div", { id: "answer", class: "answer", dataset: { abstained: "false" } },
           el("h2", {}, t("ask.answer")),
           el("blockquote", { id: "answer-text", lang: langOf(r.citations[0]) }, r.answer),
@@ -115,7 +115,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
                 el("span", { class: "cite-id" }, `[${id}]`), " ",
                 el("span", { lang: langOf(chunk.doc) }, chunk.title)));
           })),
-          el("p", { class: "meta" }, t("ask.coverage", { coverage: num(r.coverage, 2) })));
+          el("p", { class: "meta" }, t("ask.coverage", { confidence: num(r.confidence, 2), coverage: num(r.coverage, 2) })));
     const terms = r.terms.length
       ? el("p", { class: "meta terms" }, t("ask.terms", { terms: "" }),
           r.terms.map((term) => el("code", { class: "term", lang: guessLang(term) }, term)))

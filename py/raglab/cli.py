@@ -45,7 +45,7 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--expand", action=argparse.BooleanOptionalAction, default=d.expand,
                    help=f"expand the query with the bilingual synonym table (default {'on' if d.expand else 'off'})")
     p.add_argument("--threshold", type=float, default=d.threshold,
-                   help=f"abstain below this idf-weighted coverage of the question (default {d.threshold})")
+                   help=f"abstain below this confidence, a probability in [0, 1] (default {d.threshold})")
 
 
 def corpus_docs(args):

@@ -57,7 +57,7 @@ class Config:
             raise ValueError(f"unknown retriever {self.retriever!r}; choose one of: {', '.join(RETRIEVERS)}")
         check_k(self.k)
         if not isinstance(self.threshold, (int, float)) or not 0 <= self.threshold <= 1:  # NaN fails too
-            raise ValueError(f"threshold is a coverage between 0 and 1, got {self.threshold!r}")
+            raise ValueError(f"threshold is a confidence between 0 and 1, got {self.threshold!r}")
         return self
 
     @property
