@@ -22,7 +22,7 @@
 // and whose message says what to fix.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-export const STAGES = ["runtime", "micropip", "raglab", "corpus", "indexing"];
+export const STAGES = ["runtime", "raglab", "corpus", "indexing"];
 
 export class RaglabError extends Error {
   constructor({ type, message }) {

@@ -1,12 +1,14 @@
-// The module Web Worker that runs Python. It starts Pyodide, installs micropip from
-// the served lock file, installs raglab's own wheel with micropip, hands the raw
-// corpus files to raglab.web.load, builds the default index, and then answers
-// requests from the page. Nothing here computes a result: every answer is the JSON
-// string Python returned, passed through untouched.
+// The module Web Worker that runs Python. It starts Pyodide and, while the runtime
+// boots, fetches raglab's wheel, the raw corpus files and the golden questions; it
+// unpacks the wheel into site-packages (no micropip: the wheel is pure Python with no
+// dependencies, so installing it is unzipping it), hands the corpus to
+// raglab.web.load_dir, builds the default index, and then answers requests from the
+// page. Nothing here computes a result: every answer is the JSON string Python
+// returned, passed through untouched.
 //
 // Messages in:  {id, op, args: [...]}           op is a name in OPS below
 // Messages out: {type: "alive"}                   the worker holds its lifetime lock (see below)
-//               {type: "stage", stage, detail}   start-up progress (runtime, micropip, raglab, corpus, indexing)
+//               {type: "stage", stage, detail}   start-up progress (runtime, raglab, corpus, indexing)
 //               {type: "ready", info}            start-up finished; info is raglab.web.info() as JSON text
 //               {type: "failed", stage, error}   start-up failed at `stage`
 //               {id, type: "result", json}       a request's JSON text
@@ -94,18 +96,26 @@ function writeFolder(FS, folder, files) {
 
 async function start() {
   setStage("runtime");
+  // Everything is requested at once: the runtime, the manifest and, as soon as the
+  // manifest names them, the wheel and the data (only local files, relative to ROOT).
+  let sitePackages = null;
+  const runtime = loadPyodide({
+    indexURL: new URL("pyodide/", ROOT).href,
+    fsInit: async (_fs, info) => {
+      sitePackages = info.sitePackages;
+    },
+  });
   const manifest = JSON.parse(await fetchText("manifest.json"));
-  // Fetch the data while the runtime boots; only local files, all relative to ROOT.
+  const wheel = fetchBytes(manifest.wheel);
   const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchBytes(path)]));
   const goldens = manifest.goldens ? fetchBytes(manifest.goldens) : Promise.resolve(null);
-  const pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", ROOT).href,
-    packages: ["micropip"], // resolved through the served pyodide-lock.json
-  });
-  setStage("micropip");
-  const micropip = pyodide.pyimport("micropip");
+  // The build's analysis of the bundled chunks (raglab.prebuilt): a memo that spares
+  // tokenizing them again here. Without it start-up is slower, never different.
+  const analysis = manifest.analysis ? fetchBytes(manifest.analysis.path) : Promise.resolve(null);
+  for (const pending of [wheel, corpusFiles, goldens, analysis]) pending.catch(() => {}); // awaited below
+  const pyodide = await runtime;
   setStage("raglab", manifest.wheel);
-  await micropip.install.callKwargs(new URL(manifest.wheel, ROOT).href, { deps: false });
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   web = pyodide.pyimport("raglab.web");
   setStage("corpus", `${manifest.corpus.length} articles`);
   FS = pyodide.FS;
@@ -115,6 +125,12 @@ async function start() {
   // JavaScript null would arrive as jsnull; undefined arrives as None.
   web.load_dir("bundled", "corpus", goldenBytes ? "goldens/questions.jsonl" : undefined);
   setStage("indexing");
+  const analysisBytes = await analysis;
+  if (analysisBytes) {
+    FS.writeFile("analysis.json", analysisBytes);
+    web.use_prebuilt("analysis.json", manifest.analysis.sha256);
+    FS.unlink("analysis.json");
+  }
   web.warm("{}");
   post({ type: "ready", info: web.info("bundled"), at: performance.now() });
 }
@@ -149,6 +165,7 @@ const OPS = {
     return web.load_dir(name, `${name}/articles`, questions ? `${name}/${questions.name}` : undefined);
   },
   moduleHashes: () => web.module_hashes(),
+  prebuiltTable: () => web.prebuilt_table(),
   // These two report progress: `progress` posts {done, total, label} for the call.
   compare: (progress, options = {}, corpus = "bundled") => web.compare(JSON.stringify(options || {}), progress, corpus),
   compareView: (progress, options = {}, corpus = "bundled") =>
