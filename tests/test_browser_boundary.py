@@ -28,7 +28,7 @@ import time
 
 import pytest
 
-from helpers import docs
+from helpers import assert_renders, docs, rendered
 from raglab.corpus import parse_corpus
 from raglab.pipeline import MAX_QUESTION_CHARS, Config, Pipeline
 
@@ -148,7 +148,8 @@ def ask_ui(page, question: str, corpus: str = "bundled", timeout: int = ANSWER_M
         answer: document.getElementById('answer-text')?.textContent ?? null,
         abstained: document.getElementById('answer')?.dataset.abstained === 'true',
         chunks: [...document.querySelectorAll('#chunks > li')].map((e) => e.dataset.id),
-        texts: [...document.querySelectorAll('#chunks .chunk-text')].map((e) => e.textContent),
+        texts: [...document.querySelectorAll('#chunks .chunk-text')].map((e) => [...e.querySelectorAll('span.src')].map(
+            (s) => [Number(s.dataset.start), Number(s.dataset.end), s.textContent])),
         marks: [...document.querySelectorAll('#chunks > li')].map(
             (e) => [...e.querySelectorAll('.chunk-text mark')].map((m) => m.textContent)),
         citations: [...document.querySelectorAll('#citations .citation')].map((e) => e.dataset.chunk),
@@ -279,16 +280,17 @@ def test_uploaded_articles_with_markup_are_shown_as_text(guarded, offsite_reques
     shown = ask_ui(guarded, "How much does a locker cost per day?", corpus="user")
     assert shown["chunks"] == [c["id"] for c in native["chunks"]]
     assert shown["answer"] == native["answer"] == "A locker costs Tk 20 per day."
-    # The chunk text is shown character for character, markup included, as text ...
-    assert shown["texts"] == [c["text"] for c in native["chunks"]]
-    assert any(PAYLOADS[1] in t for t in shown["texts"])
+    # The chunk text is shown character for character (Markdown's block markup aside),
+    # HTML markup included, as text ...
+    for spans, chunk in zip(shown["texts"], native["chunks"]):
+        assert_renders({"spans": spans}, chunk["text"])
+    assert any(PAYLOADS[1] in "".join(t for _, _, t in spans) for spans in shown["texts"])
     # ... and the highlights sit where Python put them, though emoji count twice in UTF-16.
     assert shown["marks"] == [[c["text"][s:e] for s, e in c["matches"]] for c in native["chunks"]]
 
     guarded.click("#citations .citation")
     guarded.wait_for_selector("#article-dialog[open]")
-    body = guarded.text_content("#article-body")
-    assert body == mine[[d.id for d in mine].index("lockers")].text
+    assert_renders(rendered(guarded, "#article-body"), mine[[d.id for d in mine].index("lockers")].text)
     assert guarded.text_content("#article-title") == f"Lockers {PAYLOADS[0]}"
     assert guarded.text_content("#article-body mark.evidence") == "A locker costs Tk 20 per day."
     assert_inert(guarded, offsite_requests)
