@@ -190,6 +190,37 @@ def tokens(text: str) -> list[Token]:
     return fresh_tokens(text)
 
 
+ESC = "\x1b"
+
+
+def _escape_end(text: str, i: int) -> int:
+    """The end of the terminal escape sequence starting at text[i] (an ESC).
+
+    Terminal escape sequences (ECMA-48: colours such as ESC [31m, titles such as
+    ESC ] 0;... BEL) are not text. Pasted from a terminal, they come glued to words
+    ("\x1b[31mfee\x1b[0m"); read as characters, "31mfee" would become a term that
+    matches nothing. The analyzer skips the whole sequence like a space, so the word
+    keeps its own term and span.
+    """
+    n = len(text)
+    if i + 1 >= n:
+        return n
+    kind = text[i + 1]
+    if kind == "[":  # CSI: parameter and intermediate bytes, then one final byte @ to ~
+        j = i + 2
+        while j < n and "\x20" <= text[j] <= "\x3f":
+            j += 1
+        return j + 1 if j < n and "\x40" <= text[j] <= "\x7e" else j
+    if kind in "]PX^_":  # OSC, DCS, SOS, PM, APC: a string ended by BEL or ESC \\
+        j = i + 2
+        while j < n and text[j] != "\x07" and not (text[j] == ESC and text[j + 1:j + 2] == "\\"):
+            j += 1
+        if j >= n:  # never ended: skip only the introducer, so no text can hide behind it
+            return i + 2
+        return j + (1 if text[j] == "\x07" else 2)
+    return i + 2  # a two-character escape (ESC 7, ESC c, ...)
+
+
 def fresh_tokens(text: str) -> list[Token]:
     """`tokens`, always worked out from the text (never from a prebuilt table)."""
     out: list[Token] = []
@@ -197,6 +228,9 @@ def fresh_tokens(text: str) -> list[Token]:
     i = 0
     while i < n:
         ch = text[i]
+        if ch == ESC:
+            i = _escape_end(text, i)
+            continue
         if not (_latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))):
             i += 1
             continue
