@@ -4,9 +4,9 @@
 // Every offset used for highlighting comes from Python (chunk "matches", quote
 // and chunk spans); this file only turns them into DOM nodes.
 
-import { el, guessLang, replace } from "./dom.js";
+import { el, errorDetails, guessLang, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
-import { num } from "./i18n.js";
+import { errorText, num } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const K_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 10];
@@ -84,7 +84,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
       drawResult();
     } catch (err) {
       last = null;
-      $("ask-status").textContent = err.message;
+      replace($("ask-status"), errorText(err), errorDetails(err, t("error.details")));
       replace($("result"));
     } finally {
       $("result").removeAttribute("aria-busy");

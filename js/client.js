@@ -25,10 +25,13 @@ const WORKER_URL = new URL("./worker.js", import.meta.url);
 export const STAGES = ["runtime", "raglab", "corpus", "indexing"];
 
 export class RaglabError extends Error {
-  constructor({ type, message }) {
+  /** `message` is for the user; `details` the technical text (exception, traceback end). */
+  constructor({ type, message, details = "", internal = false }) {
     super(message);
     this.name = "RaglabError";
     this.type = type;
+    this.details = details;
+    this.internal = internal;
   }
 }
 

@@ -6,8 +6,8 @@
 // for its own static files. Errors come from the Python loaders verbatim, so
 // they name the file, the line and the question id.
 
-import { el, replace, table } from "./dom.js";
-import { num } from "./i18n.js";
+import { el, errorDetails, replace, table } from "./dom.js";
+import { errorText, num } from "./i18n.js";
 import { drawReport, runCompare } from "./evaluate.js";
 
 const $ = (id) => document.getElementById(id);
@@ -54,10 +54,11 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     return job;
   }
 
-  function showError(message) {
+  function showError(message, err = null) {
     replace($("own-result"), el("div", { class: "error-box", role: "alert" },
       el("h3", {}, t("own.error")),
-      el("pre", { class: "error-text" }, message)));
+      el("pre", { class: "error-text" }, message),
+      errorDetails(err, t("error.details"))));
   }
 
   $("own-articles").addEventListener("change", (event) => {
@@ -138,7 +139,7 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
         if (view) drawView();
       }
     } catch (err) {
-      showError(err.message);
+      showError(errorText(err), err);
     }
   }
 

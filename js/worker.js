@@ -40,16 +40,30 @@ function setStage(name, detail = "") {
   post({ type: "stage", stage: name, detail, at: performance.now() });
 }
 
-// A Python exception reaches JavaScript as a PythonError whose message is the
-// whole traceback; the page wants its last line, "SomeError: what to fix".
-function describe(err) {
-  if (err && err.type && typeof err.message === "string") {
-    const lines = err.message.trim().split("\n");
-    const last = lines[lines.length - 1] || "";
-    const prefix = err.type + ": ";
-    return { type: err.type, message: last.startsWith(prefix) ? last.slice(prefix.length) : last };
-  }
-  return { type: (err && err.name) || "Error", message: String((err && err.message) || err) };
+// What a failure says to the user: a sentence (what failed, what to do) in `message`,
+// and the technical text (the Python exception and the end of its traceback, or the
+// browser's own message) in `details`, which the page shows behind a "details" toggle.
+// Python errors of these classes are raglab's own messages, written for users (they
+// name the file, line, question or field to fix); anything else is a fault, not input.
+const USER_ERRORS = new Set(["ValueError", "CorpusError", "GoldenError", "UsageError"]);
+const STAGE_ADVICE = {
+  runtime: "The Python runtime could not be loaded. Check the connection and reload the page.",
+  raglab: "raglab's Python package could not be installed. Reload the page; if it keeps failing, the site needs rebuilding.",
+  corpus: "The help-centre articles could not be read. Reload the page; if it keeps failing, the site needs rebuilding.",
+  indexing: "The search index could not be built. Reload the page; if it keeps failing, please report it.",
+};
+
+function describe(err, when = null) {
+  const python = err && err.type && typeof err.message === "string";
+  const type = python ? err.type : (err && err.name) || "Error";
+  let technical = python ? err.message.trim() : String((err && err.message) || err);
+  let last = technical.split("\n").pop() || "";
+  if (python && last.startsWith(type + ": ")) last = last.slice(type.length + 2);
+  if (python) technical = technical.split("\n").slice(-12).join("\n"); // the end of the traceback
+  if (python && USER_ERRORS.has(type)) return { type, message: last, details: technical };
+  const message = when ? STAGE_ADVICE[when] || STAGE_ADVICE.indexing
+    : "Something went wrong inside Python while doing this; nothing was changed. Try again, or reload the page if it happens again.";
+  return { type, message, details: python ? technical : `${type}: ${technical}`, internal: true };
 }
 
 async function fetchText(path) {
@@ -177,7 +191,7 @@ let started = false;
 const booted = start().then(() => {
   started = true;
 }, (err) => {
-  post({ type: "failed", stage, error: describe(err) });
+  post({ type: "failed", stage, error: describe(err, stage) });
   throw err;
 });
 
@@ -186,7 +200,7 @@ const booted = start().then(() => {
 // failed start-up too (the page then offers a retry).
 for (const kind of ["unhandledrejection", "error"]) {
   self.addEventListener(kind, (event) => {
-    if (!started) post({ type: "failed", stage, error: describe(event.reason || event.error || event.message) });
+    if (!started) post({ type: "failed", stage, error: describe(event.reason || event.error || event.message, stage) });
   });
 }
 

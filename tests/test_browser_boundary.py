@@ -430,21 +430,27 @@ def boot_and_fail(browser_context, site_url, pattern: str, how: str):
     return page
 
 
-@pytest.mark.parametrize("pattern, how, stage_words", [
-    ("**/js/worker.js", "abort", "worker"),
-    ("**/pyodide/python_stdlib.zip", "abort", "Start-up failed"),
-    ("**/wheels/**/raglab-*.whl", "404", "Start-up failed"),
-    ("**/manifest.json", "404", "manifest.json"),
+@pytest.mark.parametrize("pattern, how, stage_words, details", [
+    ("**/js/worker.js", "abort", "worker", None),
+    ("**/pyodide/python_stdlib.zip", "abort", "Start-up failed", ""),
+    ("**/wheels/**/raglab-*.whl", "404", "could not be installed", ".whl: HTTP 404"),
+    ("**/manifest.json", "404", "runtime could not be loaded", "manifest.json: HTTP 404"),
     # loadPyodide alone never settles when the wasm download fails (pyodide/pyodide#6296);
     # the worker turns the unhandled rejection into a failed start-up.
-    ("**/pyodide/pyodide.asm.wasm", "abort", "Start-up failed"),
+    ("**/pyodide/pyodide.asm.wasm", "abort", "Start-up failed", ""),
 ], ids=["worker-script", "stdlib", "raglab-wheel", "manifest", "wasm"])
-def test_blocked_startup_file_is_reported_and_retry_works(browser_context, site_url, pattern, how, stage_words):
+def test_blocked_startup_file_is_reported_and_retry_works(browser_context, site_url, pattern, how, stage_words,
+                                                          details):
     page = boot_and_fail(browser_context, site_url, pattern, how)
     try:
         page.wait_for_selector("#boot-error:not([hidden])", timeout=30_000)
         message = page.text_content("#boot-error-text")
         assert stage_words in message and len(message) < 400, message
+        # A sentence for the user; the browser's or Python's own words behind "details".
+        assert not re.search(r"\b[A-Z][a-z]+Error\b", message), message
+        if details is not None:
+            assert page.is_visible("#boot-error-details details summary")
+            assert details in page.text_content("#boot-error-details pre")
         assert page.evaluate("() => window.raglab.state") == "failed"
         page.unroute(pattern)
         page.click("#retry")

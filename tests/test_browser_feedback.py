@@ -1,4 +1,5 @@
-"""Your own data: a run never starts on a partly read set of files."""
+"""What the page tells the user: a run never starts on a partly read set of files, and
+a failure reads as a sentence with the technical text behind a "details" toggle."""
 
 from __future__ import annotations
 
@@ -36,3 +37,20 @@ def test_check_and_evaluate_waits_until_every_file_is_read(app_page):
         app_page.evaluate("() => { File.prototype.arrayBuffer = window.__arrayBuffer; }")
         app_page.click("#own-clear")
         app_page.click("#tab-ask")
+
+
+def test_a_fault_inside_python_reads_as_a_sentence_with_the_traceback_behind_details(app_page):
+    """An input error keeps Python's own message (it says what to fix); a fault (here a
+    number where text belongs, from a malformed call) gets a plain sentence, and the class name and the
+    traceback's end go to `details`."""
+    fault, bad_input = app_page.evaluate("""async () => {
+      const grab = (p) => p.then(() => null, (e) => ({message: e.message, details: e.details, internal: e.internal, type: e.type}));
+      return [await grab(window.raglab.raw('analyzeMany', [5])),
+              await grab(window.raglab.ask('cash out fee', {k: 0}))];
+    }""")
+    assert fault["internal"] and fault["type"] in ("TypeError", "AttributeError")
+    assert fault["type"] not in fault["message"] and "Try again" in fault["message"]
+    assert fault["type"] in fault["details"] and 'File "' in fault["details"]
+    assert not bad_input["internal"] and bad_input["type"] == "ValueError"
+    assert bad_input["message"].startswith("k must be a whole number")
+    assert "ValueError" in bad_input["details"]
