@@ -11,6 +11,7 @@ import pytest
 from raglab import analyzer, prebuilt
 from raglab.analyzer import fresh_tokens, tokens
 from raglab.pipeline import Config, Pipeline
+from raglab.schema import ask_json
 
 from helpers import docs, questions
 
@@ -38,9 +39,9 @@ def test_every_chunk_text_gets_the_tokens_a_fresh_analysis_gives(installed):
 
 def test_answers_are_identical_with_and_without_the_table(installed):
     asked = [q.question for q in questions()[:40]]
-    with_table = [Pipeline(list(docs()), Config()).ask(q) for q in asked]
+    with_table = [ask_json(Pipeline(list(docs()), Config()).ask(q)) for q in asked]
     analyzer.install_prebuilt({})
-    without = [Pipeline(list(docs()), Config()).ask(q) for q in asked]
+    without = [ask_json(Pipeline(list(docs()), Config()).ask(q)) for q in asked]
     assert json.dumps(with_table, ensure_ascii=False) == json.dumps(without, ensure_ascii=False)
 
 

@@ -28,6 +28,7 @@ from . import analyzer
 from .analyzer import Token, fresh_tokens, text_key
 from .chunking import Chunk, chunk_corpus
 from .corpus import Document
+from .ranking import index_text
 
 FORMAT = 1
 CHUNKER = "recursive"  # the served default's chunker: the index built at start-up
@@ -41,10 +42,9 @@ def analyzer_digest() -> str:
 
 def chunk_texts(chunk: Chunk) -> list[str]:
     """The texts of a chunk that index building analyses: the indexed text (heading path,
-    then body; see retrieval.index_text), the body alone, and the heading path with and
+    then body; see ranking.index_text), the body alone, and the heading path with and
     without the article title (the reranker's heading and section features)."""
-    body = chunk.text
-    return [" \n".join(chunk.heading) + " \n" + body, body, " ".join(chunk.heading), " ".join(chunk.heading[1:])]
+    return [index_text(chunk), chunk.text, " ".join(chunk.heading), " ".join(chunk.heading[1:])]
 
 
 def texts_of(docs: list[Document], chunker: str = CHUNKER) -> list[str]:
