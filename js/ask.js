@@ -4,8 +4,9 @@
 // Every offset used for highlighting comes from Python (chunk "matches", quote
 // and chunk spans); this file only turns them into DOM nodes.
 
-import { el, guessLang, highlighted, replace } from "./dom.js";
-import { num } from "./i18n.js";
+import { el, errorDetails, guessLang, replace } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+import { errorText, num } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const K_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 10];
@@ -82,7 +83,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
       drawResult();
     } catch (err) {
       last = null;
-      $("ask-status").textContent = err.message;
+      replace($("ask-status"), errorText(err), errorDetails(err, t("error.details")));
       replace($("result"));
     } finally {
       $("result").removeAttribute("aria-busy");
@@ -131,8 +132,9 @@ export function setupAsk({ raglab, t, onLanguage }) {
           el("span", { class: "title", lang: langOf(c.doc) }, c.title),
           el("span", { class: "chunk-id" }, c.id)),
         el("p", { class: "heading-path", lang: langOf(c.doc) }, c.heading.join(" › ")),
-        el("p", { class: "chunk-text", lang: langOf(c.doc) },
-          highlighted(c.text, c.matches.map(([start, end]) => ({ start, end, className: "match", mark: true })))),
+        el("div", { class: "chunk-text", lang: langOf(c.doc) },
+          renderMarkdown(c.text, c.matches.map(([start, end]) => ({ start, end, className: "match", mark: true })),
+            { headingLevelOffset: 2 })),
         el("button", { type: "button", class: "open-article", onclick: () => openArticle(c, r) }, t("ask.open"))))));
     replace($("result"), answer, terms,
       el("p", { class: "meta timing", lang: document.documentElement.lang }, t("ask.time", { ms: num(Math.round(last.ms)) })),
@@ -166,7 +168,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     const body = $("article-body");
     body.lang = doc.lang;
     body.dataset.doc = doc.id;
-    replace(body, highlighted(doc.text, ranges));
+    replace(body, renderMarkdown(doc.text, ranges));
     if (!dialog.open) dialog.showModal();
     const target = body.querySelector("mark.chunk");
     if (target) target.scrollIntoView({ block: "center" });

@@ -68,7 +68,7 @@ def cmd_analyze(args) -> int:
     else:
         for t in toks:
             surface = args.text[t.start:t.end]
-            print(f"{t.term}\t{t.start}-{t.end}\t{surface}")
+            print(f"{terminal_safe(t.term)}\t{t.start}-{t.end}\t{terminal_safe(surface)}")
     return 0
 
 
@@ -79,7 +79,8 @@ def cmd_chunks(args) -> int:
         if args.json:
             print(dumps(chunk_json(c)))
         else:
-            print(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}\n{c.text}\n")
+            print(terminal_safe(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}") + "\n"
+                  + terminal_safe(c.text, keep="\n\t") + "\n")
     return 0
 
 
@@ -127,19 +128,31 @@ def printable(text: str) -> str:
     return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
 
 
+def terminal_safe(text: str, keep: str = "") -> str:
+    """`text` for a terminal: control characters (C0, DEL, C1) other than those in `keep`
+    shown as \\xNN, so that text from a --corpus folder or a question cannot move the
+    cursor, retitle the window or hide a line. Only plain output needs it: --json
+    prints the exact text (JSON escapes controls itself)."""
+    if not any(ch < "\x20" or "\x7f" <= ch <= "\x9f" for ch in text):
+        return text
+    return "".join(f"\\x{ord(ch):02x}" if (ch < "\x20" or "\x7f" <= ch <= "\x9f") and ch not in keep else ch
+                   for ch in text)
+
+
 def _print_result(r: dict) -> None:
     if r["abstained"]:
         print("Answer: (abstained) not found in the help centre")
     else:
         for short in r["short_answers"]:
-            print(f"Short:  {short['text']}")
-        print(f"Answer: {r['answer']}")
-        print(f"Cited:  {' '.join('[' + c + ']' for c in r['citations'])}  (confidence {r['confidence']:.2f})")
+            print(f"Short:  {terminal_safe(short['text'])}")
+        print(f"Answer: {terminal_safe(r['answer'])}")
+        print(f"Cited:  {terminal_safe(' '.join('[' + c + ']' for c in r['citations']))}  "
+              f"(confidence {r['confidence']:.2f})")
     print(f"\nTop {len(r['chunks'])} chunks:")
     for c in r["chunks"]:
         snippet = " ".join(c["text"].split())
-        snippet = snippet if len(snippet) <= 100 else snippet[:99] + "…"
-        print(f"{c['rank']:>2}. {c['score']:>8.4f}  {c['id']:<28} {snippet}")
+        snippet = terminal_safe(snippet if len(snippet) <= 100 else snippet[:99] + "…")
+        print(f"{c['rank']:>2}. {c['score']:>8.4f}  {terminal_safe(c['id']):<28} {snippet}")
 
 
 def cmd_ask(args) -> int:
@@ -411,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (UsageError, CorpusError, GoldenError, ValueError) as err:
-        print(f"raglab {args.command}: error: {err}", file=sys.stderr)
+        print(f"raglab {args.command}: error: {terminal_safe(str(err))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
