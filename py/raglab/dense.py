@@ -98,6 +98,7 @@ class HashedVectorizer:
         self._grams: dict[str, tuple[int, ...]] = {}
         self.n_docs = 0
         self.df: dict[int, int] = {}
+        self._idf: dict[int, float] = {}
 
     def _key(self, group: str, feature: str) -> int:
         return self._offset[group] + bucket(group + ":" + feature, self.dim)
@@ -133,6 +134,9 @@ class HashedVectorizer:
                 df[k] = df.get(k, 0) + 1
         self.n_docs = len(docs_terms)
         self.df = df
+        # Every chunk feature's idf once (the same expression as `idf`, so the same bits):
+        # weighing looks it up for every feature of every chunk, and start-up time counts.
+        self._idf = {k: math.log((1 + self.n_docs) / (1 + n)) + 1.0 for k, n in df.items()}
 
     def sparse(self, terms: list[str]) -> tuple[list[int], list[float]]:
         """A text's vector as (sorted keys, weights), with the document frequencies learnt."""
@@ -152,7 +156,8 @@ class HashedVectorizer:
         self._grams.clear()
 
     def idf(self, key: int) -> float:
-        return math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
+        known = self._idf.get(key)
+        return known if known is not None else math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
 
     def weigh(self, keys, counts) -> list[float]:
         """The weights of one text's features, `keys` sorted and `counts` aligned with them."""
