@@ -24,12 +24,12 @@ sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from raglab.analyzer import analyze  # noqa: E402
 from raglab.chunking import chunk_corpus  # noqa: E402
-from raglab.compare import coverage_index  # noqa: E402
+from raglab.evaluation import coverage_index  # noqa: E402
 from raglab.corpus import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.expansion import expand  # noqa: E402
 from raglab.goldens import load_goldens  # noqa: E402
 from raglab.metrics import gains, reciprocal_rank, recall_at  # noqa: E402
-from raglab.retrieval import top_n  # noqa: E402
+from raglab.ranking import top_n  # noqa: E402
 from raglab.semantic import FUSION_TABLE, SemanticRetriever, fuse  # noqa: E402
 
 WEIGHTS = [i / 20 for i in range(21)]
@@ -56,7 +56,7 @@ def score_set(corpus_dir: str, goldens_path: str) -> dict[float, dict[str, float
     for q in questions:
         query = expand(q.question)
         cosines = semantic.scores(query)
-        bm25 = semantic.bm25.scores(analyze(query))
+        bm25 = semantic.bm25.scores(analyze(query.full))
         found = cover[q.id]
         for w in WEIGHTS:
             ranked = [h.index for h in top_n(fuse(cosines, bm25, w), 10)]

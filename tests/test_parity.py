@@ -16,13 +16,13 @@ import pytest
 
 from raglab.analyzer import sentences
 from raglab.chunking import CHUNKERS
-from raglab.retrieval import RETRIEVERS
+from raglab.retrieval import ENCODER_RETRIEVERS, RETRIEVERS
 
 from helpers import ROOT, docs, questions
 from stress_questions import stress_questions
 
 CONFIGS = [{"chunker": c, "retriever": r, "k": 5, "expand": e}
-           for c in CHUNKERS for r in RETRIEVERS for e in (False, True)]
+           for c in CHUNKERS for r in RETRIEVERS if r not in ENCODER_RETRIEVERS for e in (False, True)]
 
 
 def label(cfg):
