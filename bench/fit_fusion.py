@@ -76,9 +76,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", nargs=3, action="append", default=[], metavar=("NAME", "CORPUS_DIR", "QUESTIONS"),
                         help="another question set to fit on (its dev split only)")
+    parser.add_argument("--skip", action="append", default=[], metavar="NAME", help="leave out a set (repeatable)")
     parser.add_argument("--write", action="store_true", help="write the chosen weight to py/raglab/data/fusion.json")
     args = parser.parse_args()
-    sets = default_sets() + [tuple(s) for s in args.set]
+    sets = [s for s in default_sets() + [tuple(s) for s in args.set] if s[0] not in args.skip]
     table = {}
     for name, corpus_dir, questions in sets:
         print(f"scoring {name} ...", file=sys.stderr, flush=True)
