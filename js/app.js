@@ -6,6 +6,7 @@ import { initialLanguage, saveLanguage, setLanguage, t, num } from "./i18n.js";
 import { setupAsk } from "./ask.js";
 import { setupEvaluate } from "./evaluate.js";
 import { setupOwnData } from "./owndata.js";
+import { setupSemantic } from "./semantic-ui.js";
 import { replace } from "./dom.js";
 
 const raglab = new Raglab();
@@ -109,6 +110,7 @@ const context = { raglab, t, onLanguage, selectTab: (id) => selectTab($(id)) };
 setupAsk(context);
 const { askThere } = setupEvaluate(context);
 setupOwnData({ ...context, askThere });
+setupSemantic(context);
 applyLanguage(initialLanguage());
 
 raglab.ready.then((info) => {

@@ -179,6 +179,7 @@ def info(corpus: str = BUNDLED) -> str:
         "served": Config().label,
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
+        "semantic": semantic_retrievers(),
         "expansion": _available("expansion"),
         "compare": _available("compare"),
         "articles": [{"id": d.id, "lang": d.lang, "title": d.title} for d in loaded.docs],
@@ -341,3 +342,66 @@ def module_hashes() -> str:
                     digest = hashlib.sha256(fh.read()).hexdigest()
                 out["raglab/" + os.path.relpath(path, package).replace(os.sep, "/")] = digest
     return dumps(out)
+
+
+# ---------------------------------------------------------------- the semantic model
+# The page loads the encoder after start-up (js/semantic.js); these are its Python side.
+
+def load_encoder(header, digest: str, vectors_path: str) -> str:
+    """Install the browser's wasm kernel as the encoder (see raglab.wasm_kernel).
+
+    `header` is the model file up to its weights (bytes, or the worker's Uint8Array),
+    `digest` the whole file's sha256 as checked against the manifest, `vectors_path` the
+    fetched vector store. Pipelines built while the encoder was missing never existed (their
+    build raised), so nothing stale needs dropping.
+    """
+    from .wasm_kernel import install
+
+    data = header.to_bytes() if hasattr(header, "to_bytes") else bytes(header)
+    cache = install(data, digest, vectors_path)
+    return dumps({"digest": digest, "dim": cache.encoder.dim, "vectors": len(cache.known)})
+
+
+def semantic_retrievers() -> list[str]:
+    """The registered retrievers that need the encoder (the page shows them as loading until it is)."""
+    from .semantic import ENCODER_RETRIEVERS
+
+    return [name for name in RETRIEVERS if name in ENCODER_RETRIEVERS]
+
+
+def _vector_digest(vector) -> str:
+    return hashlib.sha256(",".join(float(x).hex() for x in vector).encode()).hexdigest()
+
+
+def vector_digests(texts) -> str:
+    """For each text, the sha256 of its vector's components as float.hex, computed by the
+    kernel now (not read from any cache): the parity tests compare these across runtimes."""
+    from .encoder import native_encoder
+
+    enc = native_encoder()
+    return dumps([_vector_digest(enc.encode(t)) for t in _json_arg(texts, "texts", list, [])])
+
+
+def _missing_passages(config, corpus: str) -> tuple[list[str], int]:
+    from .chunking import chunk_corpus
+    from .encoder import PASSAGE
+    from .retrieval import index_text
+    from .vectors import native_cache, text_key
+
+    cache = native_cache()
+    texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunk_corpus(_corpus(corpus).docs,
+                                                                               config_from(config).chunker)))
+    return [t for t in texts if text_key(t) not in cache.known], len(texts)
+
+
+def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
+    """Encode up to `limit` chunk vectors a semantic configuration still lacks (0: none, just
+    count). The worker calls this in small batches for own data, so it can show progress and
+    an estimate and stop when the user cancels; {"done", "total"}."""
+    missing, total = _missing_passages(config, corpus)
+    if limit > 0 and missing:
+        from .vectors import native_cache
+
+        native_cache().get(missing[:limit])
+        missing = missing[limit:]
+    return dumps({"done": total - len(missing), "total": total})
