@@ -281,19 +281,26 @@ def build_kernel_wasm() -> str:
     return out
 
 
+# The chunkers whose bundled chunk vectors ship to the page. The sentence chunker's 1,606
+# would add 2.5 MB to a 23 MB model (the site's budget is 25 MB); the page computes them in
+# the worker, with progress, the first time a sentence + semantic configuration runs.
+BROWSER_VECTOR_CHUNKERS = ("recursive", "fixed")
+
+
 def _browser_vectors() -> bytes:
-    """The vector store the page loads: the bundled corpus's chunks for every chunker.
+    """The vector store the page loads: the bundled corpus's chunks of BROWSER_VECTOR_CHUNKERS.
 
     A subset of the native stores (the shipped vectors/ file and the cache, encoding only
     what neither holds), in the same format, so the browser's VectorCache reads it as is.
     """
     code = ("import sys\n"
             "from raglab import encoder, vectors\n"
-            "from raglab.chunking import CHUNKERS, chunk_corpus\n"
+            "from raglab.chunking import chunk_corpus\n"
             "from raglab.corpus import bundled_corpus_dir, load_corpus\n"
             "from raglab.retrieval import index_text\n"
             "docs = load_corpus(bundled_corpus_dir())\n"
-            "texts = list(dict.fromkeys(encoder.PASSAGE + index_text(c) for n in CHUNKERS for c in chunk_corpus(docs, n)))\n"
+            f"texts = list(dict.fromkeys(encoder.PASSAGE + index_text(c) for n in {BROWSER_VECTOR_CHUNKERS!r}\n"
+            "                            for c in chunk_corpus(docs, n)))\n"
             "cache = vectors.native_cache()\n"
             "flat = cache.get(texts, progress=True)\n"
             "d = cache.encoder.dim\n"
@@ -352,7 +359,7 @@ def _corpus_digest() -> str:
     paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("chunking.py", "corpus.py", "retrieval.py",
                                                              "analyzer.py", "tokenizer.py", "encoder.py")]
     for path in paths:
-        digest.update(os.path.basename(path).encode() + b"\0")
+        digest.update(os.path.basename(path).encode() + b"\0" + repr(BROWSER_VECTOR_CHUNKERS).encode())
         with open(path, "rb") as fh:
             digest.update(fh.read() + b"\0")
     return digest.hexdigest()

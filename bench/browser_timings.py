@@ -125,6 +125,8 @@ def main() -> int:
     parser.add_argument("--questions", type=int, default=40, help="golden questions to time, both languages (default 40)")
     parser.add_argument("--skip-full-grid", action="store_true", help="skip the full-grid Evaluate run (minutes)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--semantic-only", action="store_true",
+                        help="time only the semantic model (bench/semantic_browser.py), with native figures")
     args = parser.parse_args()
 
     build = _build_module()
@@ -144,6 +146,18 @@ def main() -> int:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**build.browser_launch_options())
         figures["machine"]["chromium"] = browser.version
+        if args.semantic_only:
+            from semantic_browser import print_figures, semantic_figures
+
+            figures["semantic"] = semantic_figures(browser, url, dist, sample)
+            browser.close()
+            server.shutdown()
+            if args.json:
+                print(json.dumps(figures, indent=1, ensure_ascii=False))
+            else:
+                print(f"Chromium {browser.version}, load average {figures['machine']['load_average'][0]:.2f} at the start")
+                print_figures(figures["semantic"])
+            return 0
         cold, stages = [], []
         for _ in range(args.runs):
             context = browser.new_context(viewport={"width": 1100, "height": 1400})
@@ -193,6 +207,9 @@ def main() -> int:
             ms, status, dots = page.evaluate(RUN_EVALUATE)
             runs["full grid, as `raglab compare`"] = {"ms": round(ms), "configurations": dots, "status": status}
         figures["evaluate"] = runs
+        from semantic_browser import semantic_figures
+
+        figures["semantic"] = semantic_figures(browser, url, dist, sample)
         browser.close()
     server.shutdown()
 
@@ -214,6 +231,9 @@ def main() -> int:
           f"raglab.ask() alone median {a['api_median']} ms   [target <= 100 ms]")
     for name, run in figures["evaluate"].items():
         print(f"evaluate ({name}): {run['ms'] / 1000:.1f} s for {run['configurations']} configurations   [target <= 15 s]")
+    from semantic_browser import print_figures
+
+    print_figures(figures["semantic"])
     return 0
 
 

@@ -13,6 +13,9 @@ addStrings({
     "semantic.retry": "Retry",
     "semantic.option": "(loading…)",
     "semantic.default": "The served default is semantic: its first answer waits for the model; pick a lexical retriever to answer at once.",
+    "own.semantic": "Include the semantic retrievers (your chunks' vectors are computed in this tab first)",
+    "own.vectors": "Chunk vectors ({chunker}): {done} / {total}, about {left} s left",
+    "own.vectorsCancel": "Cancel",
   },
   bn: {
     "semantic.loading": "সিমান্টিক মডেল {done} / {total} MB…",
@@ -21,6 +24,9 @@ addStrings({
     "semantic.retry": "আবার চেষ্টা করুন",
     "semantic.option": "(লোড হচ্ছে…)",
     "semantic.default": "ডিফল্ট রিট্রিভার সিমান্টিক: প্রথম উত্তর মডেলের জন্য অপেক্ষা করবে; এখনই উত্তর পেতে শব্দভিত্তিক রিট্রিভার বেছে নিন।",
+    "own.semantic": "সিমান্টিক রিট্রিভারও যাচাই করুন (আপনার অংশগুলোর ভেক্টর আগে এই ট্যাবেই হিসাব হবে)",
+    "own.vectors": "অংশের ভেক্টর ({chunker}): {done} / {total}, আনুমানিক আর {left} সেকেন্ড",
+    "own.vectorsCancel": "বাতিল",
   },
 });
 
@@ -86,4 +92,44 @@ export function setupSemantic({ raglab, onLanguage }) {
   onLanguage(show);
   // selectors are refilled on language changes and corpus switches: mark them again
   new MutationObserver(markOptions).observe(document.getElementById("main"), { childList: true, subtree: true });
+}
+
+/**
+ * Own data has no shipped vectors: compute its chunk vectors in the worker for each chunker,
+ * with progress, a time estimate and Cancel. Resolves true when all are in, false when the
+ * user cancelled (what was computed is kept); rejects when the model is not available.
+ */
+export async function encodeOwnData(raglab, chunkers, { corpus = "user" } = {}) {
+  const box = document.getElementById("own-vectors");
+  const bar = document.getElementById("own-vectors-progress");
+  const text = document.getElementById("own-vectors-text");
+  const cancel = document.getElementById("own-vectors-cancel");
+  const stop = () => raglab.cancelEncoding().catch(() => {});
+  let cancelled = false;
+  box.hidden = false;
+  cancel.disabled = false;
+  cancel.addEventListener("click", stop);
+  try {
+    for (const chunker of chunkers) {
+      text.textContent = t("own.vectors", { chunker, done: num(0), total: "…", left: "…" });
+      await raglab.encodePassages({ chunker }, ({ done, total, label }) => {
+        bar.max = total || 1;
+        bar.value = done;
+        const left = Number(label.split(" ").pop());
+        text.textContent = t("own.vectors", { chunker, done: num(done), total: num(total), left: num(left) });
+      }, { corpus });
+    }
+    return true;
+  } catch (err) {
+    if (err.type === "Cancelled") {
+      cancelled = true;
+      text.textContent = err.message;
+      return false;
+    }
+    throw err;
+  } finally {
+    cancel.removeEventListener("click", stop);
+    cancel.disabled = true;
+    if (!cancelled) box.hidden = true;
+  }
 }

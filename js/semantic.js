@@ -9,7 +9,7 @@
 // encoder (raglab.wasm_kernel, through raglab.web.load_encoder).
 //
 // Messages out: {type: "semantic", state: "loading", done, total}   bytes so far
-//               {type: "semantic", state: "ready", info, at}
+//               {type: "semantic", state: "ready", info, files, at}   files: their sha256
 //               {type: "semantic", state: "failed", error: {type, message}}
 
 import { Kernel, KernelError, fetchChecked, instantiateChecked } from "./kernel.js";
@@ -52,7 +52,9 @@ export class Semantic {
     this.state = "loading";
     this.#run().then((info) => {
       this.state = "ready";
-      this.post({ type: "semantic", state: "ready", info, at: performance.now() });
+      // the files' digests as checked on arrival (the parity tests compare them with a fresh build)
+      const files = Object.fromEntries(["kernel", "model", "vectors"].map((k) => [k, this.entry[k].sha256]));
+      this.post({ type: "semantic", state: "ready", info, files, at: performance.now() });
       this.#settle.resolve(info);
     }, (err) => {
       this.state = "failed";

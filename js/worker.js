@@ -165,7 +165,7 @@ const OPS = {
   },
   moduleHashes: () => web.module_hashes(),
   vectorDigests: (texts) => web.vector_digests(JSON.stringify(texts)),
-  // (the vectors themselves are computed by encodeOwnData before this runs)
+  // (the vectors themselves are computed by encodeMissing before this runs)
   encodePassages: (config = {}, corpus = "bundled") => web.encode_passages(JSON.stringify(config || {}), corpus, 0),
   cancelEncoding: () => {
     encodingCancelled = true;
@@ -219,8 +219,8 @@ self.onmessage = async (event) => {
   try {
     if (needsSemantic(op, args)) {
       await semanticReady();
-      const corpus = corpusOf(op, args);
-      if (corpus !== "bundled") await encodeOwnData(op, args, corpus, progress);
+      // chunk vectors that did not ship (own data, the sentence chunker) are computed first
+      await encodeMissing(op, args, corpusOf(op, args), progress);
     }
     let json;
     try {
@@ -252,12 +252,13 @@ function corpusOf(op, args) {
   return args[2] || "bundled";
 }
 
-// Own data has no shipped vectors: they are computed here, a few chunks per Python call,
+// Chunk vectors that were not shipped (own data; the bundled corpus's sentence chunks) are
+// computed here, a few chunks per Python call,
 // so progress reaches the page and a cancelEncoding message gets in between batches.
 let encodingCancelled = false;
 const ENCODE_BATCH = 4;
 
-async function encodeOwnData(op, args, corpus, progress) {
+async function encodeMissing(op, args, corpus, progress) {
   const chunkers = op === "compare" || op === "compareView"
     ? [].concat((args[0] || {}).chunker || info.chunkers)
     : [((op === "encodePassages" ? args[0] : args[1]) || {}).chunker || info.defaults.chunker];

@@ -82,12 +82,28 @@ def _hybrid_rerank(chunks: list[Chunk]) -> Retriever:
     return RerankRetriever(chunks)
 
 
+def _semantic(chunks: list[Chunk]) -> Retriever:
+    from .semantic import SemanticRetriever
+
+    return SemanticRetriever(chunks)
+
+
+def _bm25_semantic(chunks: list[Chunk]) -> Retriever:
+    from .semantic import FusionRetriever
+
+    return FusionRetriever(chunks)
+
+
 RETRIEVERS: dict[str, Callable[[list[Chunk]], Retriever]] = {
     "bm25": BM25Retriever,
     "dense": _dense,  # hashed word and character n-grams: lexical-statistical, not semantic
     "hybrid": _hybrid,  # reciprocal rank fusion of bm25 and dense
     "hybrid-rerank": _hybrid_rerank,  # hybrid top 30, reordered by a query-aware lexical reranker
+    "semantic": _semantic,  # multilingual-e5-small cosine (needs the encoder's kernel)
+    "bm25-semantic": _bm25_semantic,  # weighted fusion of bm25 and semantic
 }
+# Retrievers that need the encoder kernel: the browser offers them once it has the kernel too.
+ENCODER_RETRIEVERS = ("semantic", "bm25-semantic")
 
 
 def build_retriever(name: str, chunks: list[Chunk]) -> Retriever:

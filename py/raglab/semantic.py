@@ -99,7 +99,3 @@ class FusionRetriever:
 
     def search(self, query: str, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)
-
-
-# The retrievers that need the encoder: the page shows them as loading until its model is in.
-ENCODER_RETRIEVERS = (SemanticRetriever.name, FusionRetriever.name)

@@ -49,6 +49,7 @@ class LoadedCorpus:
     questions: list[Question] = field(default_factory=list)
     goldens_error: str | None = None
     pipelines: dict[tuple, Pipeline] = field(default_factory=dict)
+    encoded: set = field(default_factory=set)  # chunkers whose chunk vectors are all cached
 
 
 _CORPORA: dict[str, LoadedCorpus] = {}
@@ -364,7 +365,7 @@ def load_encoder(header, digest: str, vectors_path: str) -> str:
 
 def semantic_retrievers() -> list[str]:
     """The registered retrievers that need the encoder (the page shows them as loading until it is)."""
-    from .semantic import ENCODER_RETRIEVERS
+    from .retrieval import ENCODER_RETRIEVERS
 
     return [name for name in RETRIEVERS if name in ENCODER_RETRIEVERS]
 
@@ -398,10 +399,16 @@ def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
     """Encode up to `limit` chunk vectors a semantic configuration still lacks (0: none, just
     count). The worker calls this in small batches for own data, so it can show progress and
     an estimate and stop when the user cancels; {"done", "total"}."""
+    chunker = config_from(config).chunker
+    loaded = _corpus(corpus)
+    if chunker in loaded.encoded:  # the common case (every question asks this): no work
+        return dumps({"done": 0, "total": 0})
     missing, total = _missing_passages(config, corpus)
     if limit > 0 and missing:
         from .vectors import native_cache
 
         native_cache().get(missing[:limit])
         missing = missing[limit:]
+    if not missing:
+        loaded.encoded.add(chunker)
     return dumps({"done": total - len(missing), "total": total})
