@@ -630,6 +630,15 @@ def cmd_setup(args) -> None:
     setup_encoder()
 
 
+def cmd_vectors(args) -> None:
+    """Write vectors/<model digest>.bin, the shipped vectors of the bundled texts (minutes on 2 cores)."""
+    setup_python()
+    setup_encoder()
+    code = ("from raglab import bundled, vectors\n"
+            "print(vectors.write_shipped(bundled.shipped()))\n")
+    run([VPY, "-c", code])
+
+
 def cmd_test(args) -> None:
     setup_python()
     setup_node()
@@ -683,6 +692,9 @@ def main() -> None:
     p = sub.add_parser("test", help="setup, then run the whole test suite (extra args go to pytest)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_test)
+    p = sub.add_parser("vectors", help="encode the bundled texts and write vectors/<model digest>.bin "
+                                       "(after a corpus or model change; minutes, cached in .cache/encoder/)")
+    p.set_defaults(func=cmd_vectors)
     p = sub.add_parser("results", help="regenerate docs/results.md and the README's headline table (about a minute)")
     p.set_defaults(func=cmd_results)
     p = sub.add_parser("bench", help="setup, then benchmark BM25 against rank_bm25 and bm25s and time the "

@@ -150,7 +150,7 @@ def test_kernel_matches_the_numpy_reference(enc, model_bytes):
     ref = Reference(model_bytes)
     cache = vectors.native_cache()
     questions = bundled.questions()
-    passages = sample([p for p in bundled.passages() if "\n" in p], 100)  # chunks (with headings)
+    passages = sample([p for p in bundled.shipped() if "\n" in p], 100)  # chunks (with headings)
     texts = sample(questions, 40) + passages
     got = cache.get(texts)  # kernel outputs (shipped or cached; test_shipped_vectors_are_current re-encodes)
     worst = 0.0
@@ -165,7 +165,7 @@ def test_kernel_matches_the_numpy_reference(enc, model_bytes):
 
 def test_kernel_agrees_with_the_wheels_engine(enc, wheel_engine):
     _, embed = wheel_engine
-    texts = sample(bundled.questions(), 15) + sample(bundled.passages(), 15)
+    texts = sample(bundled.questions(), 15) + sample(bundled.shipped(), 15)
     for text in texts:
         query = text.startswith(QUERY)
         raw = text[len(QUERY if query else PASSAGE):]
@@ -232,7 +232,7 @@ def test_shipped_vectors_are_current(enc):
     path = vectors.shipped_path(enc.digest)
     assert os.path.exists(path), f"{path} missing: regenerate it with `python3 build.py vectors`"
     store = vectors.read_store(path, enc.digest, enc.dim)
-    texts = sample(bundled.passages(), 6) + sample(bundled.questions(), 3)
+    texts = sample(bundled.shipped(), 9)
     for text in texts:
         key = vectors.text_key(text)
         assert key in store, f"{text[:60]!r} has no shipped vector: run `python3 build.py vectors`"

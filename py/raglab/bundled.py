@@ -1,9 +1,15 @@
-"""The texts whose vectors ship with raglab, and whose pieces its model file keeps.
+"""The bundled texts: whose pieces raglab's model file keeps, and whose vectors ship.
 
-The bundled corpus and the external corpus copied under ``goldens/external/``: every
-chunk of every chunker (``"passage: "`` + heading path + chunk text, as the semantic
-retrievers index it) and every sentence of the recursive chunks (``"passage: "`` +
-sentence, for the answerer); and every bundled question (``"query: "`` + question).
+`passages` + `questions` decide the model file's vocabulary (build.py derives it from
+them): the bundled corpus and the external corpora copied under ``goldens/external/``,
+every chunk of every chunker (``"passage: "`` + heading path + chunk text, as the
+semantic retrievers index it) and every sentence of the recursive chunks
+(``"passage: "`` + sentence, for the answerer), and every bundled question
+(``"query: "`` + question).
+
+`shipped` is the smaller set whose vectors live in the repository (``vectors/``): all of
+that for our own corpus, and the recursive (served) chunks of the external corpora.
+Anything else is encoded on first use and cached natively.
 """
 
 from __future__ import annotations
@@ -63,3 +69,17 @@ def questions() -> list[str]:
                 if line.strip():
                     out.setdefault(QUERY + json.loads(line)["question"], None)
     return list(out)
+
+
+def shipped() -> list[str]:
+    """The texts whose vectors ship in vectors/, in a fixed order, without repeats."""
+    seen: dict[str, None] = {}
+    dirs = corpus_dirs()
+    for t in passages_of(dirs[0]):
+        seen.setdefault(t, None)
+    for d in dirs[1:]:
+        for c in chunk_corpus(load_corpus(d), "recursive"):
+            seen.setdefault(PASSAGE + index_text(c), None)
+    for t in questions():
+        seen.setdefault(t, None)
+    return list(seen)

@@ -33,8 +33,9 @@ _ERRORS = {-1: "shorter than its header says", -2: "not a raglab model file",
            -4: "dimensions that do not fit together", -5: "input out of range"}
 
 
-class EncoderUnavailable(RuntimeError):
-    """The model file or the native kernel is missing or damaged; one line says which and how to fix it."""
+class EncoderUnavailable(ValueError):
+    """The model file or the native kernel is missing or damaged; one line says which and how
+    to fix it (a ValueError, so the CLI prints it as its one-line error)."""
 
 
 def read_model(path: str = MODEL_PATH) -> bytes:

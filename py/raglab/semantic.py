@@ -38,17 +38,29 @@ def fusion_weight() -> float:
     return float(table["semantic_weight"])
 
 
+def _native_cache():
+    from .vectors import native_cache  # native only: the browser passes its own cache
+
+    return native_cache()
+
+
+def cosines(question: str, texts: list[str], cache=None) -> list[float]:
+    """Cosine of a question (encoded as ``"query: " + question``) with each text (encoded as
+    ``"passage: " + text``, e.g. a sentence of a chunk), through the vector cache: the
+    bundled corpus's chunks and recursive-chunk sentences are shipped, others are encoded
+    once and cached. For the answerer."""
+    cache = cache or _native_cache()
+    vector = cache.get([QUERY + question], keep=False)
+    return [float(x) for x in cache.encoder.dots(vector, cache.get([PASSAGE + t for t in texts]))]
+
+
 class SemanticRetriever:
     """Cosine ranking over the chunks' cached vectors. `cache` is a `vectors.VectorCache`."""
 
     name = "semantic"
 
     def __init__(self, chunks: list[Chunk], cache=None):
-        if cache is None:
-            from .vectors import native_cache
-
-            cache = native_cache()
-        self.cache = cache
+        self.cache = cache = cache or _native_cache()
         self.bm25 = BM25([analyze(index_text(c)) for c in chunks])
         self.matrix = cache.get([PASSAGE + index_text(c) for c in chunks], progress=len(chunks) > 200)
 
@@ -57,7 +69,7 @@ class SemanticRetriever:
 
     def scores(self, query: str) -> dict[int, float]:
         question, _ = split_expansion(query)
-        vector = self.cache.get([QUERY + question])
+        vector = self.cache.get([QUERY + question], keep=False)
         return {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
 
     def search(self, query: str, n: int) -> list[Hit]:

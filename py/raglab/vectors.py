@@ -98,8 +98,12 @@ class VectorCache:
         if use_disk:
             self.known.update(read_store(cache_path(encoder.digest), encoder.digest, encoder.dim))
 
-    def get(self, texts: list[str], progress: bool = False) -> array:
-        """The vectors of texts (prefixes included), concatenated in order, as one array('f')."""
+    def get(self, texts: list[str], progress: bool = False, keep: bool = True) -> array:
+        """The vectors of texts (prefixes included), concatenated in order, as one array('f').
+
+        New vectors go to the disk cache only with `keep` (passages); a question's vector
+        (``keep=False``) is remembered for this process only, so stray questions never
+        grow the cache file."""
         keys = [text_key(t) for t in texts]
         missing = {}
         for k, t in zip(keys, texts):
@@ -111,7 +115,7 @@ class VectorCache:
             fresh = encode_all([t for _, t in batch], self.encoder)
             new = {k: v for (k, _), v in zip(batch, fresh)}
             self.known.update(new)
-            if self.use_disk:
+            if self.use_disk and keep:
                 self._append(new)
             if progress:
                 print(f"encoded {start + len(batch)}/{len(todo)} texts", file=sys.stderr, flush=True)
