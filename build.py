@@ -497,6 +497,9 @@ def sync_tree(root: str, files: dict[str, "str | bytes"]) -> int:
     return written
 
 
+PAGES_FILE_LIMIT = 100_000_000  # bytes; GitHub Pages rejects larger files
+
+
 def build_site() -> str:
     """Assemble dist/ (incrementally); return its path."""
     import json
@@ -534,6 +537,10 @@ def build_site() -> str:
     files.update(encoder)
     files["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
     files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are
+    large = sorted(rel for rel, src in files.items()
+                   if (len(src) if isinstance(src, bytes) else os.path.getsize(src)) > PAGES_FILE_LIMIT)
+    if large:  # GitHub Pages refuses them
+        raise SetupError(f"{', '.join(large)}: over {PAGES_FILE_LIMIT // 1_000_000} MB, too large for GitHub Pages")
     written = sync_tree(DIST, files)
     log(f"dist/: {len(files)} files, {written} written")
     return DIST
