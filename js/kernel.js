@@ -111,10 +111,10 @@ export class Kernel {
  * Fetch a file with progress: onProgress(doneBytes, totalBytes) as chunks arrive.
  * A blocked or failed request, or a wrong digest, throws a KernelError naming the file.
  */
-export async function fetchChecked(url, expected, onProgress = () => {}) {
+export async function fetchChecked(url, expected, onProgress = () => {}, signal = undefined) {
   let response;
   try {
-    response = await fetch(url, { cache: "no-cache" });
+    response = await fetch(url, { cache: "no-cache", signal });
   } catch (err) {
     throw new KernelError(`${url.pathname.split("/").pop()}: the request failed (${err.message})`);
   }
@@ -144,11 +144,11 @@ export async function fetchChecked(url, expected, onProgress = () => {}) {
  * Compile and instantiate the kernel while it downloads (streaming), checking the
  * bytes' digest against the manifest before the module is used.
  */
-export async function instantiateChecked(url, expected) {
+export async function instantiateChecked(url, expected, signal = undefined) {
   const name = url.pathname.split("/").pop();
   let response;
   try {
-    response = await fetch(url, { cache: "no-cache" });
+    response = await fetch(url, { cache: "no-cache", signal });
   } catch (err) {
     throw new KernelError(`${name}: the request failed (${err.message})`);
   }

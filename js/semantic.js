@@ -71,7 +71,9 @@ export class Semantic {
     const total = model.bytes + vectors.bytes;
     const seen = { model: 0, vectors: 0 };
     let last = 0;
+    const controller = new AbortController(); // one failure stops the other downloads
     const progress = (which) => (done) => {
+      if (controller.signal.aborted) return; // a late chunk must not say "loading" after "failed"
       seen[which] = done;
       const now = performance.now();
       const sum = seen.model + seen.vectors;
@@ -82,11 +84,18 @@ export class Semantic {
     };
     this.post({ type: "semantic", state: "loading", done: 0, total });
     const url = (path) => new URL(path, this.root);
-    const [instance, modelBytes, vectorBytes] = await Promise.all([
-      instantiateChecked(url(kernel.path), kernel),
-      fetchChecked(url(model.path), model, progress("model")),
-      fetchChecked(url(vectors.path), vectors, progress("vectors")),
-    ]);
+    const signal = controller.signal;
+    let instance, modelBytes, vectorBytes;
+    try {
+      [instance, modelBytes, vectorBytes] = await Promise.all([
+        instantiateChecked(url(kernel.path), kernel, signal),
+        fetchChecked(url(model.path), model, progress("model"), signal),
+        fetchChecked(url(vectors.path), vectors, progress("vectors"), signal),
+      ]);
+    } catch (err) {
+      controller.abort();
+      throw err;
+    }
     const k = new Kernel(instance, modelBytes.length);
     k.init(modelBytes);
     const view = new DataView(modelBytes.buffer, modelBytes.byteOffset, modelBytes.byteLength);

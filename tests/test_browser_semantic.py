@@ -3,10 +3,15 @@ lexical configurations keep working meanwhile, and a semantic question waits for
 (it is never answered by another configuration).
 
 One page walks through every failure in turn (each new file blocked once, then a tampered
-model), because starting Pyodide is the slow part; Retry fetches all three files again.
+model), because starting Pyodide is the slow part; Retry fetches all three files again. The
+test's own server blocks them: it drops the connection (as a proxy or an extension blocking
+the request would) or changes one bit.
 """
 
+import fnmatch
 import json
+import socket
+import threading
 
 import pytest
 
@@ -32,35 +37,62 @@ def ask(page, config):
         (r) => r, (e) => ({error: e.message, type: e.type}))""", [QUESTION, config])
 
 
-def tampered(route):
-    response = route.fetch()
-    body = bytearray(response.body())
-    body[-1] ^= 0x01  # one bit in the last weight
-    route.fulfill(response=response, body=bytes(body))
-
-
-STEPS = [  # (url pattern, how, words the status line must show)
-    ("**/encoder/*/e5-small-raglab.rle5", "abort", "e5-small-raglab.rle5"),
-    ("**/encoder/*/encoder.wasm", "abort", "encoder.wasm"),
-    ("**/encoder/*/vectors.bin", "abort", "vectors.bin"),
-    ("**/encoder/*/e5-small-raglab.rle5", "tamper", "does not match the manifest"),
+STEPS = [  # (file name, how, words the status line must show)
+    ("e5-small-raglab.rle5", "drop", "e5-small-raglab.rle5"),
+    ("encoder.wasm", "drop", "encoder.wasm"),
+    ("vectors.bin", "drop", "vectors.bin"),
+    ("e5-small-raglab.rle5", "tamper", "does not match the manifest"),
 ]
 
 
-def test_each_semantic_file_blocked_is_reported_and_retry_loads_it(browser_context, site_url):
+@pytest.fixture
+def guarded_site(build_module, dist_dir):
+    """dist/ served by a server that drops or alters the request for one file on demand."""
+    server = build_module.make_server(dist_dir, 0)
+    base = server.RequestHandlerClass.func
+    blocked = {}  # {"name": file name, "how": "drop" | "tamper"}
+
+    class Guarded(base):
+        def do_GET(self):
+            name = self.path.split("?")[0].rsplit("/", 1)[-1]
+            if blocked and fnmatch.fnmatch(name, blocked["name"]):
+                if blocked["how"] == "drop":  # as if a proxy or an extension blocked it
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
+                path = self.translate_path(self.path)
+                with open(path, "rb") as fh:
+                    body = bytearray(fh.read())
+                body[-1] ^= 0x01  # one bit of the last weight
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(bytes(body))
+                return
+            super().do_GET()
+
+    server.RequestHandlerClass = type(server.RequestHandlerClass)(Guarded, *server.RequestHandlerClass.args,
+                                                                  **server.RequestHandlerClass.keywords)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/", blocked
+    server.shutdown()
+    server.server_close()
+
+
+def test_each_semantic_file_blocked_is_reported_and_retry_loads_it(browser_context, guarded_site):
+    url, blocked = guarded_site
     page = browser_context.new_page()
     try:
-        pattern, how, words = STEPS[0]
-        page.route(pattern, lambda route: route.abort())
-        page.goto(site_url)
+        blocked.update(name=STEPS[0][0], how=STEPS[0][1])
+        page.goto(url)
         page.wait_for_function("() => window.raglab.state === 'ready'", timeout=READY_MS)
         info = page.evaluate("() => window.raglab.info")
         assert info["semantic"], "no semantic retrievers are registered"
         semantic = {"retriever": info["semantic"][0]}
-        for i, (pattern, how, words) in enumerate(STEPS):
+        for i, (name, how, words) in enumerate(STEPS):
             if i:
-                page.unroute(STEPS[i - 1][0])
-                page.route(pattern, (lambda route: route.abort()) if how == "abort" else tampered)
+                blocked.update(name=name, how=how)
                 page.click("#semantic-retry")
             wait_semantic(page, "failed")
             shown = page.text_content("#semantic-text")
@@ -71,7 +103,7 @@ def test_each_semantic_file_blocked_is_reported_and_retry_loads_it(browser_conte
             assert lexical.get("answer") and lexical["config"]["retriever"] == "bm25", lexical
             refused = ask(page, semantic)
             assert refused.get("type") == "SemanticUnavailable" and "Retry" in refused["error"], refused
-        page.unroute(STEPS[-1][0])
+        blocked.clear()
         page.click("#semantic-retry")
         # asked while the model loads: it waits, and the semantic retriever answers
         waited = ask(page, semantic)
