@@ -1,4 +1,9 @@
-"""The browser's own timings, through Playwright and Debian's Chromium.
+"""The browser part of `build.py bench` (docs/benchmarks.md): the engine's speed in
+Pyodide next to native, through Playwright and Debian's Chromium.
+
+Split by purpose from bench/browser_timings.py, which times what a person waits for
+in the app (start-up, an answer drawn on the page, an Evaluate run) and is a
+stand-alone report; this module feeds the benchmark tables.
 
 Two measurements:
 
@@ -19,6 +24,8 @@ import json
 import os
 import shutil
 import tempfile
+
+from quantile import percentile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -91,11 +98,6 @@ def _corpus_files() -> dict[str, str]:
     return read_corpus_files(os.path.join(ROOT, "corpus"))
 
 
-def _percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
-
-
 def _bench_page(dist: str, workdir: str, csp: str) -> str:
     """A folder with the bench page and worker, dist/'s Pyodide and wheel, and the bench code."""
     with open(os.path.join(dist, "manifest.json"), encoding="utf-8") as fh:
@@ -103,7 +105,7 @@ def _bench_page(dist: str, workdir: str, csp: str) -> str:
     os.symlink(os.path.join(dist, "pyodide"), os.path.join(workdir, "pyodide"))
     os.makedirs(os.path.join(workdir, os.path.dirname(wheel)), exist_ok=True)
     os.symlink(os.path.join(dist, wheel), os.path.join(workdir, wheel))
-    for name in ("synth.py", "inside.py"):
+    for name in ("synth.py", "inside.py", "quantile.py"):
         shutil.copy(os.path.join(HERE, name), os.path.join(workdir, name))
     with open(os.path.join(workdir, "bench-worker.mjs"), "w", encoding="utf-8") as fh:
         fh.write(WORKER_JS)
@@ -226,8 +228,8 @@ def _app_timings(build, dist: str, chromium, log) -> dict:
             total = 0.0
             for t in times:
                 total += t
-            out[label] = {"questions": len(times), "mean_ms": total / len(times), "p50_ms": _percentile(times, 50),
-                          "p99_ms": _percentile(times, 99), "total_s": total / 1000}
+            out[label] = {"questions": len(times), "mean_ms": total / len(times), "p50_ms": percentile(times, 50),
+                          "p99_ms": percentile(times, 99), "total_s": total / 1000}
         page.close()
         return out
     finally:

@@ -20,20 +20,16 @@ import sys
 import time
 
 import synth
+from quantile import percentile
 from raglab.bm25 import BM25
 from raglab.corpus import parse_corpus
-from raglab.retrieval import top_n
+from raglab.ranking import top_n
 
 SEED_CORPUS, SEED_QUERIES = 8, 80
 
 
 def _digest(obj) -> str:
     return hashlib.sha256(json.dumps(obj, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()[:16]
-
-
-def _percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
 def measure(files: dict[str, str], size: int = 10_000, n_queries: int = 1000, rounds: int = 3) -> dict:
@@ -75,8 +71,8 @@ def measure(files: dict[str, str], size: int = 10_000, n_queries: int = 1000, ro
         "generate_s": generate_s,
         "build_s": min(builds),
         "mean_ms": 1000 * best_total / len(queries),
-        "p50_ms": 1000 * _percentile(best_latencies, 50),
-        "p99_ms": 1000 * _percentile(best_latencies, 99),
+        "p50_ms": 1000 * percentile(best_latencies, 50),
+        "p99_ms": 1000 * percentile(best_latencies, 99),
         "max_ms": 1000 * max(best_latencies),
         "exhaustive_mean_ms": 1000 * exhaustive_s / exhaustive_n,
         "exhaustive_queries": exhaustive_n,

@@ -19,6 +19,8 @@ import tracemalloc
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from quantile import percentile
+
 
 @dataclass
 class QueryTiming:
@@ -35,8 +37,7 @@ class QueryTiming:
         return 1000 * self.total / len(self.latencies)
 
     def percentile_ms(self, p: float) -> float:
-        ordered = sorted(self.latencies)
-        return 1000 * ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+        return 1000 * percentile(self.latencies, p)
 
     def mean_ms_of(self, positions: range) -> float:
         return 1000 * statistics.fmean(self.latencies[i] for i in positions)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from raglab.bm25 import BM25
-from raglab.retrieval import top_n
+from raglab.ranking import top_n
 
 K1, B = 1.2, 0.75
 N = 10

@@ -25,11 +25,7 @@ from raglab.corpus import load_corpus  # noqa: E402
 from raglab.expansion import expand  # noqa: E402
 from raglab.goldens import load_goldens  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+from quantile import percentile  # noqa: E402
 
 
 def main() -> int:
@@ -63,9 +59,9 @@ def main() -> int:
     print(f"{len(pipe.chunks)} chunks ({args.chunker}), index built in {build_s:.2f} s, "
           f"{len(questions)} questions, Python {sys.version.split()[0]}")
     for label, values in (("rerank", rerank_ms), ("search", search_ms)):
-        print(f"{label:<7} median {percentile(values, 0.5):6.2f} ms   p95 {percentile(values, 0.95):6.2f} ms   "
+        print(f"{label:<7} median {percentile(values, 50):6.2f} ms   p95 {percentile(values, 95):6.2f} ms   "
               f"max {max(values):6.2f} ms")
-    ok = percentile(rerank_ms, 0.5) <= args.budget_ms
+    ok = percentile(rerank_ms, 50) <= args.budget_ms
     print(f"rerank median {'within' if ok else 'OVER'} the {args.budget_ms:g} ms budget")
     return 0 if ok else 1
 

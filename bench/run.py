@@ -37,7 +37,7 @@ from raglab.analyzer import analyze  # noqa: E402
 from raglab.bm25 import BM25  # noqa: E402
 from raglab.chunking import CHUNKERS, chunk_corpus  # noqa: E402
 from raglab.corpus import load_corpus  # noqa: E402
-from raglab.retrieval import index_text, top_n  # noqa: E402
+from raglab.ranking import index_text, top_n  # noqa: E402
 
 
 def require_peers() -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from raglab.analyzer import analyze, sentences, words
 from raglab.chunking import Chunk
 from raglab.corpus import Document
-from raglab.retrieval import index_text
+from raglab.ranking import index_text
 
 _BANGLA_ZERO = 0x09E6
 

@@ -29,12 +29,11 @@ export function setupAsk({ raglab, t, onLanguage }) {
     const d = info.defaults;
     if (initial) {
       for (const id of ["chunker", "retriever", "k"]) $(id).value = "";
-      $("expand").checked = Boolean(d.expand) && info.expansion;
+      $("expand").checked = Boolean(d.expand);
     }
     fillSelect($("chunker"), info.chunkers, d.chunker);
     fillSelect($("retriever"), info.retrievers, d.retriever);
     fillSelect($("k"), K_CHOICES.includes(d.k) ? K_CHOICES : [...K_CHOICES, d.k].sort((a, b) => a - b), d.k);
-    $("expand").disabled = !info.expansion;
     drawExamples();
   }
 

@@ -79,7 +79,8 @@ export function highlighted(text, ranges, { tag = "mark" } = {}) {
   return out;
 }
 
-/** "bn" when the text is mostly Bangla letters, else "en" (for lang attributes only). */
+/** "bn" when the text is mostly Bangla letters, else "en" (for lang attributes only).
+ * The Bengali-block test mirrors raglab.analyzer.in_bangla_block (U+0980-U+09FF). */
 export function guessLang(text) {
   let bangla = 0;
   let latin = 0;

@@ -209,8 +209,7 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
     const d = info.defaults;
     checks($("eval-chunkers"), "chunker", info.chunkers);
     checks($("eval-retrievers"), "retriever", info.retrievers, (name) => name === "bm25" || name === d.retriever);
-    $("eval-expand").value = info.expansion && d.expand ? "on" : "off";
-    $("eval-expand").disabled = !info.expansion;
+    $("eval-expand").value = d.expand ? "on" : "off";
     $("eval-run").disabled = !info.compare;
     $("eval-status").textContent = info.compare ? "" : t("eval.unavailable");
   });

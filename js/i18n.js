@@ -3,8 +3,6 @@
 // data-i18n-title; dynamic text calls t(key, {name: value}). Only the interface
 // is translated: questions, answers and articles stay in the language they are in.
 
-export const LANGUAGES = { en: "English", bn: "বাংলা" };
-
 const STRINGS = {
   en: {
     "app.title": "raglab — Shapla Pay help centre",

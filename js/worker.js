@@ -144,7 +144,7 @@ const OPS = {
     web.ask_many(JSON.stringify(questions), JSON.stringify(config || {}), corpus),
   rawScores: (questions, config = {}, corpus = "bundled") =>
     web.raw_scores(JSON.stringify(questions), JSON.stringify(config || {}), corpus),
-  analyze: (text) => web.analyze(text),
+  analyze: (text) => web.analyze_text(text),
   analyzeMany: (texts) => web.analyze_many(JSON.stringify(texts)),
   article: (docId, corpus = "bundled") => web.article(docId, corpus),
   warm: (config = {}, corpus = "bundled") => web.warm(JSON.stringify(config || {}), corpus),

@@ -6,6 +6,7 @@ from raglab.answer import answer
 from raglab.chunking import chunk_document
 from raglab.corpus import parse_article
 from raglab.pipeline import Config, Pipeline
+from raglab.schema import ask_json
 
 from helpers import docs
 
@@ -68,7 +69,7 @@ def pipe():
     ("এজেন্টের কাছে ক্যাশ আউটের চার্জ কত?", "১.৮৫%"),
 ])
 def test_answers_on_the_bundled_corpus(pipe, question, fact):
-    r = pipe.ask(question)
+    r = ask_json(pipe.ask(question))
     assert not r["abstained"], r
     assert fact in r["answer"]
     for q in r["quotes"]:
@@ -79,12 +80,12 @@ def test_answers_on_the_bundled_corpus(pipe, question, fact):
 
 @pytest.mark.parametrize("question", ["", "   ", "\n\t", "?!", "😀😀", "the of and"])
 def test_empty_or_termless_question_abstains_without_raising(pipe, question):
-    r = pipe.ask(question)
+    r = ask_json(pipe.ask(question))
     assert r["abstained"] and r["answer"] is None
 
 
 def test_result_has_documented_fields(pipe):
-    r = pipe.ask("cash out fee")
+    r = ask_json(pipe.ask("cash out fee"))
     assert {"question", "answer", "abstained", "citations", "chunks"} <= r.keys()
     assert len(r["chunks"]) == 5
     for c in r["chunks"]:
@@ -95,7 +96,7 @@ def test_result_has_documented_fields(pipe):
 
 
 def test_matches_highlight_question_terms(pipe):
-    r = pipe.ask("cash out fee")
+    r = ask_json(pipe.ask("cash out fee"))
     c = r["chunks"][0]
     found = {c["text"][s:e].lower() for s, e in c["matches"]}
     assert found & {"fee", "cash", "out"}

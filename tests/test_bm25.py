@@ -21,9 +21,16 @@ from raglab.analyzer import analyze
 from raglab import bm25 as bm25_module
 from raglab.bm25 import BM25
 from raglab.chunking import chunk_corpus
-from raglab.retrieval import BM25Retriever, index_text, top_n
+from raglab.ranking import Query, index_text, top_n
+from raglab.retrieval import BM25Retriever
 
 from helpers import ROOT, docs, questions
+
+
+def Q(text):
+    """The unexpanded query for a question (a Query passes through)."""
+    return text if isinstance(text, Query) else Query.plain(text)
+
 
 K1, B = 1.2, 0.75
 
@@ -204,4 +211,4 @@ def test_retriever_search_uses_the_exact_ranking():
     chunks = chunk_corpus(list(docs()), "recursive")
     retriever = BM25Retriever(chunks)
     for q in [q.question for q in questions()[:30]] + EXTRA_QUERIES:
-        assert retriever.search(q, 5) == top_n(retriever.bm25.scores(analyze(q)), 5), q
+        assert retriever.search(Q(q), 5) == top_n(retriever.bm25.scores(analyze(q)), 5), q

@@ -18,10 +18,13 @@ import re
 import pytest
 
 from helpers import docs, questions
-from raglab import compare
+from raglab import evaluation
 from raglab.corpus import parse_corpus
 from raglab.pipeline import Config, Pipeline
+from raglab.report import headline as headline_table
+from raglab.report import render
 from raglab.retrieval import RETRIEVERS
+from raglab.schema import ask_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGLISH_QUESTION = "What is the cash out fee?"
@@ -34,7 +37,7 @@ def native_pipeline(**config) -> Pipeline:
 
 
 def native_ask(question: str, **config) -> dict:
-    return native_pipeline(**config).ask(question)
+    return ask_json(native_pipeline(**config).ask(question))
 
 
 def ask_in_ui(page, question: str, **config) -> dict:
@@ -223,7 +226,7 @@ def test_the_js_api_returns_the_clis_json_byte_for_byte(app_page, native_web):
     assert raw_many == native_web.ask_many(json.dumps(many), json.dumps(config))
     assert json.loads(raw_many)[2]["chunks"] == []
     text = "২৫,০০০ টাকা ক্যাশ-আউট"
-    assert app_page.evaluate("t => window.raglab.raw('analyze', t)", text) == native_web.analyze(text)
+    assert app_page.evaluate("t => window.raglab.raw('analyze', t)", text) == native_web.analyze_text(text)
     error = app_page.evaluate("() => window.raglab.ask('fee', {retriever: 'nope'}).then(() => null, e => [e.type, e.message])")
     assert error[0] == "ValueError" and "unknown retriever 'nope'" in error[1]
 
@@ -243,9 +246,9 @@ def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
         const section = document.querySelector('.report-section[data-title="Headline"]');
         return [...section.querySelectorAll('tbody tr')].map(tr => [...tr.children].map(c => c.textContent));
     }""")
-    report = compare.run(list(docs()), list(questions()), compare.grid(None, [retriever], (False,)),
+    report = evaluation.run(list(docs()), list(questions()), evaluation.grid(None, [retriever], (False,)),
                          split="test", per_question=True)
-    assert headline == compare.headline(report)["rows"]
+    assert headline == headline_table(report)["rows"]
     label = dataclasses.replace(Config(), expand=False).label
     served = next(row for row in headline if row[0] == label)
     mrr = float(served[3])  # MRR@10, read from the page's table
@@ -254,7 +257,7 @@ def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
     assert app_page.eval_on_selector_all(".chart .dot", "ds => ds.length") == len(report["configs"])
     assert app_page.eval_on_selector_all(".drill tbody tr", "rs => rs.length") > 0
     cli_text = app_page.text_content(".cli-text pre")
-    assert cli_text == compare.render({k: v for k, v in report.items() if k != "questions"}, "text")
+    assert cli_text == render({k: v for k, v in report.items() if k != "questions"}, "text")
     app_page.click("#tab-ask")
 
 
@@ -302,7 +305,7 @@ def test_your_own_data_is_checked_with_file_line_and_question_id_then_evaluated(
     question = "What does a locker cost per day?"
     shown = ask_in_ui(app_page, question, corpus="user")
     mine = parse_corpus({a["name"]: a["buffer"].decode() for a in articles})
-    native = Pipeline(mine, Config()).ask(question)
+    native = ask_json(Pipeline(mine, Config()).ask(question))
     assert_same_as_native(shown, native)
     assert not shown["abstained"] and shown["citations"][0].startswith("lockers#")
     app_page.select_option("#corpus", "bundled")

@@ -31,6 +31,7 @@ import pytest
 from helpers import docs
 from raglab.corpus import parse_corpus
 from raglab.pipeline import MAX_QUESTION_CHARS, Config, Pipeline
+from raglab.schema import ask_json
 
 READY_MS = 120_000
 ANSWER_MS = 60_000
@@ -209,7 +210,7 @@ def test_hostile_question_is_answered_as_text(guarded, offsite_requests, payload
     question = f"{payload} What is the cash out fee at an agent?"
     shown = ask_ui(guarded, question)
     assert shown["question"] == question and shown["status"] == ""
-    native = bundled_pipeline().ask(question)
+    native = ask_json(bundled_pipeline().ask(question))
     assert shown["chunks"] == [c["id"] for c in native["chunks"]]
     assert shown["abstained"] == native["abstained"]
     if not native["abstained"]:
@@ -275,7 +276,7 @@ def test_uploaded_articles_with_markup_are_shown_as_text(guarded, offsite_reques
     assert_inert(guarded, offsite_requests)
 
     mine = parse_corpus({f["name"]: f["buffer"].decode() for f in files})
-    native = Pipeline(mine, Config()).ask("How much does a locker cost per day?")
+    native = ask_json(Pipeline(mine, Config()).ask("How much does a locker cost per day?"))
     shown = ask_ui(guarded, "How much does a locker cost per day?", corpus="user")
     assert shown["chunks"] == [c["id"] for c in native["chunks"]]
     assert shown["answer"] == native["answer"] == "A locker costs Tk 20 per day."

@@ -53,7 +53,9 @@ def test_recursive_falls_back_to_sentences_then_words():
     doc = parse_article("t", f"# T\n\n## S\n{long_sentence}\n")
     chunks = chunk_document(doc, "recursive")
     assert all(len(words(c.text)) <= 100 for c in chunks)
-    squash = lambda t: "".join(t.split())
+    def squash(t):
+        return "".join(t.split())
+
     assert squash("".join(c.text for c in chunks)) == squash(doc.text)
 
 

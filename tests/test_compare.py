@@ -15,13 +15,22 @@ from dataclasses import replace
 
 import pytest
 
-from raglab import compare
+from raglab import evaluation, stats
 from raglab.chunking import CHUNKERS
-from raglab.cli import build_parser, main
+from raglab.cli import Progress, build_parser, compare_report, main
 from raglab.pipeline import Config, Pipeline
+from raglab.report import REGENERATE, headline, render, table_markdown
+from raglab.ranking import Query
 from raglab.retrieval import RETRIEVERS, BM25Retriever
+from raglab.schema import ask_json
 
 from helpers import ROOT, docs, questions
+
+
+def Q(text):
+    """The unexpanded query for a question (a Query passes through)."""
+    return text if isinstance(text, Query) else Query.plain(text)
+
 
 RESULTS = os.path.join(ROOT, "docs", "results.md")
 
@@ -29,9 +38,9 @@ RESULTS = os.path.join(ROOT, "docs", "results.md")
 @pytest.fixture(scope="module")
 def full():
     """The report behind docs/results.md, produced by the documented command's own arguments."""
-    argv = shlex.split(compare.REGENERATE.split(">")[0])[1:]
+    argv = shlex.split(REGENERATE.split(">")[0])[1:]
     args = build_parser().parse_args(argv)
-    return compare.report_from_args(args), args
+    return compare_report(args), args
 
 
 # --- the committed results ------------------------------------------------------------------
@@ -39,14 +48,14 @@ def full():
 
 def test_docs_results_md_is_regenerated_byte_identically(full):
     report, args = full
-    fresh = compare.render(report, args.format).encode("utf-8")
+    fresh = render(report, args.format).encode("utf-8")
     with open(RESULTS, "rb") as fh:
         committed = fh.read()
-    assert committed == fresh, f"docs/results.md is stale; regenerate it with: {compare.REGENERATE}"
+    assert committed == fresh, f"docs/results.md is stale; regenerate it with: {REGENERATE}"
 
 
 def test_readme_shows_the_current_headline_table(full):
-    table = compare.table_markdown(**{k: v for k, v in compare.headline(full[0]).items() if k in ("header", "rows")})
+    table = table_markdown(**{k: v for k, v in headline(full[0]).items() if k in ("header", "rows")})
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
         readme = fh.read()
     assert table in readme, ("README's headline table is stale: regenerate docs/results.md, then copy its "
@@ -59,7 +68,7 @@ def test_readme_shows_the_current_headline_table(full):
 def test_the_grid_has_every_chunker_and_every_registered_retriever(full):
     labels = [c["label"] for c in full[0]["configs"]]
     expected = [Config(chunker=c, retriever=r, expand=e).label for c in CHUNKERS for r in RETRIEVERS
-                for e in ((False, True) if compare.expansion_available() else (False,))]
+                for e in (False, True)]
     assert labels == expected
 
 
@@ -68,7 +77,7 @@ def test_attribution_gives_every_answerable_question_exactly_one_stage(full):
     for row in report["configs"]:
         for name, m in [("all", row["metrics"])] + list(row["slices"].items()):
             counts = m["attribution"]
-            assert list(counts) == list(compare.STAGES)
+            assert list(counts) == list(stats.STAGES)
             total = 0
             for c in counts.values():
                 total += c
@@ -104,7 +113,7 @@ def test_thresholds_are_tuned_on_dev_only(full):
     report = full[0]
     n_dev = report["settings"]["dev_questions"]
     for row in report["configs"]:
-        assert row["threshold"] in compare.THRESHOLDS
+        assert row["threshold"] in stats.THRESHOLDS
         assert row["tuning"]["n"] == n_dev and row["tuning"]["rule"] == "tuned on dev"
 
 
@@ -127,8 +136,8 @@ def served_records():
     """The served default configuration, evaluated on the test split."""
     pipe = Pipeline(list(docs()), Config())
     qs = [q for q in questions() if q.split == "test"]
-    cover = compare.coverage_index(pipe.chunks, qs, 0.5)
-    return pipe, qs, cover, compare.evaluate(pipe, qs, cover, 5, 0.5)
+    cover = evaluation.coverage_index(pipe.chunks, qs, 0.5)
+    return pipe, qs, cover, evaluation.evaluate(pipe, qs, cover, 5, 0.5)
 
 
 @pytest.mark.parametrize("threshold", [0.0, 0.4, 0.7])
@@ -137,8 +146,8 @@ def test_answers_at_a_threshold_equal_what_ask_serves(served_records, threshold)
     pipe, qs, _, records = served_records
     served = pipe.with_config(replace(pipe.config, threshold=threshold))
     for q, rec in zip(qs, records):
-        got = served.ask(q.question)
-        assert got["abstained"] == (not compare.answered(rec, threshold)), q.id
+        got = ask_json(served.ask(q.question))
+        assert got["abstained"] == (not stats.answered(rec, threshold)), q.id
         if not got["abstained"]:
             assert got["answer"] == rec["answer"], q.id
 
@@ -149,11 +158,11 @@ def test_attribution_stages(served_records):
     q = next(x for x in qs if x.id == low["id"])
     found = cover[q.id]
     ranked = [h.index for h in pipe.search(q.question, 10)]
-    assert compare.attribute(ranked, found, pipe.retriever, q.question, low["rank"]) == "served"
-    assert compare.attribute(ranked, found, pipe.retriever, q.question, 1) == "ranked-low"
+    assert evaluation.attribute(ranked, found, pipe.retriever, Q(q.question), low["rank"]) == "served"
+    assert evaluation.attribute(ranked, found, pipe.retriever, Q(q.question), 1) == "ranked-low"
     # A query sharing no term with the corpus retrieves nothing: the retriever missed.
-    assert compare.attribute([], found, pipe.retriever, "xyzzy", 5) == "retriever"
-    assert compare.attribute(ranked, {}, pipe.retriever, q.question, 5) == "chunker"
+    assert evaluation.attribute([], found, pipe.retriever, Q("xyzzy"), 5) == "retriever"
+    assert evaluation.attribute(ranked, {}, pipe.retriever, Q(q.question), 5) == "chunker"
 
     class Reversing:
         """A reranker that turns the first stage's top 20 upside down."""
@@ -167,16 +176,16 @@ def test_attribution_stages(served_records):
     top = next(r for r in records if r["answerable"] and r["rank"] == 1)
     q = next(x for x in qs if x.id == top["id"])
     rr = Reversing(pipe.chunks)
-    ranked = [h.index for h in rr.search(q.question, 10)]
-    assert compare.attribute(ranked, cover[q.id], rr, q.question, 1) == "reranker"
+    ranked = [h.index for h in rr.search(Q(q.question), 10)]
+    assert evaluation.attribute(ranked, cover[q.id], rr, Q(q.question), 1) == "reranker"
 
 
 def test_the_report_is_deterministic_and_the_seed_moves_only_the_intervals():
     cfg = [Config(chunker="recursive", retriever="bm25", expand=False)]
-    a = compare.run(list(docs()), list(questions()), cfg, split="dev")
-    b = compare.run(list(docs()), list(questions()), cfg, split="dev")
-    assert compare.render(a, "json") == compare.render(b, "json")
-    c = compare.run(list(docs()), list(questions()), cfg, split="dev", seed=1)
+    a = evaluation.run(list(docs()), list(questions()), cfg, split="dev")
+    b = evaluation.run(list(docs()), list(questions()), cfg, split="dev")
+    assert render(a, "json") == render(b, "json")
+    c = evaluation.run(list(docs()), list(questions()), cfg, split="dev", seed=1)
     assert c["configs"][0]["metrics"] == a["configs"][0]["metrics"]
     assert c["configs"][0]["ci"] != a["configs"][0]["ci"]
 
@@ -253,7 +262,7 @@ def test_bad_input_as_a_real_process(tiny):
 
 
 def test_output_formats(tiny, capsys):
-    n_configs = len(compare.grid())
+    n_configs = len(evaluation.grid())
     assert main(tiny("--format", "json")) == 0
     report = json.loads(capsys.readouterr().out)
     assert len(report["configs"]) == n_configs and report["settings"]["questions"] == 3
@@ -292,12 +301,12 @@ def test_per_question_rows(tiny, capsys):
 
 def test_progress_goes_to_stderr_only_after_a_second():
     quiet, loud = io.StringIO(), io.StringIO()
-    compare.Progress(quiet)(1, 4, "fixed+bm25")
-    compare.Progress(loud, delay=0.0)(1, 4, "fixed+bm25")
+    Progress(quiet)(1, 4, "fixed+bm25")
+    Progress(loud, delay=0.0)(1, 4, "fixed+bm25")
     assert quiet.getvalue() == "" and "1/4 configurations (fixed+bm25)" in loud.getvalue()
 
 
 def test_configs_take_the_comparison_k():
     cfg = [Config(chunker="recursive", retriever="bm25", k=3, expand=False)]
-    report = compare.run(list(docs()), list(questions()), cfg, split="dev", k=7)
+    report = evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7)
     assert report["settings"]["k"] == 7 and report["configs"][0]["label"] == "recursive+bm25"

@@ -48,7 +48,7 @@ def test_bangla_script_hygiene(doc):
     assert not re.search("[ \n][\u09be-\u09cd]", text)
     for line in text.split("\n"):
         body = line.strip()
-        if body and not body.startswith(("#", "|", "-")) and BANGLA.search(body) and not body[-1] in "।?!:":
+        if body and not body.startswith(("#", "|", "-")) and BANGLA.search(body) and body[-1] not in "।?!:":
             pytest.fail(f"{doc.id}: sentence without a danda: {body[-40:]!r}")
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from helpers import docs, questions
 from raglab.analyzer import analyze
-from raglab.expansion import MARK, expand, load_table, matches, parse_table, split
+from raglab.expansion import expand, load_table, matches, parse_table
+from raglab.ranking import Query
 from raglab.pipeline import Config, Pipeline
 
 
@@ -45,25 +46,26 @@ def test_no_phrase_triggers_two_concepts():
 
 
 def test_customer_words_reach_the_help_centre_words():
-    assert "cash out" in split(expand("How do I withdraw money from my wallet?"))[1]
-    assert "PIN" in split(expand("I forgot my secret code"))[1]
-    assert "Grievance Redressal Officer" in split(expand("Who do I escalate to?"))[1]
+    assert "cash out" in expand("How do I withdraw money from my wallet?").expansion
+    assert "PIN" in expand("I forgot my secret code").expansion
+    assert "Grievance Redressal Officer" in expand("Who do I escalate to?").expansion
 
 
 def test_bangla_question_gets_english_and_bangla_terms():
-    question, extra = split(expand("আমি কিভাবে টাকা তুলব?"))
-    assert question == "আমি কিভাবে টাকা তুলব?"
-    assert "cash out" in extra and "ক্যাশ আউট" in extra
+    query = expand("আমি কিভাবে টাকা তুলব?")
+    assert query.text == "আমি কিভাবে টাকা তুলব?" and query.lang == "bn"
+    assert "cash out" in query.expansion and "ক্যাশ আউট" in query.expansion
 
 
 def test_english_question_gets_english_terms_only():
-    extra = split(expand("How do I withdraw money?"))[1]
-    assert extra and not any("\u0980" <= ch <= "\u09ff" for ch in extra)
+    query = expand("How do I withdraw money?")
+    extra = query.extra
+    assert query.lang == "en" and extra and not any("\u0980" <= ch <= "\u09ff" for ch in extra)
 
 
 def test_bangla_only_concept_reaches_an_english_article():
     """Savings exist only in English: a Bangla savings question must carry English terms."""
-    extra = split(expand("সঞ্চয় স্কিমে মুনাফা কত?"))[1]
+    extra = expand("সঞ্চয় স্কিমে মুনাফা কত?").extra
     assert "savings" in extra and "profit" in extra
 
 
@@ -80,21 +82,19 @@ def test_inflected_forms_trigger_through_the_analyzer():
 
 
 def test_nothing_to_add_leaves_the_question_unchanged():
-    assert expand("Hello there") == "Hello there"
-    assert split("Hello there") == ("Hello there", "")
+    assert expand("Hello there") == Query("Hello there", (), "en") == Query.plain("Hello there")
     # A phrase already in the question is not appended again.
-    assert "cash out" not in split(expand("cash out fee"))[1].replace("cash out fee", "")
+    assert "cash out" not in expand("cash out fee").expansion
 
 
-def test_expansion_is_deterministic_and_split_undoes_it():
+def test_expansion_is_deterministic_and_keeps_the_question_apart():
     q = "Can I withdraw cash and pay the electricity bill? ক্যাশ আউট"
     out = expand(q)
     assert out == expand(q)
-    assert out.startswith(q + MARK) and out.endswith(")")
-    assert split(out)[0] == q
+    assert out.text == q and out.full == q + " " + out.extra
     # Appended phrases follow the table's order.
-    order = [p.text for _, added in matches(q) for p in added]
-    assert split(out)[1] == " ".join(order)
+    order = tuple(p.text for _, added in matches(q) for p in added)
+    assert out.expansion == order
 
 
 def test_bad_table_entries_are_named():
@@ -108,9 +108,9 @@ def test_bad_table_entries_are_named():
 
 def test_pipeline_uses_expansion_when_configured():
     pipe = Pipeline(list(docs()), Config(chunker="recursive", retriever="bm25", expand=True))
-    assert pipe.query_text("How do I withdraw money?") == expand("How do I withdraw money?")
+    assert pipe.query("How do I withdraw money?") == expand("How do I withdraw money?")
     plain = Pipeline(list(docs()), Config(chunker="recursive", retriever="bm25", expand=False))
-    assert plain.query_text("How do I withdraw money?") == "How do I withdraw money?"
+    assert plain.query("How do I withdraw money?") == Query("How do I withdraw money?", (), "en")
 
 
 def _recall_at_5(pipe, qs):

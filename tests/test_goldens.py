@@ -6,7 +6,7 @@ import pytest
 
 from raglab.goldens import GoldenError, load_goldens, parse_goldens
 
-from helpers import GOLDENS, docs, questions
+from helpers import docs, questions
 
 
 def test_whole_set_loads_and_resolves_spans():
@@ -44,7 +44,7 @@ def good_row(**over):
 
 def unique_quote():
     doc = {d.id: d for d in docs()}["en-cash-out"]
-    line = next(l for l in doc.text.split("\n") if "1.85%" in l and doc.text.count(l) == 1)
+    line = next(ln for ln in doc.text.split("\n") if "1.85%" in ln and doc.text.count(ln) == 1)
     return line
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from raglab import metrics as M
 from raglab.chunking import Chunk
-from raglab.compare import coverage_index
+from raglab.evaluation import coverage_index
 from raglab.goldens import Evidence
 from raglab.pipeline import Config, Pipeline
 

@@ -15,8 +15,15 @@ from raglab.embedding import EmbeddingRetriever, ModelRerankRetriever, ModelUnav
 from raglab.expansion import expand
 from raglab.hybrid import HybridRetriever, rrf, split_scripts
 from raglab.pipeline import Config, Pipeline
-from raglab.rerank import WEIGHTS, answer_types, min_window
-from raglab.retrieval import RETRIEVERS, Hit, build_retriever, index_text, rounded
+from raglab.ranking import Hit, Query, index_text, rounded, top_n
+from raglab.rerank import WEIGHTS, answer_types, min_window, query_facts
+from raglab.retrieval import RETRIEVERS, build_retriever
+
+
+def Q(text):
+    """The unexpanded query for a question (a Query passes through)."""
+    return text if isinstance(text, Query) else Query.plain(text)
+
 
 NAMES = ("bm25", "dense", "hybrid", "hybrid-rerank")
 
@@ -50,7 +57,7 @@ def test_all_retrievers_registered():
 def test_hits_are_ranked_best_first_with_ties_in_chunk_order(built, chunks, name):
     r = built[name]
     assert r.name == name
-    hits = r.search("How much does it cost to cash out at an agent?", 20)
+    hits = r.search(Q("How much does it cost to cash out at an agent?"), 20)
     assert 0 < len(hits) <= 20
     assert all(isinstance(h, Hit) and 0 <= h.index < len(chunks) for h in hits)
     assert len({h.index for h in hits}) == len(hits)
@@ -62,9 +69,9 @@ def test_hits_are_ranked_best_first_with_ties_in_chunk_order(built, chunks, name
 @pytest.mark.parametrize("name", NAMES)
 def test_finds_the_obvious_passage_in_both_languages(built, chunks, name):
     r = built[name]
-    top = [chunks[h.index] for h in r.search("What is the fee for cash out at an agent?", 5)]
+    top = [chunks[h.index] for h in r.search(Q("What is the fee for cash out at an agent?"), 5)]
     assert any(covers(c, "en-cash-out", "The fee for cash out at an agent is 1.85% of the amount") for c in top)
-    top = [chunks[h.index] for h in r.search("পিন ভুলে গেলে কী করব?", 5)]
+    top = [chunks[h.index] for h in r.search(Q("পিন ভুলে গেলে কী করব?"), 5)]
     assert any(c.doc == "bn-pin" for c in top)
 
 
@@ -77,15 +84,15 @@ def test_idf_is_bm25s(built, chunks, name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_nothing_to_match_gives_no_hits(built, name):
-    assert built[name].search("", 5) == []
-    assert built[name].search("zzzz qqqq", 5) == []
+    assert built[name].search(Q(""), 5) == []
+    assert built[name].search(Q("zzzz qqqq"), 5) == []
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_rebuilding_gives_identical_results(built, chunks, name):
     again = build_retriever(name, chunks)
     for q in ("limit for send money", "ক্যাশ আউটের চার্জ কত?", expand("How do I withdraw money?")):
-        assert again.search(q, 10) == built[name].search(q, 10)
+        assert again.search(Q(q), 10) == built[name].search(Q(q), 10)
 
 
 # --- dense: hashed n-grams -------------------------------------------------------------
@@ -122,7 +129,7 @@ def test_dense_scores_are_cosines(chunks):
     q = "How long does a refund from a merchant take?"
     qv = r.vectorizer.transform(analyze(q))
     qn = math.sqrt(math.fsum(w * w for w in qv.values()))
-    scores = r.scores(q)
+    scores = r.scores(Q(q))
     best = max(scores, key=scores.get)
     dv = r.vectorizer.transform(analyze(index_text(chunks[best])))
     dn = math.sqrt(math.fsum(w * w for w in dv.values()))
@@ -135,21 +142,21 @@ def test_dense_matches_inflections_bm25_misses(chunks):
     """Character n-grams let "licensing" meet "licensed"; BM25's terms cannot."""
     bm25 = build_retriever("bm25", chunks)
     dense = DenseRetriever(chunks)
-    assert bm25.search("licensing", 5) == []
-    top = [chunks[h.index] for h in dense.search("licensing", 5)]
+    assert bm25.search(Q("licensing"), 5) == []
+    top = [chunks[h.index] for h in dense.search(Q("licensing"), 5)]
     assert any(covers(c, "en-about", "licensed by Bangladesh Bank") for c in top)
 
 
 def test_a_chunk_is_its_own_nearest_neighbour(chunks):
     dense = DenseRetriever(chunks)
     for i in (0, 57, 200):
-        hit = dense.search(index_text(chunks[i]), 1)[0]
+        hit = dense.search(Q(index_text(chunks[i])), 1)[0]
         assert hit.index == i and math.isclose(hit.score, 1.0, rel_tol=1e-9)
 
 
 def test_feature_groups_can_be_switched_off(chunks):
     words_only = DenseRetriever(chunks, group_weights={"w": 1.0})
-    assert words_only.search("licensing", 5) == []
+    assert words_only.search(Q("licensing"), 5) == []
     with pytest.raises(ValueError, match="unknown feature group"):
         DenseRetriever(chunks, group_weights={"x": 1.0})
 
@@ -168,19 +175,37 @@ def test_rrf_textbook_numbers():
 def test_hybrid_fuses_its_bm25_and_dense_rankings(built, chunks):
     h = built["hybrid"]
     q = "monthly limit for sending money"
-    lexical, dense = h.rankings(q)
-    assert lexical == [x.index for x in built["bm25"].search(q, h.depth)]
-    assert dense == [x.index for x in built["dense"].search(q, h.depth)]
-    assert h.scores(q) == rrf([lexical, dense], 60)
+    lexical, dense = h.rankings(Q(q))
+    assert lexical == [x.index for x in built["bm25"].search(Q(q), h.depth)]
+    assert dense == [x.index for x in built["dense"].search(Q(q), h.depth)]
+    assert h.scores(Q(q)) == rrf([lexical, dense], 60)
 
 
 def test_hybrid_ranks_expanded_queries_as_variants(built):
     h = built["hybrid"]
-    assert h.variants("cash out fee") == [["cash", "out", "fee"]]
+    assert h.variants(Q("cash out fee")) == [["cash", "out", "fee"]]
     english = expand("How do I withdraw money?")
-    assert h.variants(english) == [analyze("How do I withdraw money?"), analyze(english.replace("(+", ""))]
+    assert h.variants(Q(english)) == [analyze("How do I withdraw money?"), analyze(english.full)]
     bangla = h.variants(expand("টাকা তুলব কিভাবে?"))
     assert len(bangla) == 3 and bangla[1:] == list(split_scripts(bangla[0]))
+
+
+def test_a_parenthesis_with_a_plus_is_just_text_when_expansion_is_off():
+    """A customer's "(+ send money)" is not expansion: with expansion off, hybrid fuses
+    the two rankings of the whole question, exactly as for any other text."""
+    question = "What is the fee for cash out (+ send money)"
+    pipe = Pipeline(list(docs()), Config(retriever="hybrid", expand=False))
+    query = pipe.query(question)
+    assert query == Query(question, (), "en")
+    h = pipe.retriever
+    assert h.variants(query) == [analyze(question)]
+    lexical = [x.index for x in top_n(h.bm25.top_scores(analyze(question), h.depth), h.depth)]
+    dense = [x.index for x in top_n(h.dense.term_scores(analyze(question)), h.depth)]
+    assert h.scores(query) == rrf([lexical, dense], h.k)
+    # The reranker, too, weighs every word of it as the customer's own.
+    facts = query_facts(query, h.idf)
+    assert set(facts.terms) == set(analyze(question))
+    assert all(facts.weights[t] == h.idf(t) for t in facts.terms)
 
 
 def test_split_scripts():
@@ -196,15 +221,15 @@ def test_reranker_reorders_the_first_stage_only(built):
     r = built["hybrid-rerank"]
     assert isinstance(r.first_stage, HybridRetriever)
     q = "How long does a failed bill payment take to come back?"
-    pool = {h.index for h in r.first_stage.search(q, r.depth)}
-    assert {h.index for h in r.search(q, 10)} <= pool
+    pool = {h.index for h in r.first_stage.search(Q(q), r.depth)}
+    assert {h.index for h in r.search(Q(q), 10)} <= pool
 
 
 def test_reranker_features_are_bounded_and_weighted(built):
     r = built["hybrid-rerank"]
     q = "How long does a failed bill payment take to come back?"
-    hits = r.first_stage.search(q, r.depth)
-    feats = r.explain(q, hits)
+    hits = r.first_stage.search(Q(q), r.depth)
+    feats = r.explain(Q(q), hits)
     assert set(feats[0]) == set(WEIGHTS)
     for f in feats:
         for name, value in f.items():
@@ -215,7 +240,7 @@ def test_reranker_features_are_bounded_and_weighted(built):
 def test_reranker_features_say_what_they_mean(built, chunks):
     r = built["hybrid-rerank"]
     target = next(i for i, c in enumerate(chunks) if covers(c, "en-cash-out", "Up to Tk 25,000 in total a day."))
-    f = r.explain("What is the daily limit of cash out? 25000", [Hit(target, 1.0)])[0]
+    f = r.explain(Q("What is the daily limit of cash out? 25000"), [Hit(target, 1.0)])[0]
     assert f["number"] == 1.0 and f["answer_type"] == 1.0 and f["section"] > 0 and f["intro"] == 0.0
     assert answer_types("How long does it take?") == (True, False)
     assert answer_types("কত টাকা খরচ?") == (False, True)
@@ -232,7 +257,7 @@ def _mrr(retriever, chunks, qs):
     total = 0.0
     for q in qs:
         query = expand(q.question)
-        for rank, h in enumerate(retriever.search(query, 10), 1):
+        for rank, h in enumerate(retriever.search(Q(query), 10), 1):
             c = chunks[h.index]
             if any(c.doc == e.doc and min(c.end, e.end) - max(c.start, e.start) >= 0.5 * (e.end - e.start)
                    for e in q.evidence):
@@ -271,12 +296,12 @@ class OverlapScorer:
 def test_embedding_protocol_plugs_into_the_pipeline(chunks):
     r = EmbeddingRetriever(chunks, LetterEncoder())
     assert r.name == "embedding-letters"
-    hits = r.search("cash out fee", 5)
+    hits = r.search(Q("cash out fee"), 5)
     assert len(hits) == 5 and hits == sorted(hits, key=lambda h: (-h.score, h.index))
     register("embedding-letters-test", lambda cs: EmbeddingRetriever(cs, LetterEncoder()))
     try:
         pipe = Pipeline(list(docs()), Config(retriever="embedding-letters-test"))
-        assert len(pipe.ask("What is the cash out fee?")["chunks"]) == pipe.config.k
+        assert len(pipe.ask("What is the cash out fee?").chunks) == pipe.config.k
         with pytest.raises(ValueError, match="already exists"):
             register("embedding-letters-test", lambda cs: None)
     finally:
@@ -287,8 +312,8 @@ def test_cross_encoder_protocol_reranks_the_hybrid(chunks):
     r = ModelRerankRetriever(chunks, OverlapScorer())
     assert isinstance(r.first_stage, HybridRetriever)
     q = "cash out fee at an ATM"
-    hits = r.search(q, 5)
-    pool = [h.index for h in r.first_stage.search(q, 30)]
+    hits = r.search(Q(q), 5)
+    pool = [h.index for h in r.first_stage.search(Q(q), 30)]
     assert all(h.index in pool for h in hits)
     assert hits[0].score == max(OverlapScorer().score(q, [index_text(chunks[i]) for i in pool]))
 
@@ -300,7 +325,7 @@ def test_wordllama_example(chunks):
     from raglab.embedding import WordLlamaEncoder
 
     r = EmbeddingRetriever(chunks, WordLlamaEncoder())
-    top = [chunks[h.index] for h in r.search("What is the fee to withdraw cash at an agent?", 5)]
+    top = [chunks[h.index] for h in r.search(Q("What is the fee to withdraw cash at an agent?"), 5)]
     assert any(c.doc in ("en-cash-out", "en-fees-limits") for c in top)
 
 

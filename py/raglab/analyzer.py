@@ -59,6 +59,21 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def in_bangla_block(ch: str) -> bool:
+    """True for any code point of the Unicode Bengali block (U+0980-U+09FF): letters,
+    signs, digits and symbols alike. The one block test of the package (the tokenizer's
+    finer `_is_bangla` decides what is a letter); the JavaScript app mirrors it."""
+    return "\u0980" <= ch <= "\u09ff"
+
+
+def has_bangla(text: str) -> bool:
+    """True when any character of `text` is in the Bengali block."""
+    for ch in text:
+        if in_bangla_block(ch):
+            return True
+    return False
+
+
 def _is_bangla(cp: int) -> bool:
     for lo, hi in _BANGLA_RANGES:
         if lo <= cp <= hi:
@@ -285,6 +300,7 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
 
 
 def is_heading(text: str, start: int) -> bool:
+    """Whether the line or sentence at `start` is a Markdown heading."""
     return text.startswith("#", start)
 
 

@@ -13,9 +13,9 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .analyzer import analyze, quote_span, sentences
+from .analyzer import analyze, is_heading, quote_span, sentences
 from .chunking import Chunk
-from .retrieval import rounded
+from .ranking import rounded
 
 HEADING_WEIGHT = 0.5
 NOT_FOUND = "Not found in the help centre."
@@ -68,7 +68,7 @@ def candidates(chunk: Chunk) -> tuple[tuple[Quote, frozenset[str]], ...]:
     termless. Cached per chunk: a chunk is analysed once, not once per question."""
     out = []
     for s, e in sentences(chunk.text):
-        if chunk.text.startswith("#", s) or _table_header(chunk.text, e):
+        if is_heading(chunk.text, s) or _table_header(chunk.text, e):
             continue
         qs, qe = quote_span(chunk.text, s, e)
         text = chunk.text[qs:qe]

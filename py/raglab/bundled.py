@@ -21,7 +21,7 @@ from .analyzer import sentences
 from .chunking import CHUNKERS, chunk_corpus
 from .corpus import bundled_corpus_dir, load_corpus
 from .encoder import PASSAGE, QUERY, ROOT
-from .retrieval import index_text
+from .ranking import index_text
 
 GOLDENS = os.path.join(ROOT, "goldens")
 

@@ -11,8 +11,9 @@ whitespace uncovered.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
-from .analyzer import WHITESPACE, sentences, words
+from .analyzer import WHITESPACE, is_heading, sentences, words
 from .corpus import Document
 
 
@@ -111,7 +112,7 @@ def sentence_spans(doc: Document) -> list[tuple[int, int]]:
     pending: int | None = None  # start of a heading waiting for its first sentence
     for section in doc.sections:
         for s, e in sentences(doc.text, section.start, section.end):
-            if doc.text.startswith("#", s):
+            if is_heading(doc.text, s):
                 if pending is not None:
                     spans.append((pending, _line_end(doc.text, pending)))
                 pending = s
@@ -131,17 +132,21 @@ def _line_end(text: str, start: int) -> int:
     return end
 
 
-CHUNKERS = ("fixed", "recursive", "sentence")
+# The chunkers by name: each maps a document to the (start, end) spans of its chunks.
+# A new chunker is a spans function above and one line here.
+CHUNKERS: dict[str, Callable[[Document], list[tuple[int, int]]]] = {
+    "fixed": lambda doc: fixed_spans(doc.text),
+    "recursive": recursive_spans,
+    "sentence": sentence_spans,
+}
 
 
 def chunk_document(doc: Document, chunker: str) -> list[Chunk]:
-    if chunker == "fixed":
-        return _make(doc, fixed_spans(doc.text))
-    if chunker == "recursive":
-        return _make(doc, recursive_spans(doc))
-    if chunker == "sentence":
-        return _make(doc, sentence_spans(doc))
-    raise ValueError(f"unknown chunker {chunker!r}; choose one of: {', '.join(CHUNKERS)}")
+    try:
+        spans = CHUNKERS[chunker]
+    except KeyError:
+        raise ValueError(f"unknown chunker {chunker!r}; choose one of: {', '.join(CHUNKERS)}") from None
+    return _make(doc, spans(doc))
 
 
 def chunk_corpus(docs: list[Document], chunker: str) -> list[Chunk]:

@@ -1,6 +1,9 @@
-"""The `raglab` command line: analyze, chunks, ask, check (compare lives in compare.py).
+"""The `raglab` command line: analyze, chunks, ask, check, compare.
 
-Every command has --help; errors are one line on stderr with exit status 2.
+It only parses arguments, calls the library and prints; library errors (CorpusError,
+GoldenError, EvaluationError and other ValueErrors) become one line on stderr,
+`raglab COMMAND: error: ...`, with exit status 2. Every command has --help.
+Nothing in the package imports this module except `__main__`.
 """
 
 from __future__ import annotations
@@ -9,25 +12,24 @@ import argparse
 import json
 import os
 import sys
+import time
 
 from .analyzer import tokens
 from .chunking import CHUNKERS
 from .corpus import CorpusError, bundled_corpus_dir, load_corpus
-from .goldens import GoldenError, counts_table, load_goldens
+from . import evaluation
+from .evaluation import DEFAULT_BASELINE, EXPAND_MODES, SPLITS, grid
+from .goldens import GoldenError, bundled_goldens_path, counts_table, load_goldens
+from .metrics import SEED
 from .pipeline import Config, Pipeline, check_question_length
+from .report import FORMATS, REGENERATE, render
 from .retrieval import RETRIEVERS
+from .schema import analysis, ask_json, chunk_json, dumps, language_counts
+from .stats import TUNING_RULE
 
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True)
-
-
-def bundled_goldens_path() -> str:
-    return os.path.join(os.path.dirname(bundled_corpus_dir()), "goldens", "questions.jsonl")
 
 
 def add_corpus_arg(p: argparse.ArgumentParser) -> None:
@@ -58,11 +60,6 @@ def config_from(args) -> Config:
                   expand=args.expand, threshold=args.threshold).check()
 
 
-def analysis(text: str) -> list[dict]:
-    """The --json rows of `raglab analyze` (the browser's analyze() returns the same)."""
-    return [{"term": t.term, "start": t.start, "end": t.end, "text": text[t.start:t.end]} for t in tokens(text)]
-
-
 def cmd_analyze(args) -> int:
     toks = tokens(args.text)
     if args.json:
@@ -79,8 +76,7 @@ def cmd_chunks(args) -> int:
     rows = [c for c in pipe.chunks if not args.doc or c.doc == args.doc]
     for c in rows:
         if args.json:
-            print(dumps({"id": c.id, "doc": c.doc, "start": c.start, "end": c.end,
-                         "heading": list(c.heading), "text": c.text}))
+            print(dumps(chunk_json(c)))
         else:
             print(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}\n{c.text}\n")
     return 0
@@ -152,11 +148,11 @@ def cmd_ask(args) -> int:
         questions = _read_questions(args.questions)
         pipe = Pipeline(docs, config)
         for q in questions:
-            print(dumps(pipe.ask(q)))
+            print(dumps(ask_json(pipe.ask(q))))
         return 0
     if not args.question.strip():
         raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")
-    result = Pipeline(docs, config).ask(printable(args.question))
+    result = ask_json(Pipeline(docs, config).ask(printable(args.question)))
     if args.json:
         print(dumps(result))
     else:
@@ -174,15 +170,89 @@ def cmd_check(args) -> int:
     if args.json:
         print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))
         return 0
-    langs = {}
-    for d in docs:
-        langs[d.lang] = langs.get(d.lang, 0) + 1
+    langs = language_counts(docs)
     print(f"corpus: {len(docs)} articles ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
     print(f"goldens: {len(questions)} questions, every quote resolved exactly once\n")
     print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")
     for r in rows:
         print(f"{r['lang']:<5} {r['kind']:<13} {r['dev']:>4} {r['test']:>5} {r['total']:>6}")
     return 0
+
+
+class Progress:
+    """Progress on stderr, shown only once a comparison has run for more than a second."""
+
+    def __init__(self, stream=None, delay: float = 1.0):
+        self.stream = stream or sys.stderr
+        self.start = time.monotonic()
+        self.delay = delay
+        self.shown = False
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        if time.monotonic() - self.start < self.delay:
+            return
+        self.shown = True
+        msg = f"compare: {done}/{total} configurations ({label}), {time.monotonic() - self.start:.0f} s"
+        if self.stream.isatty():
+            self.stream.write("\r" + msg.ljust(72))
+            if done == total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(msg + "\n")
+        self.stream.flush()
+
+
+def compare_report(args, progress=None) -> dict:
+    """The report `raglab compare` asks for (build.py results and the regeneration test call this too)."""
+    expand = None if args.expand is None else EXPAND_MODES[args.expand]
+    configs = grid(args.chunker, args.retriever, expand, args.k)
+    docs = corpus_docs(args)
+    path = args.goldens or bundled_goldens_path()
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
+    questions = load_goldens(path, docs)
+    return evaluation.run(docs, questions, configs, split=args.split, min_coverage=args.min_coverage, k=args.k,
+               seed=args.seed, baseline=args.baseline, id_labels=args.id_labels,
+               per_question=args.per_question, progress=progress)
+
+
+def cmd_compare(args) -> int:
+    report = compare_report(args, progress=Progress())
+    sys.stdout.write(render(report, "json" if args.json else args.format))
+    return 0
+
+
+def add_compare_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="score every chunker x retriever on the golden set",
+        description="Score every chunker x retriever (x query expansion) on one split of the golden set: "
+                    "retrieval and answer metrics, bootstrap intervals, paired differences against a "
+                    "baseline, slices and failure attribution. Relevance is span overlap, never chunk ids.",
+        epilog="Examples:\n  raglab compare\n  raglab compare --split dev --retriever bm25 --retriever hybrid\n"
+               "  raglab compare --per-question --format csv > per-question.csv\n"
+               f"  {REGENERATE}\n\nAbstention threshold: {TUNING_RULE}.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--split", default="test", choices=SPLITS, help="questions to report on (default test)")
+    p.add_argument("--chunker", action="append", metavar="NAME",
+                   help=f"a chunker to include, repeatable (default all: {', '.join(CHUNKERS)})")
+    p.add_argument("--retriever", action="append", metavar="NAME",
+                   help=f"a retriever to include, repeatable (default all: {', '.join(RETRIEVERS)})")
+    p.add_argument("--expand", choices=("off", "on", "both"), default=None,
+                   help="query expansion: off, on, or both as separate rows (default both)")
+    p.add_argument("-k", type=int, default=5, help="chunks handed to the answerer and the cut of hit/recall/nDCG (default 5)")
+    p.add_argument("--min-coverage", type=float, default=0.5, metavar="X",
+                   help="share of an evidence passage a chunk must overlap to cover it (default 0.5)")
+    p.add_argument("--baseline", metavar="LABEL",
+                   help=f"configuration for the paired differences (default {DEFAULT_BASELINE})")
+    p.add_argument("--seed", type=int, default=SEED, help=f"bootstrap seed (default {SEED})")
+    p.add_argument("--id-labels", action="store_true", help="add the id-label bias study")
+    p.add_argument("--per-question", action="store_true",
+                   help="add each question's first relevant rank and attributed stage per configuration")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    p.add_argument("--json", action="store_true", help="same as --format json")
+    p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
+    add_corpus_arg(p)
+    p.set_defaults(func=cmd_compare)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -222,12 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_check)
 
-    try:
-        from .compare import add_compare_parser
-    except ImportError:
-        pass
-    else:
-        add_compare_parser(sub)
+    add_compare_parser(sub)
     return parser
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .analyzer import normalize
+from .analyzer import in_bangla_block, normalize
 
 
 class CorpusError(ValueError):
@@ -45,7 +45,7 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 def detect_lang(text: str) -> str:
     bangla = latin = 0
     for ch in text:
-        if "\u0980" <= ch <= "\u09ff":
+        if in_bangla_block(ch):
             bangla += 1
         elif "a" <= ch <= "z" or "A" <= ch <= "Z":
             latin += 1

@@ -30,7 +30,7 @@ import zlib
 from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
-from .retrieval import Hit, index_text, top_n
+from .ranking import Hit, Query, index_text, top_n
 
 DIM = 1 << 20
 NGRAMS = (3, 4, 5)
@@ -186,9 +186,9 @@ class DenseRetriever:
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
 
-    def scores(self, query: str) -> dict[int, float]:
+    def scores(self, query: Query) -> dict[int, float]:
         """Cosine similarity of the query with every chunk that shares a feature."""
-        return self.term_scores(analyze(query))
+        return self.term_scores(analyze(query.full))
 
     def term_scores(self, terms: list[str]) -> dict[int, float]:
         """`scores` for an already analyzed query."""
@@ -206,5 +206,5 @@ class DenseRetriever:
                 acc[i] = acc.get(i, 0.0) + qw * w
         return acc
 
-    def search(self, query: str, n: int) -> list[Hit]:
+    def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)

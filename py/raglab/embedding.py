@@ -31,7 +31,8 @@ from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
 from .hybrid import HybridRetriever
-from .retrieval import RETRIEVERS, Hit, Retriever, index_text, top_n
+from .ranking import Hit, Query, index_text, top_n
+from .retrieval import RETRIEVERS, Retriever
 
 
 class ModelUnavailable(RuntimeError):
@@ -74,8 +75,8 @@ class EmbeddingRetriever:
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
 
-    def search(self, query: str, n: int) -> list[Hit]:
-        q = _unit([float(x) for x in self.encoder.encode([query])[0]])
+    def search(self, query: Query, n: int) -> list[Hit]:
+        q = _unit([float(x) for x in self.encoder.encode([query.full])[0]])
         return top_n({i: _dot(q, v) for i, v in enumerate(self.vectors)}, n)
 
 
@@ -92,9 +93,9 @@ class ModelRerankRetriever:
     def idf(self, term: str) -> float:
         return self.first_stage.idf(term)
 
-    def search(self, query: str, n: int) -> list[Hit]:
+    def search(self, query: Query, n: int) -> list[Hit]:
         hits = self.first_stage.search(query, max(n, self.depth))
-        scores = self.scorer.score(query, [self.texts[h.index] for h in hits])
+        scores = self.scorer.score(query.full, [self.texts[h.index] for h in hits])
         return top_n({h.index: float(s) for h, s in zip(hits, scores)}, n)
 
 
@@ -137,12 +138,3 @@ def register(name: str, factory: Callable[[list[Chunk]], Retriever]) -> None:
     if name in RETRIEVERS:
         raise ValueError(f"a retriever named {name!r} already exists; pick another name")
     RETRIEVERS[name] = factory
-
-
-def register_wordllama() -> str:
-    """Register ``embedding-wordllama`` (checks the package is installed first)."""
-    encoder = WordLlamaEncoder()
-    name = f"embedding-{encoder.name}"
-    if name not in RETRIEVERS:
-        register(name, lambda chunks: EmbeddingRetriever(chunks, encoder))
-    return name

@@ -30,7 +30,8 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
-from .analyzer import WHITESPACE, analyze, normalize
+from .analyzer import WHITESPACE, analyze, has_bangla, normalize
+from .ranking import Query
 
 TABLE = "expansions.json"
 _TRIM = "\"'“”‘’()[]{}.,;:!?।॥-–—/"
@@ -174,30 +175,13 @@ def aliases(question: str, groups: list[Group] | None = None) -> dict[str, list[
     return out
 
 
-def has_bangla(text: str) -> bool:
-    for ch in text:
-        if "\u0980" <= ch <= "\u09ff":
-            return True
-    return False
+def expand(question: str, both: bool | None = None) -> Query:
+    """The query for `question` with the help-centre phrases of every concept it mentions.
 
-
-MARK = " (+ "  # expand(q) == q + MARK + terms + ")": readable, and `split` can undo it
-
-
-def expand(question: str, both: bool | None = None) -> str:
-    """The question followed by the help-centre phrases of every concept it mentions.
-
-    "How do I withdraw?" becomes "How do I withdraw? (+ cash out)". Retrievers that
-    know about expansion (`hybrid`) recover the two parts with `split`; the others
-    simply see more words.
+    "How do I withdraw?" gets the expansion ("cash out",). Retrievers that know about
+    expansion (`hybrid`, the reranker) weigh the two parts differently; the others
+    search `Query.full`, the question followed by the phrases.
     """
-    extra = [p.text for _, added in matches(question, both=both) for p in added]
-    return question if not extra else question + MARK + " ".join(extra) + ")"
-
-
-def split(query: str) -> tuple[str, str]:
-    """(question, appended terms) of an expanded query; (query, "") for any other query."""
-    at = query.rfind(MARK)
-    if at < 0 or not query.endswith(")"):
-        return query, ""
-    return query[:at], query[at + len(MARK):-1]
+    extra = tuple(p.text for _, added in matches(question, both=both) for p in added)
+    plain = Query.plain(question)
+    return plain if not extra else Query(question, extra, plain.lang)

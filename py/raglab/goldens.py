@@ -7,10 +7,11 @@ line, the question id and the field, and no partial set is ever returned.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 from .analyzer import normalize
-from .corpus import Document, read_utf8
+from .corpus import Document, bundled_corpus_dir, read_utf8
 
 KINDS = ("direct", "paraphrase", "multi", "crosslingual", "unanswerable")
 LANGS = ("en", "bn")
@@ -175,3 +176,8 @@ def counts_table(questions: list[Question]) -> list[dict]:
                  "dev": sum(1 for q in questions if q.split == "dev"),
                  "test": sum(1 for q in questions if q.split == "test"), "total": len(questions)})
     return rows
+
+
+def bundled_goldens_path() -> str:
+    """The golden set shipped next to the bundled corpus."""
+    return os.path.join(os.path.dirname(bundled_corpus_dir()), "goldens", "questions.jsonl")

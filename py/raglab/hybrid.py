@@ -22,13 +22,11 @@ Without expansion it is the textbook two-list fusion.
 
 from __future__ import annotations
 
-from .analyzer import analyze
+from .analyzer import analyze, in_bangla_block
 from .bm25 import BM25
 from .chunking import Chunk
 from .dense import DenseRetriever
-from .expansion import has_bangla
-from .expansion import split as split_expansion
-from .retrieval import Hit, index_text, top_n
+from .ranking import Hit, Query, index_text, top_n
 
 RRF_K = 60
 DEPTH = 50  # how deep each ranking is read before fusing
@@ -50,7 +48,7 @@ def rrf(rankings: list[list[int]], k: int = RRF_K) -> dict[int, float]:
 
 
 def is_bangla_term(term: str) -> bool:
-    return "\u0980" <= term[0] <= "\u09ff"
+    return in_bangla_block(term[0])
 
 
 def is_latin_term(term: str) -> bool:
@@ -81,18 +79,17 @@ class HybridRetriever:
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
 
-    def variants(self, query: str) -> list[list[str]]:
+    def variants(self, query: Query) -> list[list[str]]:
         """The analyzed queries to rank (see the module docstring)."""
-        question, extra = split_expansion(query)
-        if not extra:
-            return [analyze(question)]
-        full = analyze(question + " " + extra)
-        if not has_bangla(question):
-            return [analyze(question), full]
+        if not query.expansion:
+            return [analyze(query.text)]
+        full = analyze(query.full)
+        if query.lang != "bn":
+            return [analyze(query.text), full]
         bangla, latin = split_scripts(full)
         return [full, bangla, latin] if bangla and latin else [full]
 
-    def rankings(self, query: str, depth: int | None = None) -> list[list[int]]:
+    def rankings(self, query: Query, depth: int | None = None) -> list[list[int]]:
         """The rankings to fuse (chunk indices, each `depth` long): BM25, then dense, per variant."""
         d = depth or self.depth
         out = []
@@ -101,8 +98,8 @@ class HybridRetriever:
             out.append([h.index for h in top_n(self.dense.term_scores(terms), d)])
         return out
 
-    def scores(self, query: str) -> dict[int, float]:
+    def scores(self, query: Query) -> dict[int, float]:
         return rrf(self.rankings(query), self.k)
 
-    def search(self, query: str, n: int) -> list[Hit]:
+    def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)

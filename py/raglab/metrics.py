@@ -151,12 +151,13 @@ def mean(values) -> float | None:
 # --- answers ------------------------------------------------------------------
 
 
-def token_f1(prediction: str | None, reference: str) -> float:
+def token_f1(prediction: str | None, reference: str, terms=analyze) -> float:
     """SQuAD-style token F1 over raglab's analyzer terms (lower-cased, punctuation and the
-    danda dropped, Bangla digits folded, light stemming); an abstention scores 0."""
+    danda dropped, Bangla digits folded, light stemming); an abstention scores 0.
+    `terms` is the analyzer (the evaluation passes a memoised one)."""
     if prediction is None:
         return 0.0
-    return f1_of_terms(analyze(prediction), analyze(reference))
+    return f1_of_terms(terms(prediction), terms(reference))
 
 
 def f1_of_terms(pred: list[str], ref: list[str]) -> float:
@@ -173,10 +174,11 @@ def f1_of_terms(pred: list[str], ref: list[str]) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def exact_match(prediction: str | None, reference: str) -> float:
+def exact_match(prediction: str | None, reference: str, terms=analyze) -> float:
+    """1 when the two texts analyze to the same terms; an abstention scores 0."""
     if prediction is None:
         return 0.0
-    return 1.0 if analyze(prediction) == analyze(reference) else 0.0
+    return 1.0 if terms(prediction) == terms(reference) else 0.0
 
 
 # Numbers in either digit script, with grouping commas and a decimal point ("1,50,000", "১.৮৫").

@@ -1,20 +1,24 @@
 """The pipeline: one corpus, one chunker, one retriever, the answerer, and k.
 
-It is the only entry point the CLI, the tests and the browser worker call, and
-`ask` returns plain JSON-ready data so every caller sees the same result.
+It is the only entry point the CLI, the tests and the browser worker call. `ask`
+returns a typed `AskResult`; `schema.ask_json` turns it into the JSON both the CLI
+and the browser print, so every caller sees the same result.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .analyzer import analyze, tokens
 from .answer import Answer, answer
 from .chunking import CHUNKERS, Chunk, chunk_corpus
 from .corpus import Document
-from .retrieval import RETRIEVERS, Hit, build_retriever
+from .expansion import aliases as expansion_aliases
+from .expansion import expand
+from .ranking import Hit, Query
+from .retrieval import RETRIEVERS, build_retriever
 
 POOL = 50  # first-stage depth kept for failure attribution
 # A question is a sentence or two. Past this length `ask` refuses with a clear message
@@ -26,6 +30,12 @@ def check_question_length(question: str) -> None:
     if len(question) > MAX_QUESTION_CHARS:
         raise ValueError(f"the question is {len(question):,} characters long; the limit is "
                          f"{MAX_QUESTION_CHARS:,}. Ask about one thing at a time")
+
+
+def check_k(k) -> None:
+    """k counts chunks: a whole number >= 1 (True is an int in Python, but not a count)."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
 
 
 @dataclass(frozen=True)
@@ -45,8 +55,7 @@ class Config:
             raise ValueError(f"unknown chunker {self.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
         if self.retriever not in RETRIEVERS:
             raise ValueError(f"unknown retriever {self.retriever!r}; choose one of: {', '.join(RETRIEVERS)}")
-        if not isinstance(self.k, int) or self.k < 1:
-            raise ValueError(f"k must be a whole number >= 1, got {self.k!r}")
+        check_k(self.k)
         if not isinstance(self.threshold, (int, float)) or not 0 <= self.threshold <= 1:  # NaN fails too
             raise ValueError(f"threshold is a coverage between 0 and 1, got {self.threshold!r}")
         return self
@@ -54,6 +63,28 @@ class Config:
     @property
     def label(self) -> str:
         return f"{self.chunker}+{self.retriever}" + ("+exp" if self.expand else "")
+
+
+@dataclass(frozen=True)
+class RankedChunk:
+    """One retrieved chunk of an answered question."""
+
+    rank: int  # from 1
+    chunk: Chunk
+    score: float  # the retriever's rounded score
+    title: str  # title of the chunk's article
+    matches: tuple[tuple[int, int], ...]  # (start, end) in chunk.text of the question's terms
+
+
+@dataclass(frozen=True)
+class AskResult:
+    """What `Pipeline.ask` returns: the answer and the chunks it was drawn from."""
+
+    question: str
+    answer: Answer
+    terms: tuple[str, ...]  # the question's distinct analyzed terms, sorted
+    config: Config
+    chunks: tuple[RankedChunk, ...]
 
 
 class Pipeline:
@@ -76,65 +107,38 @@ class Pipeline:
         other.config = config.check()
         return other
 
-    def query_text(self, question: str) -> str:
-        if self.config.expand:
-            from .expansion import expand
-
-            return expand(question)
-        return question
+    def query(self, question: str) -> Query:
+        """The query the retriever searches for: the question, expanded when the config says so."""
+        return expand(question) if self.config.expand else Query.plain(question)
 
     def search(self, question: str, n: int | None = None) -> list[Hit]:
         """Ranked hits for a question (expanded when the config says so)."""
-        return self.retriever.search(self.query_text(question), n or self.config.k)
+        return self.retriever.search(self.query(question), n or self.config.k)
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float) -> Answer:
         """The answerer on already retrieved chunks; with expansion on, the question's
         terms also count as found through their synonym-table aliases."""
         aliases = {}
         if self.config.expand:
-            from .expansion import aliases as expansion_aliases
-
             aliases = expansion_aliases(question)
         return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold, aliases=aliases)
 
-    def ask(self, question: str) -> dict:
-        """The JSON-ready result of one question: answer, citations and top-k chunks."""
+    def ask(self, question: str) -> AskResult:
+        """One question: the answer (or abstention), its citations and the top-k chunks."""
         question = question if isinstance(question, str) else str(question)
         check_question_length(question)
         hits = self.search(question) if question.strip() else []
         top = [self.chunks[h.index] for h in hits]
-        terms = analyze(question)
+        terms = set(analyze(question))
         result = self.answer(question, top, self.config.threshold)
-        return {
-            "question": question,
-            "answer": result.text,
-            "abstained": result.abstained,
-            "citations": result.citations,
-            "coverage": result.coverage,
-            "quotes": [asdict(q) for q in result.quotes],
-            "terms": sorted(set(terms)),
-            "config": asdict(self.config),
-            "chunks": [
-                {
-                    "rank": rank,
-                    "id": c.id,
-                    "doc": c.doc,
-                    "start": c.start,
-                    "end": c.end,
-                    "score": h.score,
-                    "title": self.docs[c.doc].title,
-                    "heading": list(c.heading),
-                    "text": c.text,
-                    "matches": match_spans(c.text, set(terms)),
-                }
-                for rank, (h, c) in enumerate(zip(hits, top), 1)
-            ],
-        }
+        ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, terms))
+                       for rank, (h, c) in enumerate(zip(hits, top), 1))
+        return AskResult(question, result, tuple(sorted(terms)), self.config, ranked)
 
 
-def match_spans(text: str, terms: set[str]) -> list[list[int]]:
-    """[start, end] offsets in `text` of tokens whose term is one of `terms` (for highlighting)."""
-    return [[t.start, t.end] for t in _tokens(text) if t.term in terms]
+def match_spans(text: str, terms: set[str]) -> tuple[tuple[int, int], ...]:
+    """(start, end) offsets in `text` of tokens whose term is one of `terms` (for highlighting)."""
+    return tuple((t.start, t.end) for t in _tokens(text) if t.term in terms)
 
 
 @functools.lru_cache(maxsize=50_000)

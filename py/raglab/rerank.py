@@ -38,11 +38,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .analyzer import analyze, tokens
+from .answer import HEADING_WEIGHT  # a term found only in the heading path counts half, as in the answerer
 from .chunking import Chunk
-from .expansion import split as split_expansion
 from .expansion import surface_words
 from .hybrid import HybridRetriever
-from .retrieval import Hit, top_n
+from .ranking import Hit, Query, top_n
 
 DEPTH = 30  # candidates taken from the first stage
 WEIGHTS = {  # fitted on dev (pairwise logistic regression, all three chunkers), prior scaled to 1
@@ -58,7 +58,6 @@ WEIGHTS = {  # fitted on dev (pairwise logistic regression, all three chunkers),
     "soft": 0.47,
 }
 FEATURES = tuple(sorted(WEIGHTS))
-HEADING_WEIGHT = 0.5  # a question term found only in the heading path counts half
 SOFT_MIN = 4  # a soft match shares a prefix of at least this many code points ...
 SOFT_TRIM = 2  # ... and of all but at most this many of the query term's code points
 EXPANSION_WEIGHT = 0.5  # a term that query expansion appended counts half
@@ -152,8 +151,8 @@ class QueryFacts:
     amount: bool
 
 
-def query_facts(query: str, idf) -> QueryFacts:
-    question, extra = split_expansion(query)
+def query_facts(query: Query, idf) -> QueryFacts:
+    question, extra = query.text, query.extra
     own = analyze(question)
     terms: list[str] = []
     weights: dict[str, float] = {}
@@ -258,7 +257,7 @@ class RerankRetriever:
     def idf(self, term: str) -> float:
         return self.first_stage.idf(term)
 
-    def explain(self, query: str, hits: list[Hit]) -> list[dict[str, float]]:
+    def explain(self, query: Query, hits: list[Hit]) -> list[dict[str, float]]:
         """The features of each first-stage hit (in first-stage order), prior included."""
         q = query_facts(query, self.idf)
         out = []
@@ -268,12 +267,12 @@ class RerankRetriever:
             out.append(feats)
         return out
 
-    def rerank(self, query: str, hits: list[Hit], n: int) -> list[Hit]:
+    def rerank(self, query: Query, hits: list[Hit], n: int) -> list[Hit]:
         """Reorder first-stage `hits` by the weighted feature sum; the n best."""
         scores = {}
         for h, feats in zip(hits, self.explain(query, hits)):
             scores[h.index] = combine(feats, self.weights)
         return top_n(scores, n)
 
-    def search(self, query: str, n: int) -> list[Hit]:
+    def search(self, query: Query, n: int) -> list[Hit]:
         return self.rerank(query, self.first_stage.search(query, max(n, self.depth)), n)

@@ -26,8 +26,7 @@ from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
 from .encoder import PASSAGE, QUERY
-from .expansion import split as split_expansion
-from .retrieval import Hit, index_text, top_n
+from .ranking import Hit, Query, index_text, top_n
 
 FUSION_TABLE = "fusion.json"
 
@@ -67,12 +66,11 @@ class SemanticRetriever:
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
 
-    def scores(self, query: str) -> dict[int, float]:
-        question, _ = split_expansion(query)
-        vector = self.cache.get([QUERY + question], keep=False)
+    def scores(self, query: Query) -> dict[int, float]:
+        vector = self.cache.get([QUERY + query.text], keep=False)
         return {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
 
-    def search(self, query: str, n: int) -> list[Hit]:
+    def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)
 
 
@@ -106,8 +104,8 @@ class FusionRetriever:
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
 
-    def scores(self, query: str) -> dict[int, float]:
-        return fuse(self.semantic.scores(query), self.bm25.scores(analyze(query)), self.weight)
+    def scores(self, query: Query) -> dict[int, float]:
+        return fuse(self.semantic.scores(query), self.bm25.scores(analyze(query.full)), self.weight)
 
-    def search(self, query: str, n: int) -> list[Hit]:
+    def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)

@@ -3,8 +3,8 @@
 JavaScript never re-implements a step. The worker fetches the raw files (the
 Markdown articles and the golden JSON Lines), hands them to `load`, and from then
 on calls the functions below with plain strings. Every function returns JSON
-text made by the same code as the matching CLI command (the CLI's `dumps`:
-ensure_ascii=False, sorted keys; `compare.render` for compare), so `ask` here
+text made by the same code as the matching CLI command (`schema`, the one JSON
+contract; `report.render` for compare), so `ask` here
 and `raglab ask --json` give the same bytes for the same question.
 
     load("bundled", json.dumps({"en-about.md": "# About\\n\\nShapla Pay is a wallet."}))
@@ -22,7 +22,6 @@ call it directly to get the reference the browser must match.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import importlib.util
 import json
 import os
@@ -31,11 +30,12 @@ from dataclasses import asdict, dataclass, field, fields
 
 from . import __version__
 from .chunking import CHUNKERS
-from .cli import analysis, dumps
 from .corpus import Document, load_corpus, parse_corpus
+from . import evaluation, report
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
-from .retrieval import RETRIEVERS
+from .retrieval import RETRIEVERS, HasScores
+from .schema import analysis, article_json, ask_json, dumps, language_counts
 
 BUNDLED = "bundled"
 EXAMPLES_PER_KIND = 1  # example questions shown per language and kind
@@ -48,7 +48,7 @@ class LoadedCorpus:
     docs: list[Document]
     questions: list[Question] = field(default_factory=list)
     goldens_error: str | None = None
-    pipelines: dict[tuple, Pipeline] = field(default_factory=dict)
+    pipelines: dict[tuple[str, str], Pipeline] = field(default_factory=dict)  # by (chunker, retriever)
     encoded: set = field(default_factory=set)  # chunkers whose chunk vectors are all cached
 
 
@@ -77,7 +77,7 @@ def _json_arg(value, what: str, kind: type, default):
     return value
 
 
-def config_from(value=None) -> Config:
+def parse_config(value=None) -> Config:
     """A checked Config from a JSON object; missing fields take the served defaults."""
     raw = _json_arg(value, "config", dict, {})
     names = [f.name for f in fields(Config)]
@@ -88,12 +88,15 @@ def config_from(value=None) -> Config:
 
 
 def pipeline(config: Config, corpus: str = BUNDLED) -> Pipeline:
-    """The pipeline for a corpus and configuration, built on first use and then reused."""
+    """The pipeline for a corpus and configuration. The index depends only on the corpus,
+    the chunker and the retriever, so it is built once per such triple and shared, through
+    `Pipeline.with_config`, by every k, threshold and expansion setting."""
     loaded = _corpus(corpus)
-    key = tuple(getattr(config, f.name) for f in fields(Config))
+    key = (config.chunker, config.retriever)
     if key not in loaded.pipelines:
         loaded.pipelines[key] = Pipeline(loaded.docs, config)
-    return loaded.pipelines[key]
+    built = loaded.pipelines[key]
+    return built if built.config == config else built.with_config(config)
 
 
 def load(name: str, files, goldens: str | None = None, goldens_name: str = "questions.jsonl") -> str:
@@ -138,13 +141,10 @@ def load_dir(name: str, corpus_dir: str, goldens_path: str | None = None) -> str
 def summary(corpus: str = BUNDLED) -> str:
     """What is loaded: like `raglab check --json`, plus the golden error if there is one."""
     loaded = _corpus(corpus)
-    langs: dict[str, int] = {}
-    for d in loaded.docs:
-        langs[d.lang] = langs.get(d.lang, 0) + 1
     return dumps({
         "name": corpus,
         "articles": len(loaded.docs),
-        "langs": langs,
+        "langs": language_counts(loaded.docs),
         "questions": len(loaded.questions),
         "counts": counts_table(loaded.questions) if loaded.questions else [],
         "goldens_error": loaded.goldens_error,
@@ -181,8 +181,7 @@ def info(corpus: str = BUNDLED) -> str:
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
         "semantic": semantic_retrievers(),
-        "expansion": _available("expansion"),
-        "compare": _available("compare"),
+        "compare": _available("evaluation"),
         "articles": [{"id": d.id, "lang": d.lang, "title": d.title} for d in loaded.docs],
         "examples": examples(loaded.questions),
         "questions": len(loaded.questions),
@@ -192,7 +191,7 @@ def info(corpus: str = BUNDLED) -> str:
 
 def warm(config=None, corpus: str = BUNDLED) -> str:
     """Build (and cache) the pipeline for a configuration; returns its chunk count."""
-    cfg = config_from(config)
+    cfg = parse_config(config)
     return dumps({"config": asdict(cfg), "chunks": len(pipeline(cfg, corpus).chunks)})
 
 
@@ -200,7 +199,7 @@ def ask(question: str, config=None, corpus: str = BUNDLED) -> str:
     """One question: the same JSON as `raglab ask --json QUESTION` with the same options."""
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty; ask something, e.g. \"What is the cash out fee?\"")
-    return dumps(pipeline(config_from(config), corpus).ask(question))
+    return dumps(ask_json(pipeline(parse_config(config), corpus).ask(question)))
 
 
 def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
@@ -210,8 +209,8 @@ def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
     bad = [i for i, q in enumerate(items) if not isinstance(q, str)]
     if bad:
         raise ValueError(f"questions must be strings; item {bad[0]} is {type(items[bad[0]]).__name__}")
-    pipe = pipeline(config_from(config), corpus)
-    return "[" + ", ".join(dumps(pipe.ask(q)) for q in items) + "]"
+    pipe = pipeline(parse_config(config), corpus)
+    return "[" + ", ".join(dumps(ask_json(pipe.ask(q))) for q in items) + "]"
 
 
 def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
@@ -223,24 +222,24 @@ def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
     reranker) give null for the raw value.
     """
     items = _json_arg(questions, "questions", list, [])
-    pipe = pipeline(config_from(config), corpus)
-    scorer = getattr(pipe.retriever, "scores", None)
+    pipe = pipeline(parse_config(config), corpus)
+    scored = isinstance(pipe.retriever, HasScores)
     out = []
     for q in items:
-        query = pipe.query_text(q)
-        hits = pipe.search(q)
-        raw = scorer(query) if scorer is not None and hits else {}
+        query = pipe.query(q)
+        hits = pipe.retriever.search(query, pipe.config.k)
+        raw = pipe.retriever.scores(query) if scored and hits else {}
         out.append([[pipe.chunks[h.index].id, raw[h.index].hex() if h.index in raw else None] for h in hits])
     return dumps(out)
 
 
-def analyze(text: str) -> str:
+def analyze_text(text: str) -> str:
     """The analyzer's terms with offsets: the same JSON as `raglab analyze --json TEXT`."""
     return dumps(analysis(text))
 
 
 def analyze_many(texts) -> str:
-    """`analyze` for a list of texts in one call: a JSON list of their term lists."""
+    """`analyze_text` for a list of texts in one call: a JSON list of their term lists."""
     items = _json_arg(texts, "texts", list, [])
     return dumps([analysis(t) for t in items])
 
@@ -249,18 +248,8 @@ def article(doc_id: str, corpus: str = BUNDLED) -> str:
     """One article's normalised text (all offsets refer to it) and its sections."""
     for d in _corpus(corpus).docs:
         if d.id == doc_id:
-            return dumps({"id": d.id, "lang": d.lang, "title": d.title, "text": d.text,
-                          "sections": [{"heading": list(s.heading), "start": s.start, "end": s.end}
-                                       for s in d.sections]})
+            return dumps(article_json(d))
     raise ValueError(f"no article {doc_id!r} in the {corpus} corpus")
-
-
-def _compare_module():
-    """raglab.compare if this build has it (the evaluation grid), else None."""
-    try:
-        return importlib.import_module(f"{__package__}.compare")
-    except ImportError:
-        return None
 
 
 COMPARE_OPTIONS = ("split", "chunker", "retriever", "expand", "k", "min_coverage", "baseline", "seed",
@@ -268,17 +257,13 @@ COMPARE_OPTIONS = ("split", "chunker", "retriever", "expand", "k", "min_coverage
 
 
 def _compare_report(options, progress, corpus: str):
-    """Run raglab.compare's `run` with the CLI's options given as a JSON object.
+    """Run `evaluation.run` with the CLI's options given as a JSON object.
 
     The options mirror `raglab compare`'s flags: split, chunker and retriever
     (a name or a list of names; default all), expand ("off", "on" or "both";
-    default both when expansion is available, as on the command line), k,
-    min_coverage, baseline, seed, id_labels, per_question. Anything not given
-    takes the default of `compare.run`.
+    default both, as on the command line), k, min_coverage, baseline, seed,
+    id_labels, per_question. Anything not given takes the default of `evaluation.run`.
     """
-    module = _compare_module()
-    if module is None:
-        raise RuntimeError("this build of raglab has no compare module; rebuild with a version that includes it")
     loaded = _corpus(corpus)
     if loaded.goldens_error:
         raise GoldenError(loaded.goldens_error)
@@ -294,35 +279,34 @@ def _compare_report(options, progress, corpus: str):
         value = opts.get(key)
         return [value] if isinstance(value, str) else value
 
-    mode = opts.get("expand") or ("both" if module.expansion_available() else "off")
-    modes = {"off": (False,), "on": (True,), "both": (False, True)}
-    if mode not in modes:
-        raise ValueError(f"expand must be one of off, on, both; got {mode!r}")
-    configs = module.grid(names("chunker"), names("retriever"), modes[mode])
+    mode = opts.get("expand") or "both"
+    if mode not in evaluation.EXPAND_MODES:
+        raise ValueError(f"expand must be one of {', '.join(evaluation.EXPAND_MODES)}; got {mode!r}")
+    configs = evaluation.grid(names("chunker"), names("retriever"), evaluation.EXPAND_MODES[mode])
     kwargs = {key: opts[key] for key in COMPARE_OPTIONS[4:] if key in opts}
     if "split" in opts:
         kwargs["split"] = opts["split"]
-    return module, loaded, module.run(loaded.docs, loaded.questions, configs, progress=progress, **kwargs)
+    return loaded, evaluation.run(loaded.docs, loaded.questions, configs, progress=progress, **kwargs)
 
 
 def compare(options=None, progress=None, corpus: str = BUNDLED) -> str:
     """The evaluation grid, run in this process: the same text as `raglab compare --format json`
     with the same options. `progress(done, total, label)` is called as configurations finish
     (the worker forwards it to the page's progress bar)."""
-    module, _, report = _compare_report(options, progress, corpus)
-    return module.render(report, "json")
+    _, result = _compare_report(options, progress, corpus)
+    return report.render(result, "json")
 
 
 def compare_view(options=None, progress=None, corpus: str = BUNDLED) -> str:
     """What the Evaluate tab draws: the report, its titled tables (the cells the CLI prints),
     the CLI's text output, and the question texts for the per-question drill-down."""
-    module, loaded, report = _compare_report(options, progress, corpus)
-    tables = module.sections(report)
-    summary_only = {k: v for k, v in report.items() if k != "questions"}
+    loaded, result = _compare_report(options, progress, corpus)
+    tables = report.sections(result)
+    summary_only = {k: v for k, v in result.items() if k != "questions"}
     return dumps({
-        "report": report,
+        "report": result,
         "sections": [t for t in tables if t["title"] != "Per question"],
-        "text": module.render(summary_only, "text"),
+        "text": report.render(summary_only, "text"),
         "questions": {q.id: q.question for q in loaded.questions},
     })
 
@@ -386,12 +370,12 @@ def vector_digests(texts) -> str:
 def _missing_passages(config, corpus: str) -> tuple[list[str], int]:
     from .chunking import chunk_corpus
     from .encoder import PASSAGE
-    from .retrieval import index_text
+    from .ranking import index_text
     from .vectors import native_cache, text_key
 
     cache = native_cache()
     texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunk_corpus(_corpus(corpus).docs,
-                                                                               config_from(config).chunker)))
+                                                                               parse_config(config).chunker)))
     return [t for t in texts if text_key(t) not in cache.known], len(texts)
 
 
@@ -399,7 +383,7 @@ def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
     """Encode up to `limit` chunk vectors a semantic configuration still lacks (0: none, just
     count). The worker calls this in small batches for own data, so it can show progress and
     an estimate and stop when the user cancels; {"done", "total"}."""
-    chunker = config_from(config).chunker
+    chunker = parse_config(config).chunker
     loaded = _corpus(corpus)
     if chunker in loaded.encoded:  # the common case (every question asks this): no work
         return dumps({"done": 0, "total": 0})

@@ -1,0 +1,205 @@
+"""Answer types: what kind of value a question asks for, and where a text holds such values.
+
+Two table-driven functions over `data/answer_types.json` (cue words and span patterns in
+English, Bangla and Banglish, reviewed as data, not code):
+
+- `question_type(text)` is one of `TYPES`: amount, percent, count, duration, time, age,
+  contact, yesno, procedure, place, other. The first cue in table order decides, so the
+  table's order is its priority (an age or a phone number before the generic "how much").
+- `typed_spans(text)` lists the (type, start, end) spans in `text` that can answer a typed
+  question: Tk/৳/টাকা amounts in both digit scripts with any grouping, percentages,
+  durations ("24 hours", "৭ কার্যদিবস", "T+1"), counts ("5 cash-outs"), ages, clock times,
+  phone numbers, USSD codes and e-mail addresses. Spans never overlap; offsets index `text`.
+
+`accepts(qtype)` names the span types that answer a question type (a fee may be a
+percentage; "when" may be answered by a deadline).
+
+>>> question_type("How much does it cost to cash out Tk 1,000?")
+'amount'
+>>> question_type("ক্যাশ আউট করতে কতদিন লাগে?")
+'duration'
+>>> typed_spans("Fee 1.85% (Tk 18.50 per Tk 1,000), within 24 hours.")
+[Span(type='percent', start=4, end=9), Span(type='amount', start=11, end=19), Span(type='amount', start=24, end=32), Span(type='duration', start=42, end=50)]
+
+Determinism: the patterns use explicit character classes (`[0-9০-৯]`, `[A-Za-z]`), never
+`\\w`, `\\b` or `\\d`, whose meaning depends on the Unicode database of the running Python.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import unicodedata
+from importlib import resources
+from typing import NamedTuple
+
+TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "other")
+# Bangla digits, ASCII digits with grouping commas and a decimal point: 1,50,000  ১.৮৫  25,000
+_NUMBER = "[0-9০-৯]+(?:[,.][0-9০-৯]+)*"
+_BANGLA_WORD = "\u0980-\u09ff"
+# য় ড় ঢ় exist precomposed and as letter + nukta (NFC keeps the latter): match both.
+_NUKTA_FORMS = (("\u09af\u09bc", "\u09df"), ("\u09a1\u09bc", "\u09dc"), ("\u09a2\u09bc", "\u09dd"))
+_INVISIBLE = "\u200b\u200c\u200d\u00ad\u2060\ufeff"
+_BANGLA_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+
+
+class Span(NamedTuple):
+    type: str
+    start: int
+    end: int
+
+
+class _Table(NamedTuple):
+    cues: tuple  # (type, lang, compiled pattern), in priority order
+    spans: tuple  # (type, compiled pattern), in priority order
+    accepts: dict
+
+
+def _both_nukta_forms(pattern: str) -> str:
+    pattern = unicodedata.normalize("NFC", pattern)
+    for decomposed, precomposed in _NUKTA_FORMS:
+        pattern = pattern.replace(decomposed, f"(?:{decomposed}|{precomposed})")
+        # A precomposed letter left in the file (NFC decomposes them, but be safe) too.
+    return pattern
+
+
+def _expand(pattern: str, number_words: dict) -> str:
+    en = "|".join(sorted(number_words["en"], key=lambda w: (-len(w), w)))
+    bn = "|".join(sorted(number_words["bn"], key=lambda w: (-len(w), w)))
+    words = f"(?:(?<![A-Za-z])(?:{en})(?![A-Za-z])|(?<![{_BANGLA_WORD}])(?:{bn}))"
+    return (pattern.replace("{NUM}", f"(?:{_NUMBER}|{words})")
+            .replace("{NW}", words).replace("{N}", _NUMBER))
+
+
+def parse_table(data: dict) -> _Table:
+    """Compile the answer-type table; a bad row raises ValueError naming it."""
+    types = tuple(data["types"])
+    if types != TYPES:
+        raise ValueError(f"answer_types.json: 'types' must list {', '.join(TYPES)} in that order")
+    cues = []
+    for i, row in enumerate(data["question_cues"]):
+        if row.get("type") not in TYPES or row.get("lang") not in ("en", "bn", "banglish"):
+            raise ValueError(f"answer_types.json: question_cues[{i}] has a bad type or lang: {row}")
+        try:
+            cues.append((row["type"], row["lang"], re.compile(_both_nukta_forms(_expand(row["cue"], data["number_words"])))))
+        except re.error as err:
+            raise ValueError(f"answer_types.json: question_cues[{i}] is not a valid pattern ({err})") from None
+    spans = []
+    for i, row in enumerate(data["span_patterns"]):
+        if row.get("type") not in TYPES:
+            raise ValueError(f"answer_types.json: span_patterns[{i}] has a bad type: {row}")
+        try:
+            pattern = _both_nukta_forms(_expand(row["pattern"], data["number_words"]))
+            spans.append((row["type"], re.compile(pattern, re.IGNORECASE)))
+        except re.error as err:
+            raise ValueError(f"answer_types.json: span_patterns[{i}] is not a valid pattern ({err})") from None
+    accepts = {t: tuple(data["accepts"][t]) for t in TYPES}
+    return _Table(tuple(cues), tuple(spans), accepts)
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> _Table:
+    text = resources.files("raglab").joinpath("data/answer_types.json").read_text(encoding="utf-8")
+    return parse_table(json.loads(text))
+
+
+def _word_char(ch: str) -> bool:
+    cp = ord(ch)
+    return ("a" <= ch <= "z" or "A" <= ch <= "Z" or "0" <= ch <= "9"
+            or 0x0981 <= cp <= 0x09EF or 0x09F0 <= cp <= 0x09F1)
+
+
+def cue_text(question: str) -> str:
+    """The question as the cue patterns see it: lower-case words separated by one space,
+    Bangla digits folded, any run of punctuation written ", ", a space at both ends.
+
+    >>> cue_text("How much?  It's Tk ১,০০০!")
+    ' how much , it s tk 1,000 , '
+    """
+    text = "".join(ch for ch in unicodedata.normalize("NFC", question) if ch not in _INVISIBLE)
+    text = text.translate(_BANGLA_DIGITS)
+    out = [" "]
+    last = " "
+    for i, ch in enumerate(text):
+        if _word_char(ch) or (ch in ",." and "0" <= last <= "9" and "0" <= text[i + 1: i + 2] <= "9"):
+            out.append(ch.lower())
+            last = ch
+        elif ch in " \t\n\r\u00a0'\u2019":
+            if last != " " and last != ",":
+                out.append(" ")
+                last = " "
+        else:
+            if last == ",":
+                continue
+            if last != " ":
+                out.append(" ")
+            out.append(", ")
+            last = ","
+    text = "".join(out)
+    if not text.endswith(" "):
+        text += " "
+    return text
+
+
+def _cue_hits(question: str) -> list[tuple[int, int, str]]:
+    """(position, table order, type) of every cue that matches the question."""
+    text = cue_text(question)
+    hits = []
+    for order, (qtype, _, pattern) in enumerate(table().cues):
+        m = pattern.search(text)
+        if m:
+            hits.append((m.start(), order, qtype))
+    return hits
+
+
+def question_type(text: str) -> str:
+    """The answer type a question asks for; "other" when no cue matches.
+
+    >>> question_type("কয়বার ক্যাশ ইন করা যায়?"), question_type("kivabe pin reset korbo")
+    ('count', 'procedure')
+    """
+    hits = _cue_hits(text)
+    if not hits:
+        return "other"
+    return min(hits, key=lambda h: h[1])[2]
+
+
+def question_types(text: str) -> list[str]:
+    """Every answer type the question's cues ask for, in the order the cues occur (a
+    multi-fact question, "What is the fee and the daily limit?", asks for two).
+
+    >>> question_types("How much can I borrow, and at what interest rate?")
+    ['amount', 'percent']
+    """
+    out = []
+    for _, _, qtype in sorted(_cue_hits(text)):
+        if qtype not in out and qtype in table().accepts and table().accepts[qtype]:
+            out.append(qtype)
+    return out
+
+
+def accepts(qtype: str) -> tuple[str, ...]:
+    """The span types that can answer a question of type `qtype` (none for yes/no etc.)."""
+    return table().accepts.get(qtype, ())
+
+
+def typed_spans(text: str) -> list[Span]:
+    """Non-overlapping typed spans in `text`, in text order.
+
+    Where two patterns overlap, the earlier start wins, then the longer span, then the
+    earlier row of the table.
+    """
+    found = []
+    for order, (stype, pattern) in enumerate(table().spans):
+        for m in pattern.finditer(text):
+            if m.end() > m.start():
+                found.append((m.start(), -(m.end() - m.start()), order, stype, m.end()))
+    found.sort()
+    out: list[Span] = []
+    end = -1
+    for start, _, _, stype, stop in found:
+        if start >= end:
+            out.append(Span(stype, start, stop))
+            end = stop
+    return out

@@ -1,0 +1,79 @@
+"""The JSON contract: every shape the CLI prints with --json and the browser's facade
+(`web.py`) returns, built in one place so the two cannot drift apart.
+
+`raglab ask --json` and `web.ask` print `ask_json(Pipeline.ask(...))`; `raglab analyze
+--json` and `web.analyze_text` print `analysis(text)`; and so on. `dumps` is the one
+serialiser: UTF-8 text as is (ensure_ascii=False) and sorted keys, so the bytes are the
+same on every platform. A new field goes into the function of its shape here, and both
+callers see it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+from .analyzer import tokens
+from .chunking import Chunk
+from .corpus import Document
+from .pipeline import AskResult
+
+
+def dumps(obj) -> str:
+    """Compact JSON with sorted keys and non-ASCII text kept as is."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True)
+
+
+def ask_json(result: AskResult) -> dict:
+    """One answered question: answer, citations, quotes, the question's terms, the
+    configuration and the ranked chunks with their match spans."""
+    return {
+        "question": result.question,
+        "answer": result.answer.text,
+        "abstained": result.answer.abstained,
+        "citations": result.answer.citations,
+        "coverage": result.answer.coverage,
+        "quotes": [asdict(q) for q in result.answer.quotes],
+        "terms": list(result.terms),
+        "config": asdict(result.config),
+        "chunks": [
+            {
+                "rank": r.rank,
+                "id": r.chunk.id,
+                "doc": r.chunk.doc,
+                "start": r.chunk.start,
+                "end": r.chunk.end,
+                "score": r.score,
+                "title": r.title,
+                "heading": list(r.chunk.heading),
+                "text": r.chunk.text,
+                "matches": [list(m) for m in r.matches],
+            }
+            for r in result.chunks
+        ],
+    }
+
+
+def analysis(text: str) -> list[dict]:
+    """The analyzer's terms of `text` with their offsets and surface text."""
+    return [{"term": t.term, "start": t.start, "end": t.end, "text": text[t.start:t.end]} for t in tokens(text)]
+
+
+def chunk_json(chunk: Chunk) -> dict:
+    """One chunk as `raglab chunks --json` prints it."""
+    return {"id": chunk.id, "doc": chunk.doc, "start": chunk.start, "end": chunk.end,
+            "heading": list(chunk.heading), "text": chunk.text}
+
+
+def article_json(doc: Document) -> dict:
+    """One article's normalised text (all offsets refer to it) and its sections."""
+    return {"id": doc.id, "lang": doc.lang, "title": doc.title, "text": doc.text,
+            "sections": [{"heading": list(s.heading), "start": s.start, "end": s.end} for s in doc.sections]}
+
+
+def language_counts(docs: list[Document]) -> dict[str, int]:
+    """How many articles there are per language, keyed by language code."""
+    langs: dict[str, int] = {}
+    for d in docs:
+        langs[d.lang] = langs.get(d.lang, 0) + 1
+    return langs

@@ -1,0 +1,190 @@
+"""Answer types of questions (English, Bangla, Banglish) and typed spans in text."""
+
+import doctest
+import json
+
+import pytest
+
+from raglab import answertypes
+from raglab.answertypes import TYPES, accepts, parse_table, question_type, question_types, typed_spans
+
+# (question, expected type): at least one per type and language the table claims to cover.
+QUESTIONS = [
+    # amount
+    ("How much does it cost to send money?", "amount"),
+    ("What is the cash out fee at an agent?", "amount"),
+    ("What's the most cash I can put in through an agent in one day?", "amount"),
+    ("এজেন্টের কাছে ক্যাশ আউট করলে চার্জ কত?", "amount"),
+    ("একবারে সর্বনিম্ন কত টাকা ক্যাশ আউট করা যায়?", "amount"),
+    ("টাকা তুলতে কত খরচ?", "amount"),
+    ("cash out charge koto?", "amount"),
+    ("send money e koto taka lage", "amount"),
+    # percent
+    ("What profit rate does the savings scheme pay?", "percent"),
+    ("What interest do I earn in the savings scheme?", "percent"),
+    ("প্রবাসী আয়ের সঙ্গে কত শতাংশ সরকারি প্রণোদনা যোগ হয়?", "percent"),
+    ("সঞ্চয়ে মুনাফা কত?", "percent"),
+    ("loan er interest koto", "percent"),
+    # count
+    ("How many Priyo numbers can I save?", "count"),
+    ("দিনে কতবার ক্যাশ ইন করা যায়?", "count"),
+    ("কয়বার ভুল পিন দিলে লক হয়?", "count"),
+    ("শাপলা পে-র পিন কয় সংখ্যার হয়?", "count"),
+    ("dine koto bar cash out kora jay", "count"),
+    # duration
+    ("How long does a pending verification review take?", "duration"),
+    ("How soon will the refund arrive?", "duration"),
+    ("কাস্টমার কেয়ারে অভিযোগ দিছি, সমাধান হতে কতদিন লাগে?", "duration"),
+    ("বিদেশ থেকে টাকা আসতে কত সময় লাগে?", "duration"),
+    ("আর কতক্ষণ লাগবে?", "duration"),
+    ("refund pete koto din lagbe", "duration"),
+    # time
+    ("What time do agents close in the evening?", "time"),
+    ("When do reward points expire?", "time"),
+    ("অভিযোগ নম্বর কখন পাওয়া যায়?", "time"),
+    ("টাকা কবে ফেরত পাবো?", "time"),
+    ("taka kobe ferot pabo", "time"),
+    # age
+    ("How old do I have to be to open an account?", "age"),
+    ("What is the minimum age for an account?", "age"),
+    ("অ্যাকাউন্ট খুলতে ন্যূনতম বয়স কত?", "age"),
+    ("account khulte boyosh koto lage", "age"),
+    # contact
+    ("What number do I call from outside Bangladesh?", "contact"),
+    ("What is the email address of the grievance officer?", "contact"),
+    ("Where can I report a suspicious number?", "contact"),
+    ("হটলাইন নম্বর কত?", "contact"),
+    ("সন্দেহজনক নম্বরের কথা কোথায় জানাব?", "contact"),
+    ("helpline number koto", "contact"),
+    # yes/no
+    ("Is there a fee to cash in at an agent?", "yesno"),
+    ("My son is 16, can he open his own account?", "yesno"),
+    ("শাপলা পে দিয়ে কি বাসের টিকিট কাটা যায়?", "yesno"),
+    ("শাপলা পে থেকে রকেট বা নগদ একাউন্টে টাকা পাঠানো যায়?", "yesno"),
+    ("ki bus ticket kata jay", "yesno"),
+    # procedure
+    ("How do I reactivate a dormant account?", "procedure"),
+    ("I am locked out, what now?", "procedure"),
+    ("নতুন পিন কীভাবে সেট করব?", "procedure"),
+    ("নতুন পিন কিভাবে সেট করবো?", "procedure"),
+    ("মোবাইল চুরি হয়ে গেছে, এখন কি করবো?", "procedure"),
+    ("pin kivabe reset korbo", "procedure"),
+    # place
+    ("Where can I find the receipt for a bill I paid?", "place"),
+    ("জিআরও-র উত্তরের পরও সমাধান না হলে কোথায় অভিযোগ করা যায়?", "place"),
+    ("agent kothay pabo", "place"),
+    # other
+    ("Who licenses Shapla Pay?", "other"),
+    ("পরপর ৩ বার ভুল পিন দিলে কী হয়?", "other"),
+    ("নতুন ফোনে লগইন করতে কি কি লাগবে?", "other"),
+]
+
+
+@pytest.mark.parametrize("question,expected", QUESTIONS)
+def test_question_type(question, expected):
+    assert question_type(question) == expected
+
+
+def test_every_type_and_language_is_tested():
+    covered = {t for _, t in QUESTIONS}
+    assert covered == set(TYPES)
+
+
+@pytest.mark.parametrize("question", ["", "?", "?" * 10_000, "1,50,000", "৳", "Tk", "১২৩৪৫",
+                                      "cash আউট fee কত?", "\u200d\u200c", "# heading\n- item"])
+def test_odd_questions_get_a_type_not_an_error(question):
+    assert question_type(question) in TYPES
+    assert all(t in TYPES for t in question_types(question))
+
+
+def test_precomposed_and_nukta_forms_are_the_same_cue():
+    nukta = "কত সম\u09af\u09bc লাগে?"
+    precomposed = "কত সম\u09df লাগে?"
+    assert question_type(nukta) == question_type(precomposed) == "duration"
+
+
+def test_multi_fact_question_asks_for_two_types_in_order():
+    assert question_types("How much can I borrow, and at what interest rate?") == ["amount", "percent"]
+    assert question_types("সেন্ড মানিতে দিনে কতবার এবং দিনে মোট কত টাকা পাঠানো যায়?") == ["count", "amount"]
+
+
+# (text, expected [(type, surface)]): the spans and exactly the text they cover.
+SPANS = [
+    ("The fee is 1.85% of the amount, which is Tk 18.50 per Tk 1,000.",
+     [("percent", "1.85%"), ("amount", "Tk 18.50"), ("amount", "Tk 1,000")]),
+    ("Up to Tk 1,50,000 a month, or 150,000 taka.", [("amount", "Tk 1,50,000"), ("amount", "150,000 taka")]),
+    ("দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।", [("amount", "২৫,০০০ টাকা")]),
+    ("চার্জ ৳৫ এবং ১.৯৫%।", [("amount", "৳৫"), ("percent", "১.৯৫%")]),
+    ("মাসে সর্বোচ্চ দুই লাখ টাকা।", [("amount", "দুই লাখ টাকা")]),
+    ("Pending reviews finish within 24 hours.", [("duration", "24 hours")]),
+    ("Refunds take 7 working days; sales settle T+1.", [("duration", "7 working days"), ("duration", "T+1")]),
+    ("৭ কার্যদিবসের মধ্যে অভিযোগের সমাধান করা হয়।", [("duration", "৭ কার্যদিবস")]),
+    ("Settled the next working day.", [("duration", "the next working day")]),
+    ("Up to 5 cash-outs a day and 50 sends.", [("count", "5 cash-outs"), ("count", "50 sends")]),
+    ("দিনে সর্বোচ্চ ৫ বার, প্রিয় নম্বর ৫টি।", [("count", "৫ বার"), ("count", "৫টি")]),
+    ("The PIN has five digits.", [("count", "five digits")]),
+    ("The holder must be 18 or older.", [("age", "18 or older")]),
+    ("অ্যাকাউন্ট খুলতে বয়স কমপক্ষে ১৮ বছর হতে হবে।", [("age", "বয়স কমপক্ষে ১৮ বছর")]),
+    ("Agents are open from 9 am to 9 pm.", [("time", "9 am"), ("time", "9 pm")]),
+    ("এজেন্ট সকাল ৯টা থেকে রাত ৯টা পর্যন্ত খোলা।", [("time", "সকাল ৯টা"), ("time", "রাত ৯টা")]),
+    ("Call 16789, from abroad +880 9612 016789.", [("contact", "16789"), ("contact", "+880 9612 016789")]),
+    ("হটলাইন ১৬৭৮৯-এ কল করুন।", [("contact", "১৬৭৮৯")]),
+    ("Dial *269# on any phone or email support@shaplapay.example.",
+     [("contact", "*269#"), ("contact", "support@shaplapay.example")]),
+    ("My number is 01712-345678.", [("contact", "01712-345678")]),
+    ("Nothing typed here at all.", []),
+]
+
+
+@pytest.mark.parametrize("text,expected", SPANS)
+def test_typed_spans(text, expected):
+    got = [(s.type, text[s.start:s.end]) for s in typed_spans(text)]
+    assert got == expected
+
+
+def test_a_bare_amount_is_not_a_phone_number():
+    assert [s.type for s in typed_spans("Send Tk 16789 or 16789 taka")] == ["amount", "amount"]
+
+
+@pytest.mark.parametrize("text", ["?" * 10_000, "1" * 5000, "৳" * 300, "Tk " * 300, "%" * 100, "", "@@@.#*#"])
+def test_spans_of_odd_text_are_well_formed(text):
+    spans = typed_spans(text)
+    end = 0
+    for s in spans:
+        assert s.type in TYPES and end <= s.start < s.end <= len(text)
+        end = s.end
+
+
+def test_spans_match_both_nukta_forms():
+    for sample in ("সময় ২৪ ঘণ্টা", "পয়েন্ট ১০০ পয়েন্ট"):
+        assert [s.type for s in typed_spans(sample)] == [s.type for s in typed_spans(sample.replace("\u09af\u09bc", "\u09df"))]
+
+
+def test_accepts():
+    assert accepts("amount") == ("amount", "percent")
+    assert accepts("yesno") == ()
+    assert accepts("no such type") == ()
+
+
+def test_a_broken_table_row_is_named():
+    data = json.loads(json.dumps({"types": {t: "" for t in TYPES}, "accepts": {t: [] for t in TYPES},
+                                  "number_words": {"en": ["one"], "bn": ["এক"]},
+                                  "question_cues": [{"type": "amount", "lang": "en", "cue": "("}],
+                                  "span_patterns": []}))
+    with pytest.raises(ValueError, match=r"question_cues\[0\]"):
+        parse_table(data)
+    data["question_cues"] = [{"type": "money", "lang": "en", "cue": "x"}]
+    with pytest.raises(ValueError, match="bad type"):
+        parse_table(data)
+
+
+def test_docstring_examples():
+    assert doctest.testmod(answertypes).failed == 0
+
+
+def test_patterns_use_explicit_character_classes():
+    """\\w, \\b, \\d and \\s depend on the Unicode database, which differs between the native
+    Python and the browser's; the table must spell its classes out."""
+    raw = open(answertypes.__file__.replace("answertypes.py", "data/answer_types.json"), encoding="utf-8").read()
+    for escape in ("\\\\w", "\\\\b", "\\\\d", "\\\\s", "\\\\W", "\\\\B", "\\\\D", "\\\\S"):
+        assert escape not in raw, escape

@@ -1,0 +1,45 @@
+"""Config validation, the typed ask result and the web facade's index cache."""
+
+import json
+
+import pytest
+
+from helpers import docs
+from raglab import web
+from raglab.corpus import bundled_corpus_dir
+from raglab.pipeline import AskResult, Config, Pipeline
+from raglab.schema import ask_json
+
+
+@pytest.mark.parametrize("k", [True, False, 0, -1, 2.0, "5"])
+def test_k_must_be_a_whole_number_of_chunks(k):
+    with pytest.raises(ValueError, match="k must be a whole number >= 1"):
+        Config(k=k).check()
+
+
+def test_ask_returns_a_typed_result_that_schema_serialises():
+    pipe = Pipeline(list(docs()), Config(retriever="bm25", k=3))
+    result = pipe.ask("What is the cash out fee?")
+    assert isinstance(result, AskResult) and len(result.chunks) == 3
+    data = ask_json(result)
+    assert [c["id"] for c in data["chunks"]] == [r.chunk.id for r in result.chunks]
+    assert data["config"]["k"] == 3 and data["answer"] == result.answer.text
+    json.dumps(data, ensure_ascii=False)  # plain JSON data all the way down
+
+
+def test_web_reuses_one_index_for_every_k_threshold_and_expansion():
+    web.load_dir("cache-test", bundled_corpus_dir())
+    try:
+        _check_shared_index()
+    finally:
+        web._CORPORA.pop("cache-test", None)  # leave the facade as the other tests expect it
+
+
+def _check_shared_index():
+    a = web.pipeline(Config(retriever="bm25", k=3), "cache-test")
+    b = web.pipeline(Config(retriever="bm25", k=7, expand=False, threshold=0.2), "cache-test")
+    assert b.retriever is a.retriever and b.chunks is a.chunks
+    assert (a.config.k, b.config.k) == (3, 7)
+    c = web.pipeline(Config(retriever="dense", k=3), "cache-test")
+    assert c.retriever is not a.retriever
+
