@@ -123,18 +123,34 @@ function withBuffer(proxy, type, fn) {
   }
 }
 
-/** The retrievers a request will build, if the request names any (else null: unknown). */
+// Where each op that builds pipelines takes its config (or compare options) and corpus.
+const CONFIG_ARG = { ask: 1, askMany: 1, rawScores: 1, warm: 0, encodePassages: 0, compare: 0, compareView: 0 };
+const CORPUS_ARG = { ask: 2, askMany: 2, rawScores: 2, warm: 1, encodePassages: 1, compare: 1, compareView: 1 };
+
+/** The config (or compare options) object a request carries, or {}. */
+export function configOf(op, args) {
+  return (op in CONFIG_ARG && args[CONFIG_ARG[op]]) || {};
+}
+
+/** The corpus a request is for. */
+export function corpusOf(op, args) {
+  return (op in CORPUS_ARG && args[CORPUS_ARG[op]]) || "bundled";
+}
+
+/** The retrievers a request will build ([] when it builds none). */
 export function retrieversOf(op, args, info) {
-  const served = info && info.defaults ? info.defaults.retriever : null;
-  if (["ask", "askMany", "rawScores", "warm"].includes(op)) {
-    const config = args[1] || {};
-    return [config.retriever || served];
-  }
+  if (!(op in CONFIG_ARG) || op === "encodePassages") return [];
+  const given = configOf(op, args).retriever;
   if (op === "compare" || op === "compareView") {
-    const options = args[0] || {};
-    const named = options.retriever;
-    if (named === undefined || named === null) return info ? info.retrievers : null;
-    return Array.isArray(named) ? named : [named];
+    if (given === undefined || given === null) return info.retrievers;
+    return Array.isArray(given) ? given : [given];
   }
-  return [];
+  return [given || info.defaults.retriever];
+}
+
+/** The chunkers a request will build. */
+export function chunkersOf(op, args, info) {
+  const given = configOf(op, args).chunker;
+  if (given === undefined || given === null) return op.startsWith("compare") ? info.chunkers : [info.defaults.chunker];
+  return Array.isArray(given) ? given : [given];
 }

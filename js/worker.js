@@ -15,7 +15,7 @@
 //               {type: "semantic", state, ...}      the semantic model's loading (js/semantic.js)
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
-import { Semantic, retrieversOf } from "./semantic.js";
+import { Semantic, chunkersOf, corpusOf, retrieversOf } from "./semantic.js";
 
 const ROOT = new URL("../", import.meta.url); // dist/, wherever it is hosted
 let stage = "runtime";
@@ -220,7 +220,7 @@ self.onmessage = async (event) => {
     if (needsSemantic(op, args)) {
       await semanticReady();
       // chunk vectors that did not ship (own data, the sentence chunker) are computed first
-      await encodeMissing(op, args, corpusOf(op, args), progress);
+      if (op !== "vectorDigests") await encodeMissing(op, args, corpusOf(op, args), progress);
     }
     let json;
     try {
@@ -242,14 +242,7 @@ self.onmessage = async (event) => {
 
 function needsSemantic(op, args) {
   if (needsEncoder.has(op)) return true;
-  const names = retrieversOf(op, args, info);
-  return !!(info && names && names.some((name) => info.semantic.includes(name)));
-}
-
-function corpusOf(op, args) {
-  if (op === "compare" || op === "compareView") return args[1] || "bundled";
-  if (op === "encodePassages") return args[1] || "bundled";
-  return args[2] || "bundled";
+  return !!info && retrieversOf(op, args, info).some((name) => info.semantic.includes(name));
 }
 
 // Chunk vectors that were not shipped (own data; the bundled corpus's sentence chunks) are
@@ -259,11 +252,8 @@ let encodingCancelled = false;
 const ENCODE_BATCH = 4;
 
 async function encodeMissing(op, args, corpus, progress) {
-  const chunkers = op === "compare" || op === "compareView"
-    ? [].concat((args[0] || {}).chunker || info.chunkers)
-    : [((op === "encodePassages" ? args[0] : args[1]) || {}).chunker || info.defaults.chunker];
   encodingCancelled = false;
-  for (const chunker of chunkers) {
+  for (const chunker of chunkersOf(op, args, info)) {
     const config = JSON.stringify({ chunker });
     const started = performance.now();
     let state = JSON.parse(web.encode_passages(config, corpus, 0));

@@ -17,7 +17,8 @@ import pytest
 from raglab.analyzer import sentences
 from raglab.chunking import CHUNKERS, chunk_corpus
 from raglab.encoder import PASSAGE, QUERY
-from raglab.retrieval import ENCODER_RETRIEVERS, RETRIEVERS, index_text
+from raglab.ranking import index_text
+from raglab.retrieval import ENCODER_RETRIEVERS, RETRIEVERS
 
 from conftest import _load_build_module
 from helpers import ROOT, docs, questions

@@ -50,6 +50,7 @@ class LoadedCorpus:
     goldens_error: str | None = None
     pipelines: dict[tuple[str, str], Pipeline] = field(default_factory=dict)  # by (chunker, retriever)
     encoded: set = field(default_factory=set)  # chunkers whose chunk vectors are all cached
+    pending: dict = field(default_factory=dict)  # chunker -> (texts still to encode, all texts)
 
 
 _CORPORA: dict[str, LoadedCorpus] = {}
@@ -367,32 +368,27 @@ def vector_digests(texts) -> str:
     return dumps([_vector_digest(enc.encode(t)) for t in _json_arg(texts, "texts", list, [])])
 
 
-def _missing_passages(config, corpus: str) -> tuple[list[str], int]:
+def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
+    """Encode up to `limit` chunk vectors a semantic configuration still lacks (0: none, just
+    count). The worker calls this in small batches for own data, so it can show progress and
+    an estimate and stop when the user cancels; {"done", "total"}."""
     from .chunking import chunk_corpus
     from .encoder import PASSAGE
     from .ranking import index_text
     from .vectors import native_cache, text_key
 
-    cache = native_cache()
-    texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunk_corpus(_corpus(corpus).docs,
-                                                                               parse_config(config).chunker)))
-    return [t for t in texts if text_key(t) not in cache.known], len(texts)
-
-
-def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
-    """Encode up to `limit` chunk vectors a semantic configuration still lacks (0: none, just
-    count). The worker calls this in small batches for own data, so it can show progress and
-    an estimate and stop when the user cancels; {"done", "total"}."""
     chunker = parse_config(config).chunker
     loaded = _corpus(corpus)
     if chunker in loaded.encoded:  # the common case (every question asks this): no work
         return dumps({"done": 0, "total": 0})
-    missing, total = _missing_passages(config, corpus)
+    cache = native_cache()
+    if chunker not in loaded.pending:  # chunked once, not once per batch
+        texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunk_corpus(loaded.docs, chunker)))
+        loaded.pending[chunker] = ([t for t in texts if text_key(t) not in cache.known], len(texts))
+    missing, total = loaded.pending[chunker]
     if limit > 0 and missing:
-        from .vectors import native_cache
-
-        native_cache().get(missing[:limit])
-        missing = missing[limit:]
+        cache.get(missing[:limit])
+        del missing[:limit]
     if not missing:
         loaded.encoded.add(chunker)
     return dumps({"done": total - len(missing), "total": total})
