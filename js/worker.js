@@ -171,7 +171,6 @@ const OPS = {
     encodingCancelled = true;
     return "true";
   },
-  semanticStatus: () => JSON.stringify({ state: semantic.state, error: semantic.error || null }),
   retrySemantic: () => {
     semantic.load();
     return JSON.stringify({ state: semantic.state });

@@ -10,10 +10,13 @@ the request would) or changes one bit.
 
 import fnmatch
 import json
+import os
 import socket
 import threading
 
 import pytest
+
+from helpers import CORPUS
 
 READY_MS = 120_000
 QUESTION = "What is the cash out fee at an agent?"
@@ -112,3 +115,43 @@ def test_each_semantic_file_blocked_is_reported_and_retry_loads_it(browser_conte
         assert page.is_hidden("#semantic-retry")
     finally:
         page.close()
+
+
+OWN_DATA = """async ([files]) => {
+  const articles = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, new TextEncoder().encode(v)]));
+  await window.raglab.semanticReady();
+  await window.raglab.loadFiles("owntest", articles);
+  const first = [];
+  let cancelled = null;
+  try {
+    await window.raglab.encodePassages({chunker: "recursive"}, (p) => {
+      first.push(p);
+      if (first.length === 1) window.raglab.cancelEncoding();
+    }, {corpus: "owntest"});
+  } catch (err) {
+    cancelled = [err.type, err.message];
+  }
+  const second = [];
+  const done = await window.raglab.encodePassages({chunker: "recursive"}, (p) => second.push(p), {corpus: "owntest"});
+  return {first, cancelled, second, done};
+}"""
+
+
+def test_own_data_vectors_have_progress_an_estimate_and_cancel(app_page, native_web):
+    """Own articles' chunk vectors are computed in the worker with progress and an estimate;
+    Cancel stops between batches and keeps what was done; then semantic answers equal native."""
+    names = ["en-pin.md", "en-lost-phone.md", "bn-pin.md"]
+    files = {n: open(os.path.join(CORPUS, n), encoding="utf-8").read() for n in names}
+    got = app_page.evaluate(OWN_DATA, [files])
+    assert got["cancelled"] and got["cancelled"][0] == "Cancelled" and "kept" in got["cancelled"][1], got["cancelled"]
+    first = got["first"]
+    assert len(first) == 1 and 0 < first[0]["done"] < first[0]["total"], first
+    assert first[0]["label"].startswith("vectors recursive ") and first[0]["label"].split()[-1].isdigit()
+    second = got["second"]
+    assert second and second[0]["done"] > first[0]["done"], "the cancelled batch's vectors were not kept"
+    assert second[-1]["done"] == second[-1]["total"] == first[0]["total"]
+    native_web.load("owntest", json.dumps(files))
+    config = {"retriever": "semantic", "chunker": "recursive"}
+    question = "I forgot my PIN, what do I do?"
+    browser = app_page.evaluate("([q, c]) => window.raglab.raw('ask', q, c, 'owntest')", [question, config])
+    assert browser == native_web.ask(question, json.dumps(config), "owntest")
