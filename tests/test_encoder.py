@@ -201,17 +201,17 @@ def test_same_bits_in_two_processes(enc):
 
 
 def test_model_file_is_derived_deterministically_and_is_small(upstream, model_bytes):
-    texts = bundled.passages() + bundled.questions()
-    again = modelfile.derive(upstream, texts)
+    with open(os.path.join(ROOT, "kernel", "vocabulary-extra.tsv"), encoding="utf-8") as fh:
+        again = modelfile.derive(upstream, modelfile.read_extra(fh.read()))
     assert hashlib.sha256(again).hexdigest() == hashlib.sha256(model_bytes).hexdigest()
     assert len(model_bytes) <= 25_000_000
 
 
-def test_pruned_model_segments_bundled_texts_like_the_full_one(upstream, enc):
+def test_pruned_model_segments_our_texts_like_the_full_one(upstream, enc):
     up = modelfile.read_upstream(upstream)
     bos, eos, pad, unk = up.specials
     full = Tokenizer(up.pieces, up.scores, bos, eos, pad, unk, dict(up.normaliser), 512)
-    texts = bundled.questions() + sample(bundled.passages(), 600)
+    texts = sample(bundled.vocabulary_texts(), 1000)
     for text in texts:
         assert enc.tokenizer.pieces_of(text) == full.pieces_of(text), text[:60]
 

@@ -1,11 +1,11 @@
 """The bundled texts: whose pieces raglab's model file keeps, and whose vectors ship.
 
-`passages` + `questions` decide the model file's vocabulary (build.py derives it from
-them): the bundled corpus and the external corpora copied under ``goldens/external/``,
-every chunk of every chunker (``"passage: "`` + heading path + chunk text, as the
+`passages` + `questions`: the bundled corpus and the external corpora copied under
+``goldens/external/``, every chunk of every chunker (``"passage: "`` + heading path + chunk text, as the
 semantic retrievers index it) and every sentence of the recursive chunks
 (``"passage: "`` + sentence, for the answerer), and every bundled question
-(``"query: "`` + question).
+(``"query: "`` + question). `vocabulary_texts`, the part of them from our corpus and
+the `VOCABULARY_SETS`, decided the model file's extra pieces (kernel/vocabulary-extra.tsv).
 
 `shipped` is the smaller set whose vectors live in the repository (``vectors/``): all of
 that for our own corpus, and the recursive (served) chunks of the external corpora.
@@ -24,6 +24,7 @@ from .encoder import PASSAGE, QUERY, ROOT
 from .ranking import index_text
 
 GOLDENS = os.path.join(ROOT, "goldens")
+VOCABULARY_SETS = ("covid-qa-faq",)  # external sets whose text the vocabulary covers exactly
 
 
 def corpus_dirs() -> list[str]:
@@ -83,3 +84,18 @@ def shipped() -> list[str]:
     for t in questions():
         seen.setdefault(t, None)
     return list(seen)
+
+
+def vocabulary_texts() -> list[str]:
+    """Our corpus and questions and the `VOCABULARY_SETS`': what the model segments exactly as the full one."""
+    ext = os.path.join(GOLDENS, "external")
+    out: dict[str, None] = {}
+    for d in [bundled_corpus_dir(), *(os.path.join(ext, n, "corpus") for n in VOCABULARY_SETS)]:
+        for t in passages_of(d):
+            out.setdefault(t, None)
+    for path in [os.path.join(GOLDENS, "questions.jsonl"), *(os.path.join(ext, n, "questions.jsonl") for n in VOCABULARY_SETS)]:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    out.setdefault(QUERY + json.loads(line)["question"], None)
+    return list(out)

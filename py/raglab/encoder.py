@@ -38,8 +38,9 @@ class EncoderUnavailable(ValueError):
     to fix it (a ValueError, so the CLI prints it as its one-line error)."""
 
 
-def read_model(path: str = MODEL_PATH) -> bytes:
+def read_model(path: str | None = None) -> bytes:
     """The model file's bytes, checked (size, header, digest) before anything uses them."""
+    path = path or MODEL_PATH
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -56,9 +57,10 @@ def read_model(path: str = MODEL_PATH) -> bytes:
 class NativeKernel:
     """kernel/encoder.c as a shared library: one state per process, one scratch buffer per call."""
 
-    def __init__(self, model: bytes, library: str = LIBRARY_PATH):
+    def __init__(self, model: bytes, library: str | None = None):
         import ctypes  # here, not at the top: the browser imports this module without it
 
+        library = library or LIBRARY_PATH
         if not os.path.exists(library):
             raise EncoderUnavailable(f"{library}: native kernel missing (needs a C compiler, `cc`); {FIX}")
         try:

@@ -203,8 +203,9 @@ def keep_ids(pieces: list[str], scores: list[float], specials: tuple[int, ...], 
     - the `ENGLISH_PIECES` most probable pieces made only of printable ASCII and ▁;
     - every single-character piece (with or without ▁) of Latin-1, Latin Extended,
       general punctuation or currency signs, so such characters never become <unk>;
-    - every piece in `used`: what the bundled corpus and question sets tokenize to with
-      the full vocabulary, so the bundled texts segment exactly as with the full model.
+    - every piece in `used`: the committed list ``kernel/vocabulary-extra.tsv``, what our
+      corpus, golden questions and the COVID-QA FAQ set tokenize to with the full
+      vocabulary (896 pieces), so those texts segment exactly as with the full model.
 
     Any text whose pieces all fall in this set segments identically to the full model
     (a Viterbi path only uses pieces that match the text); anything else, e.g. a rare
@@ -232,15 +233,31 @@ def keep_ids(pieces: list[str], scores: list[float], specials: tuple[int, ...], 
 META_CHAR = "\u2581"
 
 
-def derive(upstream_bytes: bytes, texts: list[str]) -> bytes:
-    """raglab's model file from the upstream one; `texts` are the bundled texts, prefixed
-    ("query: " / "passage: ") exactly as they are encoded. Same inputs, same bytes."""
+def used_ids(up: Upstream, texts: list[str]) -> set[int]:
+    """The upstream ids the full vocabulary segments these texts into."""
     from .tokenizer import Tokenizer
 
-    up = read_upstream(upstream_bytes)
     bos, eos, pad, unk = up.specials
     full = Tokenizer(up.pieces, up.scores, bos, eos, pad, unk, dict(up.normaliser), up.dims["max_tokens"])
     used: set[int] = set()
     for text in texts:
         used.update(full.content_ids(text))
-    return write_model(up, keep_ids(up.pieces, up.scores, up.specials, used))
+    return used
+
+
+def extra_ids(upstream_bytes: bytes, texts: list[str]) -> list[tuple[int, str]]:
+    """(id, piece) of what `texts` need beyond the script rule: the committed list's content."""
+    up = read_upstream(upstream_bytes)
+    rule = set(keep_ids(up.pieces, up.scores, up.specials, set()))
+    return [(i, up.pieces[i]) for i in sorted(used_ids(up, texts) - rule)]
+
+
+def read_extra(text: str) -> set[int]:
+    """Ids from the committed list (``id<TAB>piece`` lines, ``#`` comments)."""
+    return {int(line.split("\t", 1)[0]) for line in text.splitlines() if line and not line.startswith("#")}
+
+
+def derive(upstream_bytes: bytes, extra: set[int]) -> bytes:
+    """raglab's model file from the upstream one and the committed extra ids. Same inputs, same bytes."""
+    up = read_upstream(upstream_bytes)
+    return write_model(up, keep_ids(up.pieces, up.scores, up.specials, extra))
