@@ -16,7 +16,6 @@ import pytest
 
 from raglab import encoder, semantic
 from raglab.chunking import chunk_corpus
-from raglab.corpus import load_corpus
 from raglab.encoder import EncoderUnavailable
 from raglab.pipeline import Config, Pipeline
 
