@@ -52,7 +52,7 @@ def build_module():
 def dist_dir(build_module):
     try:
         build_module.setup_node()
-        return build_module.DIST  # DEV-ONLY
+        return build_module.build_site()
     except build_module.SetupError as err:
         pytest.fail(f"could not build dist/: {err}", pytrace=False)
 
