@@ -361,11 +361,17 @@ def _vector_digest(vector) -> str:
 
 def vector_digests(texts) -> str:
     """For each text, the sha256 of its vector's components as float.hex, computed by the
-    kernel now (not read from any cache): the parity tests compare these across runtimes."""
-    from .encoder import native_encoder
+    kernel now (never read from a store): the parity tests compare these across runtimes.
+    A vector the process did not know yet is kept in memory, as a question's would be."""
+    from .vectors import native_cache, text_key
 
-    enc = native_encoder()
-    return dumps([_vector_digest(enc.encode(t)) for t in _json_arg(texts, "texts", list, [])])
+    cache = native_cache()
+    out = []
+    for text in _json_arg(texts, "texts", list, []):
+        vector = cache.encoder.encode(text)
+        cache.known.setdefault(text_key(text), vector.tobytes())
+        out.append(_vector_digest(vector))
+    return dumps(out)
 
 
 def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
