@@ -46,7 +46,7 @@ def site_bytes(dist: str) -> dict:
 
 def semantic_figures(browser, url: str, dist: str, questions: list[str], runs: int = 2,
                      chunk_sample: int = 20) -> dict:
-    from raglab import web
+    from raglab import vectors, web
     from raglab.chunking import chunk_corpus
     from raglab.corpus import bundled_corpus_dir, load_corpus
     from raglab.encoder import PASSAGE, QUERY, native_encoder
@@ -69,18 +69,7 @@ def semantic_figures(browser, url: str, dist: str, questions: list[str], runs: i
     page.goto(url)
     page.evaluate(WAIT_SEMANTIC)
     enc = native_encoder()
-    page.evaluate(TIME_DIGESTS, [QUERY + questions[0]])  # warm both sides once
-    enc.encode(QUERY + questions[0])
-    wasm, native = [], []
-    for q in questions:
-        wasm.append(page.evaluate(TIME_DIGESTS, [QUERY + q]))
-        start = time.perf_counter()
-        enc.encode(QUERY + q)
-        native.append((time.perf_counter() - start) * 1000)
-    figures["question_encode_ms"] = {"n": len(questions), "chromium_median": round(statistics.median(wasm), 1),
-                                     "native_median": round(statistics.median(native), 1),
-                                     "ratio": round(statistics.median(wasm) / statistics.median(native), 2)}
-
+    # answers first: the page keeps every question vector it computes, so each must be new to it
     retriever = ENCODER_RETRIEVERS[0]
     from browser_timings import ASK_IN_PAGE  # the same submit-to-rendered measurement
 
@@ -95,12 +84,25 @@ def semantic_figures(browser, url: str, dist: str, questions: list[str], runs: i
         if not ok:
             raise SystemExit(f"the page did not show the answer for {q!r}")
         rendered.append(took)
+        vectors.native_cache().known.pop(vectors.text_key(QUERY + q), None)  # encoded in the timing, as in the page
         start = time.perf_counter()
         web.ask(q, config)
         native_ask.append((time.perf_counter() - start) * 1000)
     figures["semantic_answer_ms"] = {"retriever": retriever, "n": len(rendered),
                                      "rendered_median": round(statistics.median(rendered), 1),
                                      "native_ask_median": round(statistics.median(native_ask), 1)}
+
+    page.evaluate(TIME_DIGESTS, [QUERY + questions[0]])  # warm both sides once
+    enc.encode(QUERY + questions[0])
+    wasm, native = [], []
+    for q in questions:
+        wasm.append(page.evaluate(TIME_DIGESTS, [QUERY + q]))
+        start = time.perf_counter()
+        enc.encode(QUERY + q)
+        native.append((time.perf_counter() - start) * 1000)
+    figures["question_encode_ms"] = {"n": len(questions), "chromium_median": round(statistics.median(wasm), 1),
+                                     "native_median": round(statistics.median(native), 1),
+                                     "ratio": round(statistics.median(wasm) / statistics.median(native), 2)}
 
     chunks = chunk_corpus(load_corpus(bundled_corpus_dir()), "recursive")
     texts = [PASSAGE + index_text(c) for c in chunks]
