@@ -28,9 +28,10 @@ from raglab.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.encoder import PASSAGE, QUERY, native_encoder  # noqa: E402
 from raglab.goldens import load_goldens  # noqa: E402
-from raglab.retrieval import BM25Retriever, index_text  # noqa: E402
+from raglab.ranking import Query, index_text  # noqa: E402
+from raglab.retrieval import BM25Retriever  # noqa: E402
 from raglab.semantic import SemanticRetriever  # noqa: E402
-from raglab.vectors import encode_all  # noqa: E402
+from raglab.vectors import encode_all, text_key  # noqa: E402
 
 
 def rss_after_load() -> float:
@@ -61,12 +62,12 @@ def main() -> None:
     timings: dict[str, list[float]] = {"bm25 search": [], "e5 question encode": [], "semantic search (uncached question)": []}
     for q in questions:
         t0 = time.perf_counter()
-        bm25.search(q, 10)
+        bm25.search(Query.plain(q), 10)
         t1 = time.perf_counter()
         enc.encode(QUERY + q)
         t2 = time.perf_counter()
-        semantic.cache.known.pop(__import__("raglab.vectors", fromlist=["text_key"]).text_key(QUERY + q), None)
-        semantic.search(q, 10)
+        semantic.cache.known.pop(text_key(QUERY + q), None)
+        semantic.search(Query.plain(q), 10)
         t3 = time.perf_counter()
         timings["bm25 search"].append(t1 - t0)
         timings["e5 question encode"].append(t2 - t1)

@@ -24,12 +24,12 @@ sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from raglab.analyzer import analyze  # noqa: E402
 from raglab.chunking import chunk_corpus  # noqa: E402
-from raglab.compare import coverage_index  # noqa: E402
+from raglab.evaluation import coverage_index  # noqa: E402
 from raglab.corpus import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.expansion import expand  # noqa: E402
 from raglab.goldens import load_goldens  # noqa: E402
 from raglab.metrics import gains, reciprocal_rank, recall_at  # noqa: E402
-from raglab.retrieval import top_n  # noqa: E402
+from raglab.ranking import top_n  # noqa: E402
 from raglab.semantic import FUSION_TABLE, SemanticRetriever, fuse  # noqa: E402
 
 WEIGHTS = [i / 20 for i in range(21)]
@@ -56,7 +56,7 @@ def score_set(corpus_dir: str, goldens_path: str) -> dict[float, dict[str, float
     for q in questions:
         query = expand(q.question)
         cosines = semantic.scores(query)
-        bm25 = semantic.bm25.scores(analyze(query))
+        bm25 = semantic.bm25.scores(analyze(query.full))
         found = cover[q.id]
         for w in WEIGHTS:
             ranked = [h.index for h in top_n(fuse(cosines, bm25, w), 10)]
@@ -76,9 +76,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", nargs=3, action="append", default=[], metavar=("NAME", "CORPUS_DIR", "QUESTIONS"),
                         help="another question set to fit on (its dev split only)")
+    parser.add_argument("--skip", action="append", default=[], metavar="NAME", help="leave out a set (repeatable)")
     parser.add_argument("--write", action="store_true", help="write the chosen weight to py/raglab/data/fusion.json")
     args = parser.parse_args()
-    sets = default_sets() + [tuple(s) for s in args.set]
+    sets = [s for s in default_sets() + [tuple(s) for s in args.set] if s[0] not in args.skip]
     table = {}
     for name, corpus_dir, questions in sets:
         print(f"scoring {name} ...", file=sys.stderr, flush=True)

@@ -72,12 +72,60 @@ export function mrrChart(report, title) {
   return el("figure", { class: "chart-figure" }, chart, el("figcaption", {}, title));
 }
 
+/**
+ * Risk–coverage per configuration (raglab.risk): x = coverage (share of questions
+ * answered), y = risk (share of the answered that are wrong), one step per abstention
+ * threshold of the report's sweep. Every configuration is drawn faintly; the
+ * recommended one, the served default and the baseline stand out and are labelled.
+ */
+export function riskChart(report, title) {
+  const rows = report.configs.filter((row) => row.curve);
+  if (!rows.length) return null;
+  const st = report.settings;
+  const pick = report.recommendation ? report.recommendation.pick : null;
+  const left = 44, top = 14, size = 300, right = 20;
+  const x = (v) => left + v * size;
+  const y = (v) => top + (1 - v) * size;
+  const chart = svg("svg", {
+    class: "chart risk-chart", viewBox: `0 0 ${left + size + right} ${top + size + 40}`, role: "img", "aria-labelledby": "risk-title",
+  }, svg("title", { id: "risk-title" }, title));
+  for (let tick = 0; tick <= 10; tick += 2) {
+    const v = tick / 10;
+    chart.append(
+      svg("line", { x1: x(v), x2: x(v), y1: y(0), y2: y(1), class: "grid" }),
+      svg("line", { x1: x(0), x2: x(1), y1: y(v), y2: y(v), class: "grid" }),
+      svg("text", { x: x(v), y: y(0) + 16, "text-anchor": "middle", class: "tick" }, v.toFixed(1)),
+      svg("text", { x: x(0) - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v.toFixed(1)));
+  }
+  chart.append(
+    svg("text", { x: x(0.5), y: y(0) + 34, "text-anchor": "middle", class: "label" }, "coverage (answered share)"),
+    svg("text", { x: 12, y: y(0.5), "text-anchor": "middle", class: "label", transform: `rotate(-90 12 ${y(0.5)})` }, "risk (wrong share)"));
+  const roles = (label) => [label === pick && "pick", label === st.served && "served", label === st.baseline && "baseline"].filter(Boolean);
+  const ordered = [...rows].sort((a, b) => roles(a.label).length - roles(b.label).length); // highlighted on top
+  const legend = el("ul", { class: "risk-legend" });
+  for (const row of ordered) {
+    const points = row.curve.filter((p) => p.risk !== null && p.coverage !== null);
+    if (!points.length) continue;
+    const role = roles(row.label);
+    const aurc = row.aurc && row.aurc.value !== null ? row.aurc.value.toFixed(3) : "n/a";
+    const line = svg("polyline", {
+      points: points.map((p) => `${x(p.coverage).toFixed(1)},${y(p.risk).toFixed(1)}`).join(" "),
+      class: "risk-line " + (role.length ? role[0] : "other"),
+    }, svg("title", {}, `${row.label}: AURC ${aurc}`));
+    chart.append(line);
+    if (role.length) legend.prepend(el("li", { class: role[0] }, `${row.label} (${role.join(", ")}): AURC ${aurc}`));
+  }
+  return el("figure", { class: "chart-figure" }, chart, legend, el("figcaption", {}, title));
+}
+
 /** The report view: chart, tables, CLI text and drill-down, into `container`. */
 export function drawReport(container, view, { t, onAsk, corpus, command = null }) {
   const { report, sections, text, questions } = view;
   const parts = [];
   if (command) parts.push(el("p", { class: "meta" }, t("eval.same"), " ", el("code", { class: "command", lang: "en" }, command)));
   parts.push(mrrChart(report, t("eval.chart")));
+  const risk = riskChart(report, t("eval.risk"));
+  if (risk) parts.push(risk);
   for (const section of sections) {
     parts.push(el("section", { class: "report-section", lang: "en", dataset: { title: section.title } },
       el("h3", {}, section.title),

@@ -68,7 +68,8 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
 
   $("own-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (!articles.size) {
+    const squad = questions && /\.json$/i.test(questions.name); // SQuAD JSON brings its own articles
+    if (!articles.size && !squad) {
       $("own-status").textContent = t("own.needArticles");
       return;
     }
@@ -110,6 +111,10 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     const counts = loaded.counts.map((r) => [r.lang, r.kind, String(r.dev), String(r.test), String(r.total)]);
     replace($("own-result"),
       el("p", { class: "status" }, t("own.loaded", { articles: num(loaded.articles), questions: num(loaded.questions) })),
+      loaded.imported ? el("p", { class: "status own-imported" }, t("own.imported", {
+        dropped: num(loaded.imported.dropped.reduce((n, d) => n + d.count, 0)),
+        reasons: loaded.imported.dropped.map((d) => `${d.reason} (${num(d.count)})`).join("; ") || "–",
+      })) : null,
       el("p", { class: "status" }, t("own.askHint")),
       counts.length ? table(["lang", "kind", "dev", "test", "total"], counts) : null,
       el("div", { id: "own-report" }));

@@ -161,6 +161,10 @@ const OPS = {
       checkName(questions.name);
       FS.writeFile(`${name}/${questions.name}`, questions.bytes);
     }
+    // A .json questions file is SQuAD 1.1/2.0, read by the importer `raglab import squad` uses.
+    if (questions && /\.json$/i.test(questions.name)) {
+      return web.load_squad(name, `${name}/${questions.name}`, Object.keys(articles).length ? `${name}/articles` : undefined);
+    }
     return web.load_dir(name, `${name}/articles`, questions ? `${name}/${questions.name}` : undefined);
   },
   moduleHashes: () => web.module_hashes(),

@@ -23,8 +23,11 @@ from raglab.corpus import parse_corpus
 from raglab.pipeline import Config, Pipeline
 from raglab.report import headline as headline_table
 from raglab.report import render
-from raglab.retrieval import RETRIEVERS
+from raglab.report import sections as report_sections
+from raglab.retrieval import ENCODER_RETRIEVERS, RETRIEVERS
 from raglab.schema import ask_json
+
+OFFERED = [n for n in RETRIEVERS if n not in ENCODER_RETRIEVERS]  # what the page offers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGLISH_QUESTION = "What is the cash out fee?"
@@ -91,7 +94,7 @@ def test_the_page_starts_with_the_served_defaults_and_bilingual_examples(app_pag
         assert app_page.input_value(f"#{name}") == str(getattr(defaults, name))
     assert app_page.is_checked("#expand") == defaults.expand
     offered = app_page.eval_on_selector_all("#retriever option", "os => os.map(o => o.value)")
-    assert offered == list(RETRIEVERS)
+    assert offered == OFFERED
     example_langs = app_page.eval_on_selector_all("#examples .example", "bs => bs.map(b => b.lang)")
     assert {"en", "bn"} <= set(example_langs)
     golden_texts = {q.question for q in questions()}
@@ -235,7 +238,7 @@ def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
     app_page.click("#tab-evaluate")
     app_page.select_option("#eval-split", "test")
     retriever = Config().retriever
-    for name in RETRIEVERS:
+    for name in OFFERED:
         app_page.set_checked(f'#eval-retrievers input[value="{name}"]', name == retriever)
     app_page.select_option("#eval-expand", "off")
     before = int(app_page.get_attribute("#eval-result", "data-seq") or 0)
@@ -255,6 +258,12 @@ def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
     assert 0.0 <= mrr <= 1.0
     assert mrr == pytest.approx(next(r for r in report["configs"] if r["label"] == label)["metrics"]["mrr"], abs=5e-4)
     assert app_page.eval_on_selector_all(".chart .dot", "ds => ds.length") == len(report["configs"])
+    # The risk-coverage chart: one line per configuration, the recommended one highlighted, and
+    # the closing recommendation section as the CLI renders it.
+    assert app_page.eval_on_selector_all(".risk-chart polyline", "ls => ls.length") == len(report["configs"])
+    assert app_page.eval_on_selector_all(".risk-chart polyline.pick", "ls => ls.length") == 1
+    notes = app_page.eval_on_selector_all('.report-section[data-title="Recommendation"] .note', "ns => ns.map(n => n.textContent)")
+    assert notes == next(s for s in report_sections(report) if s["title"] == "Recommendation")["notes"]
     assert app_page.eval_on_selector_all(".drill tbody tr", "rs => rs.length") > 0
     cli_text = app_page.text_content(".cli-text pre")
     assert cli_text == render({k: v for k, v in report.items() if k != "questions"}, "text")
@@ -358,3 +367,24 @@ def test_no_request_left_the_origin_and_nothing_was_blocked(app_page, offsite_re
     assert offsite_requests == []
     refused = [p for p in app_page.problems if "Content Security Policy" in p or "Refused" in p]
     assert refused == []
+
+
+def test_your_own_data_takes_a_squad_json_file_through_the_importer(app_page):
+    """A SQuAD 2.0 file alone (no Markdown) is imported in the worker by raglab.importers,
+    exactly as `raglab import squad` does natively, then checked and evaluated."""
+    from raglab import web as native_web_module
+
+    path = os.path.join(ROOT, "tests", "data", "squad2-handmade.json")
+    with open(path, "rb") as fh:
+        data = fh.read()
+    app_page.click("#tab-own")
+    app_page.click("#own-clear")
+    app_page.set_input_files("#own-questions", {"name": "squad2.json", "mimeType": "application/json", "buffer": data})
+    app_page.click("#own-run")
+    app_page.wait_for_selector("#own-result .own-imported")
+    shown = app_page.text_content("#own-result")
+    native = json.loads(native_web_module.load_squad("native-squad", path))
+    assert f"{native['articles']} articles and {native['questions']} questions" in shown
+    assert "no answer_start points at its answer text (1)" in shown
+    app_page.wait_for_selector("#own-report .report-section", timeout=120_000)
+    app_page.click("#own-clear")

@@ -310,3 +310,45 @@ def test_configs_take_the_comparison_k():
     cfg = [Config(chunker="recursive", retriever="bm25", k=3, expand=False)]
     report = evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7)
     assert report["settings"]["k"] == 7 and report["configs"][0]["label"] == "recursive+bm25"
+
+
+# --- harm, golden-set size and the recommendation on the full grid --------------------------------
+
+
+def test_the_recommendation_is_the_served_default_by_the_readme_rule(full):
+    """Derived from the dev questions by the README's rule, it must name the served default
+    and reproduce the figures "The served default" quotes."""
+    report = full[0]
+    rec = report["recommendation"]
+    assert rec["chosen_on"] == "dev" and rec["pick"] == Config().label == report["settings"]["served"]
+    best = rec["figures"][rec["best"]]
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    quoted = (f"the best dev recall@5 is `{rec['best']}`, {best['recall']:.3f} "
+              f"[{rec['best_ci'][0]:.3f}, {rec['best_ci'][1]:.3f}]")
+    assert quoted in readme, f"README's 'The served default' no longer matches the rule's figures: {quoted}"
+    pick = rec["figures"][rec["pick"]]
+    assert f"{rec['pick']}`'s, {pick['paraphrase_mrr']:.3f}" in readme
+    text = render(report, "text")
+    assert f"Serve {rec['pick']}." in text and "It is the served default" in text
+
+
+def test_harm_measures_are_consistent(full):
+    report = full[0]
+    for row in report["configs"]:
+        m = row["metrics"]
+        # Wrong answers are a part of the answers given: never more than the answered share allows.
+        answered = (m["answer_rate"] * m["answerable"] + (1 - m["abstention_rate"]) * m["unanswerable"]) / m["n"]
+        assert 0 <= m["wrong_rate"] <= answered + 1e-6
+        assert m["risk"] == pytest.approx(m["wrong_rate"] / answered, abs=2e-6)
+        assert 0 <= m["ctx_precision"] <= 1 and m["recall"] - 1e-9 <= m["ctx_recall"] <= 1
+        a = row["aurc"]
+        assert a["ci"][0] <= a["value"] <= a["ci"][1]
+        at = {p["threshold"]: p for p in row["curve"]}
+        assert at[row["threshold"]]["risk"] == pytest.approx(m["risk"], abs=2e-6)
+    tests = [r["paired"][m] for r in report["configs"] if r["paired"] for m in ("mrr", "recall")]
+    assert all(t["p_holm"] >= t["p"] for t in tests)
+    # Some differences survive the correction (the sentence chunker's losses are the clearest), and a
+    # difference the permutation test finds strong is one the bootstrap interval separates from 0 too.
+    assert any(t["survives"] for t in tests)
+    assert all(not t["contains_zero"] for t in tests if t["survives"] and t["p_holm"] < 0.01)

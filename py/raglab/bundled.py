@@ -7,9 +7,10 @@ semantic retrievers index it) and every sentence of the recursive chunks
 (``"query: "`` + question). `vocabulary_texts`, the part of them from our corpus and
 the `VOCABULARY_SETS`, decided the model file's extra pieces (kernel/vocabulary-extra.tsv).
 
-`shipped` is the smaller set whose vectors live in the repository (``vectors/``): all of
-that for our own corpus, and the recursive (served) chunks of the external corpora.
-Anything else is encoded on first use and cached natively.
+`shipped` is the smaller set whose vectors live in the repository (``vectors/``): every
+chunk of our corpus under every chunker, the recursive (served) chunks of the external
+corpora, and every bundled question. Anything else (sentences for the answerer included)
+is encoded on first use and cached natively.
 """
 
 from __future__ import annotations
@@ -76,8 +77,10 @@ def shipped() -> list[str]:
     """The texts whose vectors ship in vectors/, in a fixed order, without repeats."""
     seen: dict[str, None] = {}
     dirs = corpus_dirs()
-    for t in passages_of(dirs[0]):
-        seen.setdefault(t, None)
+    own = load_corpus(dirs[0])
+    for chunker in CHUNKERS:
+        for c in chunk_corpus(own, chunker):
+            seen.setdefault(PASSAGE + index_text(c), None)
     for d in dirs[1:]:
         for c in chunk_corpus(load_corpus(d), "recursive"):
             seen.setdefault(PASSAGE + index_text(c), None)

@@ -1,4 +1,4 @@
-"""The `raglab` command line: analyze, chunks, ask, check, compare.
+"""The `raglab` command line: analyze, chunks, ask, check, compare, import.
 
 It only parses arguments, calls the library and prints; library errors (CorpusError,
 GoldenError, EvaluationError and other ValueErrors) become one line on stderr,
@@ -16,12 +16,13 @@ import time
 
 from .analyzer import tokens
 from .chunking import CHUNKERS
-from .corpus import CorpusError, bundled_corpus_dir, load_corpus
-from . import evaluation
+from . import evaluation, importers, trec
+from .corpus import CorpusError, bundled_corpus_dir, load_corpus, read_utf8
 from .evaluation import DEFAULT_BASELINE, EXPAND_MODES, SPLITS, grid
 from .goldens import GoldenError, bundled_goldens_path, counts_table, load_goldens
 from .metrics import SEED
 from .pipeline import Config, Pipeline, check_question_length
+from .recommend import latency_from_benchmarks
 from .report import FORMATS, REGENERATE, render
 from .retrieval import RETRIEVERS
 from .schema import analysis, ask_json, chunk_json, dumps, language_counts
@@ -179,6 +180,87 @@ def cmd_check(args) -> int:
     return 0
 
 
+def _import_progress():
+    """A stderr progress line at most every two seconds (imports of large files take a while)."""
+    last = [time.monotonic()]
+
+    def report(articles: int, questions: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 2:
+            last[0] = now
+            print(f"raglab import: read {articles:,} articles, {questions:,} questions...", file=sys.stderr)
+    return report
+
+
+def cmd_import(args) -> int:
+    if args.format == "squad":
+        try:
+            fh = open(args.source, encoding="utf-8")
+        except OSError as err:
+            raise UsageError(f"{args.source}: cannot read the SQuAD file ({err.strerror})") from None
+        with fh:
+            try:
+                imp = importers.import_squad(fh, args.source, args.lang, args.split, _import_progress())
+            except UnicodeDecodeError as err:
+                raise UsageError(f"{args.source}: not valid UTF-8 ({err.reason}); save the file as UTF-8") from None
+    else:
+        if not os.path.isdir(args.source):
+            raise UsageError(f"{args.source}: no such folder; a BEIR folder has corpus.jsonl, queries.jsonl and qrels/")
+        imp = importers.import_beir(args.source, args.lang, _import_progress())
+    try:
+        importers.write_import(imp, args.out, force=args.force)
+    except OSError as err:
+        raise UsageError(f"{args.out}: cannot write the import ({err.strerror}); choose another --out") from None
+    info = importers.summary(imp)
+    if args.json:
+        print(dumps(info))
+        return 0
+    print(f"wrote {info['articles']} articles to {os.path.join(args.out, 'corpus')} and "
+          f"{info['questions']} questions to {os.path.join(args.out, 'questions.jsonl')}\n")
+    print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")
+    for r in info["counts"]:
+        print(f"{r['lang']:<5} {r['kind']:<13} {r['dev']:>4} {r['test']:>5} {r['total']:>6}")
+    dropped = sum(d["count"] for d in info["dropped"])
+    print(f"\ndropped: {dropped}")
+    for d in info["dropped"]:
+        print(f"  {d['count']:>5}  {d['reason']} (e.g. {', '.join(d['examples'])})")
+    for note in info["notes"]:
+        print(f"note: {note}")
+    print(f"\ncheck it: raglab check --corpus {os.path.join(args.out, 'corpus')} --goldens {os.path.join(args.out, 'questions.jsonl')}")
+    return 0
+
+
+def add_import_parser(sub) -> None:
+    p = sub.add_parser(
+        "import", help="import a public QA set (SQuAD JSON, BEIR) as a corpus folder and golden set",
+        description="Turn a public question-answering set into DIR/corpus/*.md and DIR/questions.jsonl "
+                    "(what `raglab check`, `ask` and `compare` take with --corpus and --goldens).\n\n"
+                    "squad: SQuAD 1.1/2.0 JSON (SQuAD, TyDi QA GoldP, squad_bn, BanglaRQA). One article per "
+                    "title, one ## section per paragraph; evidence = the sentence holding the first annotated "
+                    "answer (widened until it occurs once); other answers kept as alternatives; "
+                    "is_impossible -> unanswerable.\n"
+                    "beir: corpus.jsonl, queries.jsonl, qrels/dev.tsv and qrels/test.tsv. One article per "
+                    "passage; evidence = each whole relevant passage (document-level truth).",
+        epilog="Examples:\n"
+               "  raglab import squad tydiqa-goldp-en.json --out ext/tydiqa --lang en\n"
+               "  raglab import squad squad_bn-dev.json --out ext/squad-bn --split test\n"
+               "  raglab import beir scifact/ --out ext/scifact --json\n"
+               "  raglab check --corpus ext/tydiqa/corpus --goldens ext/tydiqa/questions.jsonl\n"
+               "  raglab compare --corpus ext/tydiqa/corpus --goldens ext/tydiqa/questions.jsonl --split all",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("format", choices=("squad", "beir"), help="squad (a JSON FILE) or beir (a folder)")
+    p.add_argument("source", metavar="FILE|DIR", help="the SQuAD JSON file, or the BEIR folder")
+    p.add_argument("--out", metavar="DIR", required=True, help="folder to write corpus/ and questions.jsonl into")
+    p.add_argument("--lang", choices=("auto", "en", "bn"), default="auto",
+                   help="language of the questions (default auto: Bangla when most letters are Bangla)")
+    p.add_argument("--split", choices=("alternate", "dev", "test"), default="alternate",
+                   help="squad only: put every question in one split, or alternate dev/test (default); "
+                        "beir takes the split from the qrels file")
+    p.add_argument("--force", action="store_true", help="replace an earlier import in --out")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=cmd_import)
+
+
 class Progress:
     """Progress on stderr, shown only once a comparison has run for more than a second."""
 
@@ -211,13 +293,22 @@ def compare_report(args, progress=None) -> dict:
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
     questions = load_goldens(path, docs)
+    latency = None
+    if getattr(args, "bench", None):
+        latency = latency_from_benchmarks(read_utf8(args.bench, UsageError, "the benchmark file; pass --bench FILE"))
     return evaluation.run(docs, questions, configs, split=args.split, min_coverage=args.min_coverage, k=args.k,
-               seed=args.seed, baseline=args.baseline, id_labels=args.id_labels,
-               per_question=args.per_question, progress=progress)
+                          seed=args.seed, baseline=args.baseline, id_labels=args.id_labels,
+                          per_question=args.per_question, progress=progress,
+                          trec=bool(getattr(args, "trec", None)), latency=latency)
 
 
 def cmd_compare(args) -> int:
     report = compare_report(args, progress=Progress())
+    if args.trec:
+        data = report.pop("trec")
+        paths = trec.write(args.trec, data["runs"], data["qrels"])
+        print(f"compare: wrote {len(paths)} TREC files to {args.trec} (one .run per configuration, one .qrels "
+              "per chunker)", file=sys.stderr)
     sys.stdout.write(render(report, "json" if args.json else args.format))
     return 0
 
@@ -230,6 +321,7 @@ def add_compare_parser(subparsers) -> None:
                     "baseline, slices and failure attribution. Relevance is span overlap, never chunk ids.",
         epilog="Examples:\n  raglab compare\n  raglab compare --split dev --retriever bm25 --retriever hybrid\n"
                "  raglab compare --per-question --format csv > per-question.csv\n"
+               "  raglab compare --trec runs/   # then: trec_eval -m recip_rank runs/recursive.qrels runs/recursive+bm25.run\n"
                f"  {REGENERATE}\n\nAbstention threshold: {TUNING_RULE}.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--split", default="test", choices=SPLITS, help="questions to report on (default test)")
@@ -251,6 +343,10 @@ def add_compare_parser(subparsers) -> None:
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
+    p.add_argument("--trec", metavar="DIR", help="also write TREC run files (one per configuration, docid = chunk "
+                   "id) and qrels (one per chunker, from spans) into DIR, for trec_eval or ir_measures")
+    p.add_argument("--bench", metavar="FILE", help="take each configuration's latency for the recommendation "
+                   "from this benchmark report (docs/benchmarks.md's pipeline table)")
     add_corpus_arg(p)
     p.set_defaults(func=cmd_compare)
 
@@ -260,7 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="raglab",
         description="Measure retrieval and extractive answers over a bilingual (Bangla + English) help centre.",
         epilog="Examples:\n  raglab ask \"What is the cash out fee?\"\n  raglab ask --json \"ক্যাশ আউটের খরচ কত?\"\n"
-               "  raglab analyze \"২৫,০০০ টাকা\"\n  raglab check\n  raglab compare --split test",
+               "  raglab analyze \"২৫,০০০ টাকা\"\n  raglab check\n  raglab compare --split test\n"
+               "  raglab import squad FILE.json --out DIR",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -292,6 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_check)
 
+    add_import_parser(sub)
     add_compare_parser(sub)
     return parser
 

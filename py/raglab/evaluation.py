@@ -34,7 +34,10 @@ from .metrics import (RESAMPLES, SEED, citation_precision, covered, exact_match,
                       hit_at, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples, token_f1)
 from .pipeline import POOL, Config, Pipeline, check_k
 from .ranking import Query
+from .recommend import recommendation
 from .retrieval import RETRIEVERS, first_stage
+from .risk import answer_typing, curve_fields, draw_counts, memoized_outcome, outcome, question_fields
+from .significance import paired_tests, sign_patterns
 from .stats import STAGE_HELP, STAGES, THRESHOLDS, TUNING_RULE, answered, interval, paired, round_report, summarise, tune
 
 SPLITS = ("dev", "test", "all")
@@ -149,7 +152,7 @@ def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, qu
 
 
 def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, terms=analyze,
-             queries: dict | None = None) -> list[dict]:
+             queries: dict | None = None, judge=outcome, typing=None) -> list[dict]:
     """One record per question: the ranking's metrics, the answer at threshold 0, the stage.
 
     The answer is computed once with threshold 0 together with its coverage; at any
@@ -179,6 +182,9 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                "top": [pipe.chunks[i].id for i in ranked], "words": words_k,
                "answer": None if result.abstained else result.text, "coverage": result.coverage,
                "faithfulness": None if result.abstained else faithfulness(result.text, [c.text for c in top])}
+        found = cover.get(q.id, {})
+        rec.update(question_fields(q, top, [i in found for i in ranked[:k]], rec["answer"], min_coverage,
+                                   judge, typing))
         if q.answerable:
             found = cover[q.id]
             gain = gains([found.get(i, frozenset()) for i in ranked])
@@ -248,10 +254,12 @@ def _check(questions, split, configs, min_coverage, k):
 
 def run(docs, questions, configs=None, split: str = "test", min_coverage: float = 0.5, k: int = 5,
         seed: int = SEED, baseline: str | None = None, id_labels: bool = False, per_question: bool = False,
-        progress=None) -> dict:
+        progress=None, trec: bool = False, latency: dict | None = None) -> dict:
     """Compare `configs` (default: the whole grid) on one split; returns the JSON-ready report.
 
     `progress(done, total, label)`, when given, is called as configurations complete.
+    `trec` adds each configuration's rankings and each chunker's covering chunks (for
+    `trec.write`); `latency` ({label: ms per question}) goes to the recommendation.
     """
     configs = grid(k=k) if configs is None else [replace(c, k=k) for c in configs]
     chosen = _check(questions, split, configs, min_coverage, k)
@@ -271,6 +279,8 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     built: dict[tuple[str, str], Pipeline] = {}
     queries: dict = {}
     terms = memoized_analysis()
+    judge = memoized_outcome()
+    typing = answer_typing()
     for n, config in enumerate(configs):
         if progress:
             progress(n, len(configs), config.label)
@@ -283,7 +293,8 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
             covers[config.chunker] = coverage_index(pipe.chunks, asked, min_coverage)
             label_ids[config.chunker] = {qid: [pipe.chunks[i].id for i in found]
                                          for qid, found in covers[config.chunker].items()}
-        results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries)
+        results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries,
+                                         judge, typing)
     built.clear()
     if progress:
         progress(len(configs), len(configs), "done")
@@ -292,6 +303,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     answerable_ids = [q.id for q in chosen if q.answerable]
     draws = resamples(len(answerable_ids), RESAMPLES, seed)
     slices = slice_keys(chosen)
+    counts = draw_counts(resamples(len(report_ids), RESAMPLES, seed), len(report_ids))
 
     def vector(label, key):
         by_id = {r["id"]: r for r in results[label]}
@@ -309,7 +321,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                       "abstention_rate": None, "n": 0, "rule": "no dev questions: the default threshold"}
         t = tuning["threshold"]
         mine = [r for r in recs if r["id"] in report_ids]
-        row = {"label": config.label, "chunker": config.chunker, "retriever": config.retriever,
+        row = {**curve_fields(mine, counts, THRESHOLDS), "label": config.label, "chunker": config.chunker, "retriever": config.retriever,
                "expand": config.expand, "threshold": t, "tuning": tuning,
                "metrics": summarise(mine, t),
                "slices": {s["name"]: summarise([r for r in mine if _in_slice(r, s)], t) for s in slices},
@@ -317,6 +329,15 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                "paired": None if config.label == baseline else {
                    m: paired(vector(config.label, m), vector(baseline, m), draws) for m in ("mrr", "recall")}}
         rows.append(row)
+    # Significance over the whole family of paired comparisons, then the recommendation, which is
+    # chosen on the dev questions (the reported split's only when there are none).
+    diffs = {(row["label"], m): [a - b for a, b in zip(vector(row["label"], m), vector(baseline, m))]
+             for row in rows if row["paired"] for m in ("mrr", "recall")}
+    for (label, m), got in paired_tests(diffs, sign_patterns(len(answerable_ids), seed=seed)).items():
+        next(r for r in rows if r["label"] == label)["paired"][m].update(got)
+    on_dev = any(q.answerable for q in dev)
+    basis = {label: [r for r in results[label] if (r["split"] == "dev" if on_dev else r["id"] in report_ids)]
+             for label in labels}
 
     report = {
         "settings": {"split": split, "k": k, "min_coverage": min_coverage, "seed": seed, "resamples": RESAMPLES,
@@ -324,10 +345,17 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                      "thresholds": list(THRESHOLDS),
                      "articles": len(docs), "questions": len(chosen), "answerable": len(answerable_ids),
                      "unanswerable": len(chosen) - len(answerable_ids),
-                     "dev_questions": len(dev), "stages": {s: STAGE_HELP[s] for s in STAGES}},
+                     "dev_questions": len(dev), "stages": {s: STAGE_HELP[s] for s in STAGES},
+                     **({"latency": {label: latency[label] for label in labels if label in latency}} if latency else {})},
         "configs": rows,
         "slices": slices,
+        "recommendation": recommendation(labels, basis, "dev" if on_dev else split, seed),
     }
+    if trec:
+        report["trec"] = {"runs": {label: {r["id"]: r["top"] for r in results[label] if r["id"] in report_ids}
+                                   for label in labels},
+                          "qrels": {chunker: {qid: ids for qid, ids in label_ids[chunker].items() if qid in report_ids}
+                                    for chunker in label_ids}}
     if id_labels:
         report["id_labels"] = id_label_study(configs, results, covers, label_ids, answerable_ids, baseline, k)
     if per_question:

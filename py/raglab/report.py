@@ -11,6 +11,7 @@ import csv
 import io
 import json
 
+from . import findings
 from .evaluation import MRR_DEPTH, EvaluationError
 from .stats import STAGE_HELP, STAGES
 
@@ -20,7 +21,8 @@ METRICS = (
     ("hit1", "hit@1"), ("hitk", "hit@{k}"), ("recall", "recall@{k}"), ("mrr", "MRR@10"),
     ("ndcgk", "nDCG@{k}"), ("ndcg10", "nDCG@10"), ("words", "words@{k}"),
     ("f1", "F1"), ("em", "EM"), ("faithfulness", "faithful"), ("citation_precision", "cite prec"),
-    ("answer_rate", "answered"), ("abstention_rate", "abstained"),
+    ("answer_rate", "answered"), ("abstention_rate", "abstained"), ("wrong_rate", "wrong"), ("risk", "risk"),
+    ("misleading1", "misleading@1"), ("ctx_precision", "ctx precision@{k}"), ("ctx_recall", "ctx recall@{k}"),
 )
 
 
@@ -45,19 +47,23 @@ def _verdict(p: dict) -> str:
         return "n/a"
     if p["contains_zero"]:
         return "no clear difference (interval contains 0)"
-    return "better" if p["diff"] > 0 else "worse"
+    word = "better" if p["diff"] > 0 else "worse"
+    if p.get("survives") is False:
+        return f"{word}, but not after Holm's correction"
+    return f"{word} (survives Holm's correction)"
 
 
 def headline(report: dict) -> dict:
     """The headline table: one row per configuration, the numbers a reader needs first."""
     k = report["settings"]["k"]
     header = ["configuration", f"recall@{k}", "95% CI", "MRR@10", "95% CI", f"nDCG@{k}", "answer F1",
-              "answered", "abstained"]
+              "answered", "abstained", "wrong"]
     rows = []
     for row in report["configs"]:
         m = row["metrics"]
         rows.append([row["label"], _f(m["recall"]), _ci(row["ci"]["recall"]), _f(m["mrr"]), _ci(row["ci"]["mrr"]),
-                     _f(m["ndcgk"]), _f(m["f1"]), _f(m["answer_rate"]), _f(m["abstention_rate"])])
+                     _f(m["ndcgk"]), _f(m["f1"]), _f(m["answer_rate"]), _f(m["abstention_rate"]),
+                     _f(m["wrong_rate"])])
     return {"title": "Headline", "header": header, "rows": rows}
 
 
@@ -74,7 +80,8 @@ def sections(report: dict) -> list[dict]:
         f"{st['min_coverage']:g} of it. Intervals: percentile bootstrap over questions, "
         f"{st['resamples']:,} resamples, seed {st['seed']}.",
         f"Retrieval metrics are over the {n_ans} answerable questions; \"answered\" is the answer rate on "
-        f"answerable questions, \"abstained\" the abstention rate on the {n_una} unanswerable ones. "
+        f"answerable questions, \"abstained\" the abstention rate on the {n_una} unanswerable ones, \"wrong\" "
+        "the share of all questions given an answer that does not state the reference fact. "
         f"The served default (`raglab ask` without options) is {st['served']}.",
     ]
     if st["split"] != "test":
@@ -112,8 +119,12 @@ def sections(report: dict) -> list[dict]:
         out.append({"title": f"Against the baseline ({st['baseline']})", "notes": [
             "Paired bootstrap of the per-question difference (configuration minus baseline), 95% interval. "
             "When the interval contains 0 the data cannot tell the two apart. With many configurations, "
-            "expect about one interval in twenty to exclude 0 by chance alone."],
+            "expect about one interval in twenty to exclude 0 by chance alone: the verdict therefore also says "
+            "whether the difference survives Holm-Bonferroni over every comparison in this table (paired "
+            "sign-flip permutation p-values; see \"Is the golden set big enough?\")."],
             "header": ["configuration", "metric", "difference", "95% CI", "verdict"], "rows": rows})
+
+    out.extend(findings.sections(report))
 
     out.append({"title": "Failure attribution", "notes": [
         f"Each answerable question is attributed to exactly one stage; shares sum to 1 (n = {n_ans}). "
@@ -148,6 +159,9 @@ def sections(report: dict) -> list[dict]:
             "The difference is what authoring labels with one chunker is worth."],
             "header": ["labels by", "scored", "MRR ids", "MRR spans", "diff", f"recall@{k} ids",
                        f"recall@{k} spans", "diff"], "rows": rows})
+
+    if "recommendation" in report:
+        out.append(findings.recommendation(report))
 
     if "questions" in report:
         rows = [[q["id"], q["lang"], q["kind"], q["config"], "-" if q["rank"] is None else str(q["rank"]),
@@ -190,7 +204,7 @@ def table_markdown(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(out)
 
 
-REGENERATE = "raglab compare --split test --id-labels --format markdown > docs/results.md"
+REGENERATE = "raglab compare --split test --id-labels --bench docs/benchmarks.md --format markdown > docs/results.md"
 
 
 def render(report: dict, fmt: str = "text") -> str:
@@ -222,6 +236,9 @@ def render(report: dict, fmt: str = "text") -> str:
     return "\n\n".join(parts) + "\n"
 
 
+PAIRED_COLUMNS = ("diff", "diff_low", "diff_high", "mde", "p", "p_holm", "survives")
+
+
 def _csv(report: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -233,17 +250,21 @@ def _csv(report: dict) -> str:
         return buf.getvalue()
     keys = [key for key, _ in METRICS]
     w.writerow(["configuration", "chunker", "retriever", "expand", "threshold", "n", "answerable", "unanswerable"]
-               + keys + ["mrr_low", "mrr_high", "recall_low", "recall_high", "mrr_diff", "mrr_diff_low",
-                         "mrr_diff_high", "recall_diff", "recall_diff_low", "recall_diff_high"]
-               + [f"stage_{s}" for s in STAGES])
+               + keys + ["mrr_low", "mrr_high", "recall_low", "recall_high"]
+               + [f"{m}_{x}" for m in ("mrr", "recall") for x in PAIRED_COLUMNS]
+               + ["aurc", "aurc_low", "aurc_high", "max_coverage"] + [f"stage_{s}" for s in STAGES])
     for r in report["configs"]:
         m = r["metrics"]
         ci = [v for pair in (r["ci"]["mrr"], r["ci"]["recall"]) for v in (pair or ["", ""])]
         paired = []
         for key in ("mrr", "recall"):
-            d = r["paired"][key] if r["paired"] else {"diff": "", "low": "", "high": ""}
-            paired += [d["diff"], d["low"], d["high"]]
+            d = r["paired"][key] if r["paired"] else {}
+            paired += [d.get(x, "") for x in ("diff", "low", "high", "mde", "p", "p_holm")]
+            paired.append("" if "survives" not in d else int(d["survives"]))
+        a = r["aurc"]
         w.writerow([r["label"], r["chunker"], r["retriever"], int(r["expand"]), r["threshold"], m["n"],
                     m["answerable"], m["unanswerable"]] + ["" if m[key] is None else m[key] for key in keys]
-                   + ci + ["" if v is None else v for v in paired] + [m["attribution"][s] for s in STAGES])
+                   + ci + ["" if v is None else v for v in paired]
+                   + ["" if v is None else v for v in (a["value"], *(a["ci"] or (None, None)), a["max_coverage"])]
+                   + [m["attribution"][s] for s in STAGES])
     return buf.getvalue()

@@ -28,7 +28,8 @@ what a person skimming the page would:
 The score is the weighted sum of the features (each in [0, 1]). The weights in
 `WEIGHTS` were fitted on the dev split only: a pairwise logistic regression over
 (covering, non-covering) candidate pairs of each dev question, for all three chunkers,
-with expansion on, scaled so that `prior` weighs 1 and rounded to two digits. `explain`
+with expansion on, scaled so that `prior` weighs 1 and rounded to two digits;
+`bench/fit_reranker.py` re-fits them and prints both. `explain`
 shows the features of each candidate so a reader can see why one chunk outranks
 another.
 """
@@ -45,7 +46,8 @@ from .hybrid import HybridRetriever
 from .ranking import Hit, Query, top_n
 
 DEPTH = 30  # candidates taken from the first stage
-WEIGHTS = {  # fitted on dev (pairwise logistic regression, all three chunkers), prior scaled to 1
+WEIGHTS = {  # fitted on dev (pairwise logistic regression, all three chunkers), prior scaled to 1;
+    # bench/fit_reranker.py re-fits them (within its TOLERANCE)
     "answer_type": 0.78,
     "bigram": 0.38,
     "coverage": 0.33,

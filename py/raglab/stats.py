@@ -8,6 +8,7 @@ configuration (its metrics, the answer at threshold 0 with its coverage, the sta
 from __future__ import annotations
 
 from .metrics import mean, percentile_interval
+from .risk import summary_fields
 
 # Failure attribution, from best to worst outcome; every answerable question gets exactly one.
 STAGES = ("served", "ranked-low", "reranker", "retriever", "chunker")
@@ -43,6 +44,7 @@ def summarise(records: list[dict], threshold: float) -> dict:
     out["citation_precision"] = mean(r["citation_precision"] for r in ans if answered(r, threshold))
     out["answer_rate"] = mean(1.0 if answered(r, threshold) else 0.0 for r in ans)
     out["abstention_rate"] = mean(0.0 if answered(r, threshold) else 1.0 for r in una)
+    out.update(summary_fields(records, lambda r: answered(r, threshold)))
     counts = {s: 0 for s in STAGES}
     for r in ans:
         counts[r["stage"]] += 1

@@ -34,7 +34,7 @@ from .corpus import Document, load_corpus, parse_corpus
 from . import evaluation, report
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
-from .retrieval import RETRIEVERS, HasScores
+from .retrieval import ENCODER_RETRIEVERS, RETRIEVERS, HasScores
 from .schema import analysis, article_json, ask_json, dumps, language_counts
 
 BUNDLED = "bundled"
@@ -137,6 +137,32 @@ def load_dir(name: str, corpus_dir: str, goldens_path: str | None = None) -> str
             loaded.goldens_error = str(err)
     _CORPORA[name] = loaded
     return summary(name)
+
+
+def load_squad(name: str, squad_path: str, corpus_dir: str | None = None) -> str:
+    """A SQuAD 1.1/2.0 JSON file loaded under `name` through the importer `raglab import squad`
+    uses: its articles (plus any Markdown articles in `corpus_dir`) and its questions.
+
+    The summary gains "imported": articles, questions by language x kind, and what was
+    dropped and why (as `raglab import --json` prints it).
+    """
+    from .corpus import CorpusError, read_corpus_files
+    from .importers import golden_line, import_squad
+    from .importers import summary as import_summary
+
+    try:
+        with open(squad_path, encoding="utf-8") as fh:
+            imported = import_squad(fh, squad_path)
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{squad_path}: not valid UTF-8 ({err.reason}); save the file as UTF-8") from None
+    files = dict(imported.files)
+    for file_name, text in (read_corpus_files(corpus_dir) if corpus_dir else {}).items():
+        if file_name in files:
+            raise CorpusError(f"{file_name}: an article of the SQuAD file has this id too; rename the Markdown file")
+        files[file_name] = text
+    loaded = json.loads(load(name, files, "\n".join(golden_line(r) for r in imported.questions), squad_path))
+    loaded["imported"] = import_summary(imported)
+    return dumps(loaded)
 
 
 def summary(corpus: str = BUNDLED) -> str:
