@@ -376,8 +376,6 @@ def load_encoder(header, digest: str, vectors_path: str) -> str:
 
 def semantic_retrievers() -> list[str]:
     """The registered retrievers that need the encoder (the page shows them as loading until it is)."""
-    from .retrieval import ENCODER_RETRIEVERS
-
     return [name for name in RETRIEVERS if name in ENCODER_RETRIEVERS]
 
 
