@@ -90,6 +90,12 @@ def sha256_file(path: str) -> str:
     return digest.hexdigest()
 
 
+def sha256_bytes(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
 def setup_node() -> None:
     """node_modules/ from the committed lock file (npm ci), unless it is already current."""
     import json
@@ -507,6 +513,23 @@ def sync_tree(root: str, files: dict[str, "str | bytes"]) -> int:
     return written
 
 
+def build_analysis(corpus_dir: str) -> bytes:
+    """The bundled corpus's prebuilt analysis (raglab.prebuilt), made by the raglab in py/.
+
+    Run in a child process with the current sources, so that a build never ships a
+    table made by an analyzer other than the one in the wheel next to it.
+    """
+    code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+            "from raglab.corpus import load_corpus\n"
+            "from raglab.prebuilt import build\n"
+            "sys.stdout.buffer.write(build(load_corpus(sys.argv[2])))\n")
+    done = subprocess.run([sys.executable, "-c", code, os.path.join(ROOT, "py"), corpus_dir],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SetupError("the prebuilt analysis failed: " + done.stderr.decode("utf-8", "replace").strip().splitlines()[-1])
+    return done.stdout
+
+
 PAGES_FILE_LIMIT = 100_000_000  # bytes; GitHub Pages rejects larger files
 
 
@@ -536,7 +559,12 @@ def build_site() -> str:
     goldens = os.path.join(ROOT, "goldens", "questions.jsonl")
     if os.path.exists(goldens):
         files["data/goldens/questions.jsonl"] = goldens
+    analysis = build_analysis(os.path.join(ROOT, "corpus"))
+    analysis_sha = sha256_bytes(analysis)
+    analysis_url = f"data/analysis-{analysis_sha[:16]}.json"
+    files[analysis_url] = analysis
     manifest = {
+        "analysis": {"path": analysis_url, "sha256": analysis_sha},
         "corpus": [f"data/corpus/{n}" for n in corpus],
         "goldens": "data/goldens/questions.jsonl" if os.path.exists(goldens) else None,
         "micropip": MICROPIP_VERSION,

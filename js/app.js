@@ -2,12 +2,12 @@
 // and the tabs, and publish the JS API as `window.raglab` (documented in client.js).
 
 import { Raglab, STAGES } from "./client.js";
-import { initialLanguage, saveLanguage, setLanguage, t, num } from "./i18n.js";
+import { errorText, initialLanguage, saveLanguage, setLanguage, t, num } from "./i18n.js";
 import { setupAsk } from "./ask.js";
 import { setupEvaluate } from "./evaluate.js";
 import { setupOwnData } from "./owndata.js";
 import { setupSemantic } from "./semantic-ui.js";
-import { replace } from "./dom.js";
+import { errorDetails, replace } from "./dom.js";
 
 const raglab = new Raglab();
 window.raglab = raglab;
@@ -47,7 +47,8 @@ function showBoot() {
     const failure = raglab.failure;
     $("boot-error-text").textContent = failure.stage === "worker"
       ? t("boot.died", { message: failure.message })
-      : t("boot.failed", { stage: t(`stage.${failure.stage}`), message: failure.message });
+      : t("boot.failed", { stage: t(`stage.${failure.stage}`), message: errorText(failure, failure.stage) });
+    replace($("boot-error-details"), errorDetails(failure, t("error.details")));
     $("boot-error").hidden = false;
     $("boot-stage").textContent = "";
   } else {

@@ -4,8 +4,9 @@
 // Every offset used for highlighting comes from Python (chunk "matches", quote
 // and chunk spans); this file only turns them into DOM nodes.
 
-import { el, guessLang, highlighted, replace } from "./dom.js";
-import { num } from "./i18n.js";
+import { el, errorDetails, guessLang, replace } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+import { errorText, num } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const K_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 10];
@@ -82,7 +83,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
       drawResult();
     } catch (err) {
       last = null;
-      $("ask-status").textContent = err.message;
+      replace($("ask-status"), errorText(err), errorDetails(err, t("error.details")));
       replace($("result"));
     } finally {
       $("result").removeAttribute("aria-busy");
@@ -102,7 +103,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
       ? el("div", { id: "answer", class: "answer abstained", dataset: { abstained: "true" } },
           el("h2", {}, t("ask.answer")),
           el("p", { id: "answer-text", class: "abstention" },
-            t("ask.abstained", { coverage: num(r.coverage, 2), threshold: num(r.config.threshold, 2) })))
+            t("ask.abstained", { confidence: num(r.confidence, 2), threshold: num(r.config.threshold, 2) })))
       : el("div", { id: "answer", class: "answer", dataset: { abstained: "false" } },
           el("h2", {}, t("ask.answer")),
           el("blockquote", { id: "answer-text", lang: langOf(r.citations[0]) }, r.answer),
@@ -115,7 +116,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
                 el("span", { class: "cite-id" }, `[${id}]`), " ",
                 el("span", { lang: langOf(chunk.doc) }, chunk.title)));
           })),
-          el("p", { class: "meta" }, t("ask.coverage", { coverage: num(r.coverage, 2) })));
+          el("p", { class: "meta" }, t("ask.coverage", { confidence: num(r.confidence, 2), coverage: num(r.coverage, 2) })));
     const terms = r.terms.length
       ? el("p", { class: "meta terms" }, t("ask.terms", { terms: "" }),
           r.terms.map((term) => el("code", { class: "term", lang: guessLang(term) }, term)))
@@ -131,8 +132,9 @@ export function setupAsk({ raglab, t, onLanguage }) {
           el("span", { class: "title", lang: langOf(c.doc) }, c.title),
           el("span", { class: "chunk-id" }, c.id)),
         el("p", { class: "heading-path", lang: langOf(c.doc) }, c.heading.join(" › ")),
-        el("p", { class: "chunk-text", lang: langOf(c.doc) },
-          highlighted(c.text, c.matches.map(([start, end]) => ({ start, end, className: "match", mark: true })))),
+        el("div", { class: "chunk-text", lang: langOf(c.doc) },
+          renderMarkdown(c.text, c.matches.map(([start, end]) => ({ start, end, className: "match", mark: true })),
+            { headingLevelOffset: 2 })),
         el("button", { type: "button", class: "open-article", onclick: () => openArticle(c, r) }, t("ask.open"))))));
     replace($("result"), answer, terms,
       el("p", { class: "meta timing", lang: document.documentElement.lang }, t("ask.time", { ms: num(Math.round(last.ms)) })),
@@ -166,7 +168,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     const body = $("article-body");
     body.lang = doc.lang;
     body.dataset.doc = doc.id;
-    replace(body, highlighted(doc.text, ranges));
+    replace(body, renderMarkdown(doc.text, ranges));
     if (!dialog.open) dialog.showModal();
     const target = body.querySelector("mark.chunk");
     if (target) target.scrollIntoView({ block: "center" });

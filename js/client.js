@@ -24,13 +24,29 @@
 // and whose message says what to fix.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-export const STAGES = ["runtime", "micropip", "raglab", "corpus", "indexing"];
+export const STAGES = ["runtime", "raglab", "corpus", "indexing"];
+
+/**
+ * The worker is started from a one-line blob module that imports worker.js. A worker
+ * whose script is a same-origin URL runs under the policy of that script's response
+ * headers, and static hosts such as GitHub Pages send no CSP header, so the worker
+ * would run under no policy at all; a worker from a blob: URL inherits the page's
+ * policy (the <meta> tag), so there too it may only fetch, import and compile what the
+ * page may. The page's CSP allows blob: for workers only (`worker-src 'self' blob:`).
+ */
+function workerBootstrap() {
+  const source = `import ${JSON.stringify(WORKER_URL.href)};\n`;
+  return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+}
 
 export class RaglabError extends Error {
-  constructor({ type, message }) {
+  /** `message` is for the user; `details` the technical text (exception, traceback end). */
+  constructor({ type, message, details = "", internal = false }) {
     super(message);
     this.name = "RaglabError";
     this.type = type;
+    this.details = details;
+    this.internal = internal;
   }
 }
 
@@ -74,8 +90,10 @@ export class Raglab extends EventTarget {
     this.#ready.catch(() => {}); // failures are reported through the "failed" event too
     // The name doubles as the worker's lifetime lock (Web Locks): see #watch.
     const lock = `raglab-python-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const worker = new Worker(WORKER_URL, { type: "module", name: lock });
+    const bootstrap = workerBootstrap();
+    const worker = new Worker(bootstrap, { type: "module", name: lock });
     worker.onmessage = (event) => {
+      URL.revokeObjectURL(bootstrap); // the worker has loaded it
       if (event.data && event.data.type === "alive") this.#watch(worker, lock);
       else this.#receive(event.data);
     };

@@ -6,8 +6,8 @@
 // for its own static files. Errors come from the Python loaders verbatim, so
 // they name the file, the line and the question id.
 
-import { el, replace, table } from "./dom.js";
-import { num } from "./i18n.js";
+import { el, errorDetails, replace, table } from "./dom.js";
+import { errorText, num } from "./i18n.js";
 import { drawReport, runCompare } from "./evaluate.js";
 import { encodeOwnData } from "./semantic-ui.js";
 
@@ -20,26 +20,61 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
   const bytesOf = async (file) => new Uint8Array(await file.arrayBuffer());
   let view = null;
   let loaded = null;
+  // Files still being read (a folder of a thousand articles takes a while): the run
+  // waits for them and the button says so, so a click never evaluates a partial set.
+  const reading = new Set();
+  const readCount = { done: 0, total: 0 };
+  let running = false; // a check and evaluation is under way
 
   function showFiles() {
     const q = questions ? t("own.questionsFile", { name: questions.name }) : t("own.noquestions");
-    $("own-files").textContent = t("own.files", { articles: num(articles.size), questions: q });
+    $("own-files").textContent = reading.size
+      ? t("own.reading", { done: num(readCount.done), total: num(readCount.total) })
+      : t("own.files", { articles: num(articles.size), questions: q });
+    $("own-run").disabled = reading.size > 0 || running;
+    $("own-run").setAttribute("aria-busy", String(reading.size > 0));
   }
 
-  function showError(message) {
+  /** Read files in the background, tracked so that a run waits for every one of them. */
+  function readFiles(files, store) {
+    readCount.total += files.length;
+    const job = (async () => {
+      for (const file of files) {
+        store(file, await bytesOf(file));
+        readCount.done += 1;
+        if (readCount.done % 50 === 0) showFiles();
+      }
+    })();
+    reading.add(job);
+    showFiles();
+    job.finally(() => {
+      reading.delete(job);
+      if (!reading.size) readCount.done = readCount.total = 0;
+      showFiles();
+    });
+    return job;
+  }
+
+  function showError(message, err = null) {
     replace($("own-result"), el("div", { class: "error-box", role: "alert" },
       el("h3", {}, t("own.error")),
-      el("pre", { class: "error-text" }, message)));
+      el("pre", { class: "error-text" }, message),
+      errorDetails(err, t("error.details"))));
   }
 
-  $("own-articles").addEventListener("change", async (event) => {
-    for (const file of event.target.files) articles.set(file.name, await bytesOf(file));
-    showFiles();
+  $("own-articles").addEventListener("change", (event) => {
+    readFiles([...event.target.files], (file, bytes) => articles.set(file.name, bytes));
   });
-  $("own-questions").addEventListener("change", async (event) => {
+  $("own-questions").addEventListener("change", (event) => {
     const file = event.target.files[0];
-    questions = file ? { name: file.name, bytes: await bytesOf(file) } : null;
-    showFiles();
+    if (!file) {
+      questions = null;
+      showFiles();
+      return;
+    }
+    readFiles([file], (f, bytes) => {
+      questions = { name: f.name, bytes };
+    });
   });
   $("own-questions-paste").addEventListener("input", (event) => {
     const text = event.target.value;
@@ -68,6 +103,18 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
 
   $("own-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (running) return;
+    running = true;
+    try {
+      await Promise.allSettled([...reading]); // a submit by the Enter key while files are read
+      await run();
+    } finally {
+      running = false;
+      showFiles();
+    }
+  });
+
+  async function run() {
     const squad = questions && /\.json$/i.test(questions.name); // SQuAD JSON brings its own articles
     if (!articles.size && !squad) {
       $("own-status").textContent = t("own.needArticles");
@@ -78,7 +125,6 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
       showError(`${notMarkdown[0]}: articles must be Markdown files named <id>.md`);
       return;
     }
-    $("own-run").disabled = true;
     view = null;
     replace($("own-result"));
     $("own-status").textContent = "";
@@ -100,11 +146,9 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
         if (view) drawView();
       }
     } catch (err) {
-      showError(err.message);
-    } finally {
-      $("own-run").disabled = false;
+      showError(errorText(err), err);
     }
-  });
+  }
 
   function drawLoaded() {
     if (!loaded) return;

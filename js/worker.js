@@ -1,12 +1,14 @@
-// The module Web Worker that runs Python. It starts Pyodide, installs micropip from
-// the served lock file, installs raglab's own wheel with micropip, hands the raw
-// corpus files to raglab.web.load, builds the default index, and then answers
-// requests from the page. Nothing here computes a result: every answer is the JSON
-// string Python returned, passed through untouched.
+// The module Web Worker that runs Python. It starts Pyodide and, while the runtime
+// boots, fetches raglab's wheel, the raw corpus files and the golden questions; it
+// unpacks the wheel into site-packages (no micropip: the wheel is pure Python with no
+// dependencies, so installing it is unzipping it), hands the corpus to
+// raglab.web.load_dir, builds the default index, and then answers requests from the
+// page. Nothing here computes a result: every answer is the JSON string Python
+// returned, passed through untouched.
 //
 // Messages in:  {id, op, args: [...]}           op is a name in OPS below
 // Messages out: {type: "alive"}                   the worker holds its lifetime lock (see below)
-//               {type: "stage", stage, detail}   start-up progress (runtime, micropip, raglab, corpus, indexing)
+//               {type: "stage", stage, detail}   start-up progress (runtime, raglab, corpus, indexing)
 //               {type: "ready", info}            start-up finished; info is raglab.web.info() as JSON text
 //               {type: "failed", stage, error}   start-up failed at `stage`
 //               {id, type: "result", json}       a request's JSON text
@@ -42,16 +44,30 @@ function setStage(name, detail = "") {
   post({ type: "stage", stage: name, detail, at: performance.now() });
 }
 
-// A Python exception reaches JavaScript as a PythonError whose message is the
-// whole traceback; the page wants its last line, "SomeError: what to fix".
-function describe(err) {
-  if (err && err.type && typeof err.message === "string") {
-    const lines = err.message.trim().split("\n");
-    const last = lines[lines.length - 1] || "";
-    const prefix = err.type + ": ";
-    return { type: err.type, message: last.startsWith(prefix) ? last.slice(prefix.length) : last };
-  }
-  return { type: (err && err.name) || "Error", message: String((err && err.message) || err) };
+// What a failure says to the user: a sentence (what failed, what to do) in `message`,
+// and the technical text (the Python exception and the end of its traceback, or the
+// browser's own message) in `details`, which the page shows behind a "details" toggle.
+// Python errors of these classes are raglab's own messages, written for users (they
+// name the file, line, question or field to fix); anything else is a fault, not input.
+const USER_ERRORS = new Set(["ValueError", "CorpusError", "GoldenError", "UsageError"]);
+const STAGE_ADVICE = {
+  runtime: "The Python runtime could not be loaded. Check the connection and reload the page.",
+  raglab: "raglab's Python package could not be installed. Reload the page; if it keeps failing, the site needs rebuilding.",
+  corpus: "The help-centre articles could not be read. Reload the page; if it keeps failing, the site needs rebuilding.",
+  indexing: "The search index could not be built. Reload the page; if it keeps failing, please report it.",
+};
+
+function describe(err, when = null) {
+  const python = err && err.type && typeof err.message === "string";
+  const type = python ? err.type : (err && err.name) || "Error";
+  let technical = python ? err.message.trim() : String((err && err.message) || err);
+  let last = technical.split("\n").pop() || "";
+  if (python && last.startsWith(type + ": ")) last = last.slice(type.length + 2);
+  if (python) technical = technical.split("\n").slice(-12).join("\n"); // the end of the traceback
+  if (python && USER_ERRORS.has(type)) return { type, message: last, details: technical };
+  const message = when ? STAGE_ADVICE[when] || STAGE_ADVICE.indexing
+    : "Something went wrong inside Python while doing this; nothing was changed. Try again, or reload the page if it happens again.";
+  return { type, message, details: python ? technical : `${type}: ${technical}`, internal: true };
 }
 
 async function fetchText(path) {
@@ -98,18 +114,26 @@ function writeFolder(FS, folder, files) {
 
 async function start() {
   setStage("runtime");
+  // Everything is requested at once: the runtime, the manifest and, as soon as the
+  // manifest names them, the wheel and the data (only local files, relative to ROOT).
+  let sitePackages = null;
+  const runtime = loadPyodide({
+    indexURL: new URL("pyodide/", ROOT).href,
+    fsInit: async (_fs, info) => {
+      sitePackages = info.sitePackages;
+    },
+  });
   const manifest = JSON.parse(await fetchText("manifest.json"));
-  // Fetch the data while the runtime boots; only local files, all relative to ROOT.
+  const wheel = fetchBytes(manifest.wheel);
   const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchBytes(path)]));
   const goldens = manifest.goldens ? fetchBytes(manifest.goldens) : Promise.resolve(null);
-  const pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", ROOT).href,
-    packages: ["micropip"], // resolved through the served pyodide-lock.json
-  });
-  setStage("micropip");
-  const micropip = pyodide.pyimport("micropip");
+  // The build's analysis of the bundled chunks (raglab.prebuilt): a memo that spares
+  // tokenizing them again here. Without it start-up is slower, never different.
+  const analysis = manifest.analysis ? fetchBytes(manifest.analysis.path) : Promise.resolve(null);
+  for (const pending of [wheel, corpusFiles, goldens, analysis]) pending.catch(() => {}); // awaited below
+  const pyodide = await runtime;
   setStage("raglab", manifest.wheel);
-  await micropip.install.callKwargs(new URL(manifest.wheel, ROOT).href, { deps: false });
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   web = pyodide.pyimport("raglab.web");
   setStage("corpus", `${manifest.corpus.length} articles`);
   FS = pyodide.FS;
@@ -119,13 +143,18 @@ async function start() {
   // JavaScript null would arrive as jsnull; undefined arrives as None.
   web.load_dir("bundled", "corpus", goldenBytes ? "goldens/questions.jsonl" : undefined);
   setStage("indexing");
+  const analysisBytes = await analysis;
+  if (analysisBytes) {
+    FS.writeFile("analysis.json", analysisBytes);
+    web.use_prebuilt("analysis.json", manifest.analysis.sha256);
+    FS.unlink("analysis.json");
+  }
   semantic = new Semantic({ pyodide, web, root: ROOT, manifest, post });
-  const served = JSON.parse(web.info("bundled"));
-  // A semantic served default needs the model: the page is ready for lexical
-  // configurations at once, and the default's index is built when the model is in.
-  if (!served.semantic.includes(served.defaults.retriever)) web.warm("{}");
   const text = web.info("bundled");
   info = JSON.parse(text);
+  // A semantic served default needs the model: the page is ready for lexical
+  // configurations at once, and the default's index is built when the model is in.
+  if (!info.semantic.includes(info.defaults.retriever)) web.warm("{}");
   post({ type: "ready", info: text, at: performance.now() });
   setTimeout(() => {
     semantic.load().then(() => {
@@ -168,6 +197,7 @@ const OPS = {
     return web.load_dir(name, `${name}/articles`, questions ? `${name}/${questions.name}` : undefined);
   },
   moduleHashes: () => web.module_hashes(),
+  prebuiltTable: () => web.prebuilt_table(),
   vectorDigests: (texts) => web.vector_digests(JSON.stringify(texts)),
   // (the vectors themselves are computed by encodeMissing before this runs)
   encodePassages: (config = {}, corpus = "bundled") => web.encode_passages(JSON.stringify(config || {}), corpus, 0),
@@ -191,7 +221,7 @@ let started = false;
 const booted = start().then(() => {
   started = true;
 }, (err) => {
-  post({ type: "failed", stage, error: describe(err) });
+  post({ type: "failed", stage, error: describe(err, stage) });
   throw err;
 });
 
@@ -200,7 +230,7 @@ const booted = start().then(() => {
 // failed start-up too (the page then offers a retry).
 for (const kind of ["unhandledrejection", "error"]) {
   self.addEventListener(kind, (event) => {
-    if (!started) post({ type: "failed", stage, error: describe(event.reason || event.error || event.message) });
+    if (!started) post({ type: "failed", stage, error: describe(event.reason || event.error || event.message, stage) });
   });
 }
 

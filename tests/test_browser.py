@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from helpers import docs, questions
+from helpers import assert_renders, docs, marked, questions, rendered, shown_in
 from raglab import evaluation
 from raglab.corpus import parse_corpus
 from raglab.pipeline import Config, Pipeline
@@ -160,12 +160,23 @@ def test_a_citation_opens_the_article_with_chunk_and_evidence_highlighted(app_pa
     doc = next(d for d in docs() if d.id == cited["doc"])
     assert app_page.text_content("#article-title") == doc.title
     assert app_page.get_attribute("#article-body", "data-doc") == doc.id
-    assert app_page.text_content("#article-body") == doc.text
-    chunk_text = "".join(app_page.eval_on_selector_all("#article-body mark.chunk", "ms => ms.map(m => m.textContent)"))
-    assert chunk_text == cited["text"]
-    evidence = "".join(app_page.eval_on_selector_all("#article-body mark.evidence", "ms => ms.map(m => m.textContent)"))
-    quotes = sorted((q for q in native["quotes"] if q["doc"] == doc.id), key=lambda q: q["start"])
-    assert evidence == "".join(q["text"] for q in quotes)
+    shown = rendered(app_page, "#article-body")
+    assert_renders(shown, doc.text)
+    # The chunk and the quoted evidence are marked on exactly their shown characters.
+    assert marked(shown, "chunk") == shown_in(shown, cited["start"], cited["end"])
+    quoted = set()
+    for q in native["quotes"]:
+        if q["doc"] == doc.id:
+            quoted |= shown_in(shown, q["start"], q["end"])
+    assert quoted
+    # A golden example's reference evidence is marked as well (class "evidence golden").
+    golden = set()
+    for g in questions():
+        if g.question == ENGLISH_QUESTION:
+            for e in g.evidence:
+                if e.doc == doc.id:
+                    golden |= shown_in(shown, e.start, e.end)
+    assert quoted <= marked(shown, "evidence") <= quoted | golden
     app_page.keyboard.press("Escape")
     app_page.wait_for_selector("#article-dialog:not([open])", state="attached")
 

@@ -81,3 +81,23 @@ def test_check_prints_counts_table():
     assert r.returncode == 0, r.stderr
     assert "every quote resolved exactly once" in r.stdout
     assert "paraphrase" in r.stdout or "direct" in r.stdout
+
+
+HOSTILE = ("# Lockers\n\n## Fees\n\nA locker costs Tk 20 per day.\x1b]0;pwned\x07\x1b[2J\x1b[31m red\x1b[0m\r"
+           "\x08\x08 and the \x9b31m fee is paid at the counter.\n")
+
+
+def test_plain_output_escapes_control_characters_and_json_stays_exact(tmp_path):
+    """A hostile --corpus cannot drive the terminal through `raglab ask` or `chunks`: plain
+    output shows control characters as \\xNN; --json carries the exact text."""
+    (tmp_path / "lockers.md").write_text(HOSTILE, encoding="utf-8")
+    plain = raglab("ask", "--corpus", str(tmp_path), "--retriever", "bm25", "What does a locker fee cost?")
+    assert plain.returncode == 0, plain.stderr
+    assert not any(ch < " " and ch != "\n" or "\x7f" <= ch <= "\x9f" for ch in plain.stdout)
+    assert "\\x1b]0;pwned\\x07" in plain.stdout
+    chunks = raglab("chunks", "--corpus", str(tmp_path))
+    assert chunks.returncode == 0 and "\x1b" not in chunks.stdout and "\x9b" not in chunks.stdout
+    assert "\\x1b[2J" in chunks.stdout and "\\x9b31m" in chunks.stdout
+    exact = raglab("ask", "--json", "--corpus", str(tmp_path), "--retriever", "bm25", "What does a locker fee cost?")
+    texts = [c["text"] for c in json.loads(exact.stdout)["chunks"]]
+    assert any("\x1b]0;pwned\x07\x1b[2J" in t and "\x9b31m" in t for t in texts)

@@ -226,3 +226,17 @@ def test_evaluation_table_is_identical(app_page, native):
     if native_text != browser_text:
         diff = first_difference(json.loads(native_text), json.loads(browser_text))
         pytest.fail(f"compare report differs at {diff[0]}: native {diff[1]!r} vs browser {diff[2]!r}", pytrace=False)
+
+
+def test_prebuilt_analysis_is_what_pyodide_works_out(app_page, dist_dir):
+    """The build analysed the bundled chunks natively and shipped the table; Pyodide
+    analyses them afresh here: both give the file whose sha256 the manifest names, and
+    the app started with that table installed."""
+    with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
+        shipped = json.load(fh)["analysis"]
+    fresh = browser_call(app_page, "prebuiltTable").encode("utf-8")
+    assert hashlib.sha256(fresh).hexdigest() == shipped["sha256"]
+    with open(os.path.join(dist_dir, *shipped["path"].split("/")), "rb") as fh:
+        assert fh.read() == fresh
+    info = app_page.evaluate("() => window.raglab.info")
+    assert info["prebuilt_texts"] == len(json.loads(fresh)["tokens"]) > 0

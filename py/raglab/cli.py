@@ -19,7 +19,7 @@ from .chunking import CHUNKERS
 from . import evaluation, importers, trec
 from .corpus import CorpusError, bundled_corpus_dir, load_corpus, read_utf8
 from .evaluation import DEFAULT_BASELINE, EXPAND_MODES, SPLITS, grid
-from .goldens import GoldenError, bundled_goldens_path, counts_table, load_goldens
+from .goldens import GoldenError, answer_type_agreement, bundled_goldens_path, counts_table, load_goldens
 from .metrics import SEED
 from .pipeline import Config, Pipeline, check_question_length
 from .recommend import latency_from_benchmarks
@@ -46,7 +46,7 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--expand", action=argparse.BooleanOptionalAction, default=d.expand,
                    help=f"expand the query with the bilingual synonym table (default {'on' if d.expand else 'off'})")
     p.add_argument("--threshold", type=float, default=d.threshold,
-                   help=f"abstain below this idf-weighted coverage of the question (default {d.threshold})")
+                   help=f"abstain below this confidence, a probability in [0, 1] (default {d.threshold})")
 
 
 def corpus_docs(args):
@@ -68,7 +68,7 @@ def cmd_analyze(args) -> int:
     else:
         for t in toks:
             surface = args.text[t.start:t.end]
-            print(f"{t.term}\t{t.start}-{t.end}\t{surface}")
+            print(f"{terminal_safe(t.term)}\t{t.start}-{t.end}\t{terminal_safe(surface)}")
     return 0
 
 
@@ -79,7 +79,8 @@ def cmd_chunks(args) -> int:
         if args.json:
             print(dumps(chunk_json(c)))
         else:
-            print(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}\n{c.text}\n")
+            print(terminal_safe(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}") + "\n"
+                  + terminal_safe(c.text, keep="\n\t") + "\n")
     return 0
 
 
@@ -127,17 +128,31 @@ def printable(text: str) -> str:
     return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
 
 
+def terminal_safe(text: str, keep: str = "") -> str:
+    """`text` for a terminal: control characters (C0, DEL, C1) other than those in `keep`
+    shown as \\xNN, so that text from a --corpus folder or a question cannot move the
+    cursor, retitle the window or hide a line. Only plain output needs it: --json
+    prints the exact text (JSON escapes controls itself)."""
+    if not any(ch < "\x20" or "\x7f" <= ch <= "\x9f" for ch in text):
+        return text
+    return "".join(f"\\x{ord(ch):02x}" if (ch < "\x20" or "\x7f" <= ch <= "\x9f") and ch not in keep else ch
+                   for ch in text)
+
+
 def _print_result(r: dict) -> None:
     if r["abstained"]:
         print("Answer: (abstained) not found in the help centre")
     else:
-        print(f"Answer: {r['answer']}")
-        print(f"Cited:  {' '.join('[' + c + ']' for c in r['citations'])}")
+        for short in r["short_answers"]:
+            print(f"Short:  {terminal_safe(short['text'])}")
+        print(f"Answer: {terminal_safe(r['answer'])}")
+        print(f"Cited:  {terminal_safe(' '.join('[' + c + ']' for c in r['citations']))}  "
+              f"(confidence {r['confidence']:.2f})")
     print(f"\nTop {len(r['chunks'])} chunks:")
     for c in r["chunks"]:
         snippet = " ".join(c["text"].split())
-        snippet = snippet if len(snippet) <= 100 else snippet[:99] + "…"
-        print(f"{c['rank']:>2}. {c['score']:>8.4f}  {c['id']:<28} {snippet}")
+        snippet = terminal_safe(snippet if len(snippet) <= 100 else snippet[:99] + "…")
+        print(f"{c['rank']:>2}. {c['score']:>8.4f}  {terminal_safe(c['id']):<28} {snippet}")
 
 
 def cmd_ask(args) -> int:
@@ -168,8 +183,9 @@ def cmd_check(args) -> int:
         raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
     questions = load_goldens(path, docs)
     rows = counts_table(questions)
+    types = answer_type_agreement(questions)
     if args.json:
-        print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))
+        print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows, "answer_types": types}))
         return 0
     langs = language_counts(docs)
     print(f"corpus: {len(docs)} articles ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
@@ -177,6 +193,11 @@ def cmd_check(args) -> int:
     print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")
     for r in rows:
         print(f"{r['lang']:<5} {r['kind']:<13} {r['dev']:>4} {r['test']:>5} {r['total']:>6}")
+    if types:
+        print("\nanswer types: labelled questions whose detected type (raglab.answertypes) agrees with the label")
+        print(f"{'split':<5} {'lang':<5} {'agree':>11} {'accuracy':>9}")
+        for t in types:
+            print(f"{t['split']:<5} {t['lang']:<5} {t['agree']:>5} / {t['labelled']:<3} {t['accuracy']:>9.3f}")
     return 0
 
 
@@ -403,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (UsageError, CorpusError, GoldenError, ValueError) as err:
-        print(f"raglab {args.command}: error: {err}", file=sys.stderr)
+        print(f"raglab {args.command}: error: {terminal_safe(str(err))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

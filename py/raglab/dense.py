@@ -93,6 +93,7 @@ class HashedVectorizer:
         self._grams: dict[str, tuple[int, ...]] = {}
         self.n_docs = 0
         self.df: dict[int, int] = {}
+        self._idf: dict[int, float] = {}
 
     def _key(self, group: str, feature: str) -> int:
         return self._offset[group] + bucket(group + ":" + feature, self.dim)
@@ -129,10 +130,14 @@ class HashedVectorizer:
             for k in counts:
                 df[k] = df.get(k, 0) + 1
         self.df = df
+        # Every chunk feature's idf once (the same expression as `idf`, so the same bits):
+        # weighing looks it up for every feature of every chunk, and start-up time counts.
+        self._idf = {k: math.log((1 + self.n_docs) / (1 + n)) + 1.0 for k, n in df.items()}
         return [self._weigh(c) for c in all_counts]
 
     def idf(self, key: int) -> float:
-        return math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
+        known = self._idf.get(key)
+        return known if known is not None else math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
 
     def _weigh(self, counts: dict[int, int]) -> dict[int, float]:
         keys = sorted(counts)

@@ -31,7 +31,8 @@ from .analyzer import analyze, words
 from .chunking import CHUNKERS
 from .goldens import KINDS, LANGS
 from .metrics import (RESAMPLES, SEED, citation_precision, covered, exact_match, faithfulness, first_rank, gains,
-                      hit_at, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples, token_f1)
+                      hit_at, holds_fact, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples,
+                      token_f1)
 from .pipeline import POOL, Config, Pipeline, check_k
 from .ranking import Query
 from .recommend import recommendation
@@ -155,8 +156,8 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
              queries: dict | None = None, judge=outcome, typing=None) -> list[dict]:
     """One record per question: the ranking's metrics, the answer at threshold 0, the stage.
 
-    The answer is computed once with threshold 0 together with its coverage; at any
-    threshold t the answerer abstains exactly when coverage < t and otherwise returns
+    The answer is computed once with threshold 0 together with its confidence; at any
+    threshold t the answerer abstains exactly when confidence < t and otherwise returns
     the same answer, so tuning needs no second retrieval and no second answer.
     `terms` is the analyzer (a memoised one in a grid); `queries` caches the query text
     per (expansion setting, question), which is all `pipe.query` depends on.
@@ -170,9 +171,12 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         if key not in queries:
             queries[key] = pipe.query(q.question)
         query = queries[key]
-        ranked = [h.index for h in pipe.retriever.search(query, depth)]
+        hits = pipe.retriever.search(query, depth)
+        ranked = [h.index for h in hits]
         top = [pipe.chunks[i] for i in ranked[:k]]
-        result = pipe.answer(q.question, top, threshold=0.0)
+        result = pipe.answer(q.question, top, threshold=0.0, scores=[h.score for h in hits[:k]])
+        # What the reader sees first: the short answers, or the quoted sentences when there are none.
+        shown = None if result.abstained else "; ".join(s.text for s in result.short_answers) or result.text
         words_k = 0
         for i in ranked[:k]:
             if i not in n_words:
@@ -181,6 +185,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         rec = {"id": q.id, "lang": q.lang, "kind": q.kind, "split": q.split, "answerable": q.answerable,
                "top": [pipe.chunks[i].id for i in ranked], "words": words_k,
                "answer": None if result.abstained else result.text, "coverage": result.coverage,
+               "confidence": result.confidence, "short": shown,
                "faithfulness": None if result.abstained else faithfulness(result.text, [c.text for c in top])}
         found = cover.get(q.id, {})
         rec.update(question_fields(q, top, [i in found for i in ranked[:k]], rec["answer"], min_coverage,
@@ -196,6 +201,10 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                 "stage": attribute(ranked, found, pipe.retriever, query, k),
                 "f1": token_f1(None if result.abstained else result.text, q.answer, terms),
                 "em": exact_match(None if result.abstained else result.text, q.answer, terms),
+                "short_f1": token_f1(shown, q.answer, terms),
+                "short_em": exact_match(shown, q.answer, terms),
+                "holds": 0.0 if result.abstained else float(holds_fact(
+                    "\n".join([s.text for s in result.short_answers] + [result.text]), q.answer)),
                 "citation_precision": None if result.abstained else citation_precision(
                     [pipe.by_id[c] for c in result.citations], q.evidence, min_coverage),
             })

@@ -54,7 +54,7 @@ def risk_coverage(report: dict) -> dict:
             cells.append("n/a" if p is None else f"{_f(p['coverage'], 2)} / {_f(p['risk'], 2)}")
         rows.append([r["label"]] + cells)
     return {"title": "Risk-coverage", "notes": [
-        "Coverage / risk when answering every question whose answer coverage score reaches the threshold t "
+        "Coverage / risk when answering every question whose answer confidence reaches the threshold t "
         "(coverage: answered share of all questions; risk: wrong share of the answered). The page draws the "
         "whole sweep (t = 0.00, 0.05, ..., 1.00) as a chart."], "header": header, "rows": rows}
 

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 
 from .analyzer import normalize
+from .answertypes import TYPES, question_type
 from .corpus import Document, bundled_corpus_dir, read_utf8
 
 KINDS = ("direct", "paraphrase", "multi", "crosslingual", "unanswerable")
@@ -40,6 +41,7 @@ class Question:
     question: str
     answer: str | None
     evidence: tuple[Evidence, ...]
+    answer_type: str | None = None  # optional label: what kind of value the question asks for (answertypes.TYPES)
 
     @property
     def answerable(self) -> bool:
@@ -96,6 +98,9 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
     if not text.strip():
         raise GoldenError(f"{where}: field 'question' is empty")
     ref = _field(row, "answer", where, (str, type(None)))
+    atype = row.get("answer_type")
+    if atype is not None and (not isinstance(atype, str) or atype not in TYPES):
+        raise GoldenError(f"{where}: field 'answer_type' is {atype!r}; expected one of {', '.join(TYPES)} (or leave it out)")
     raw_evidence = _field(row, "evidence", where, (list,))
     evidence = []
     for j, ev in enumerate(raw_evidence):
@@ -128,7 +133,7 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
         raise GoldenError(f"{where}: field 'evidence' is empty; a {kind} question needs at least one evidence quote")
     elif ref is None:
         raise GoldenError(f"{where}: field 'answer' is null; a {kind} question needs a reference answer")
-    return Question(qid, lang, kind, split, normalize(text), ref, tuple(evidence))
+    return Question(qid, lang, kind, split, normalize(text), ref, tuple(evidence), atype)
 
 
 def parse_goldens(text: str, docs: list[Document], source: str = "questions.jsonl") -> list[Question]:
@@ -181,3 +186,19 @@ def counts_table(questions: list[Question]) -> list[dict]:
 def bundled_goldens_path() -> str:
     """The golden set shipped next to the bundled corpus."""
     return os.path.join(os.path.dirname(bundled_corpus_dir()), "goldens", "questions.jsonl")
+
+
+def answer_type_agreement(questions: list[Question]) -> list[dict]:
+    """Per split and language, how often `answertypes.question_type` agrees with the labelled
+    `answer_type` (questions without a label are left out)."""
+    rows = []
+    for split in SPLITS + ("all",):
+        for lang in LANGS + ("all",):
+            sel = [q for q in questions if q.answer_type is not None and split in (q.split, "all") and lang in (q.lang, "all")]
+            if sel:
+                agree = 0
+                for q in sel:
+                    agree += question_type(q.question) == q.answer_type
+                rows.append({"split": split, "lang": lang, "labelled": len(sel), "agree": agree,
+                             "accuracy": agree / len(sel)})
+    return rows

@@ -48,7 +48,7 @@ class Config:
     retriever: str = "hybrid-rerank"
     k: int = 5
     expand: bool = True
-    threshold: float = 0.4
+    threshold: float = 0.45
 
     def check(self) -> "Config":
         if self.chunker not in CHUNKERS:
@@ -57,7 +57,7 @@ class Config:
             raise ValueError(f"unknown retriever {self.retriever!r}; choose one of: {', '.join(RETRIEVERS)}")
         check_k(self.k)
         if not isinstance(self.threshold, (int, float)) or not 0 <= self.threshold <= 1:  # NaN fails too
-            raise ValueError(f"threshold is a coverage between 0 and 1, got {self.threshold!r}")
+            raise ValueError(f"threshold is a confidence between 0 and 1, got {self.threshold!r}")
         return self
 
     @property
@@ -115,13 +115,14 @@ class Pipeline:
         """Ranked hits for a question (expanded when the config says so)."""
         return self.retriever.search(self.query(question), n or self.config.k)
 
-    def answer(self, question: str, chunks: list[Chunk], threshold: float) -> Answer:
-        """The answerer on already retrieved chunks; with expansion on, the question's
-        terms also count as found through their synonym-table aliases."""
-        aliases = {}
-        if self.config.expand:
-            aliases = expansion_aliases(question)
-        return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold, aliases=aliases)
+    def aliases(self, question: str) -> dict:
+        """With expansion on, the question's terms also count as found through their aliases."""
+        return expansion_aliases(question) if self.config.expand else {}
+
+    def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
+        """The answerer on already retrieved chunks (with their retrieval scores when known)."""
+        return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold,
+                      aliases=self.aliases(question), question=question, scores=scores)
 
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""
@@ -130,7 +131,7 @@ class Pipeline:
         hits = self.search(question) if question.strip() else []
         top = [self.chunks[h.index] for h in hits]
         terms = set(analyze(question))
-        result = self.answer(question, top, self.config.threshold)
+        result = self.answer(question, top, self.config.threshold, [h.score for h in hits])
         ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, terms))
                        for rank, (h, c) in enumerate(zip(hits, top), 1))
         return AskResult(question, result, tuple(sorted(terms)), self.config, ranked)

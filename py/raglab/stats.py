@@ -2,7 +2,7 @@
 tuning, bootstrap intervals. Records in, plain numbers out; no pipelines, no printing.
 
 A record is the dict `evaluation.evaluate` makes for one question under one
-configuration (its metrics, the answer at threshold 0 with its coverage, the stage).
+configuration (its metrics, the answer at threshold 0 with its confidence, the stage).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ TUNING_RULE = ("for each configuration, the abstention threshold in 0.00, 0.05, 
                "to the lower threshold), applied unchanged to the reported split")
 
 def answered(rec: dict, threshold: float) -> bool:
-    return rec["answer"] is not None and rec["coverage"] >= threshold
+    return rec["answer"] is not None and rec["confidence"] >= threshold
 
 
 def summarise(records: list[dict], threshold: float) -> dict:
@@ -40,6 +40,8 @@ def summarise(records: list[dict], threshold: float) -> dict:
     out["words"] = mean(float(r["words"]) for r in records)
     out["f1"] = mean(r["f1"] if answered(r, threshold) else 0.0 for r in ans)
     out["em"] = mean(r["em"] if answered(r, threshold) else 0.0 for r in ans)
+    for key in ("short_f1", "short_em", "holds"):
+        out[key] = mean(r[key] if answered(r, threshold) else 0.0 for r in ans)
     out["faithfulness"] = mean(r["faithfulness"] for r in records if answered(r, threshold))
     out["citation_precision"] = mean(r["citation_precision"] for r in ans if answered(r, threshold))
     out["answer_rate"] = mean(1.0 if answered(r, threshold) else 0.0 for r in ans)

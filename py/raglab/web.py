@@ -29,6 +29,7 @@ import sys
 from dataclasses import asdict, dataclass, field, fields
 
 from . import __version__
+from .analyzer import prebuilt_size
 from .chunking import CHUNKERS
 from .corpus import Document, load_corpus, parse_corpus
 from . import evaluation, report
@@ -139,6 +140,23 @@ def load_dir(name: str, corpus_dir: str, goldens_path: str | None = None) -> str
     return summary(name)
 
 
+def use_prebuilt(path: str, sha256: str) -> str:
+    """Install the build's prebuilt analysis of the bundled chunks (see raglab.prebuilt)
+    from a file; returns {"texts": how many texts it answers}. Results never change,
+    only the time the first index takes (the table is keyed by text)."""
+    from .prebuilt import install_file
+
+    return dumps({"texts": install_file(path, sha256)})
+
+
+def prebuilt_table(corpus: str = BUNDLED) -> str:
+    """The prebuilt analysis of a loaded corpus, worked out afresh here: the parity test
+    compares its sha256 with the file the build shipped (analysed natively)."""
+    from .prebuilt import build
+
+    return build(_corpus(corpus).docs).decode("utf-8")
+
+
 def load_squad(name: str, squad_path: str, corpus_dir: str | None = None) -> str:
     """A SQuAD 1.1/2.0 JSON file loaded under `name` through the importer `raglab import squad`
     uses: its articles (plus any Markdown articles in `corpus_dir`) and its questions.
@@ -213,6 +231,7 @@ def info(corpus: str = BUNDLED) -> str:
         "examples": examples(loaded.questions),
         "questions": len(loaded.questions),
         "goldens_error": loaded.goldens_error,
+        "prebuilt_texts": prebuilt_size(),
     })
 
 
