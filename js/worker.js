@@ -65,6 +65,7 @@ function describe(err, when = null) {
   if (python && last.startsWith(type + ": ")) last = last.slice(type.length + 2);
   if (python) technical = technical.split("\n").slice(-12).join("\n"); // the end of the traceback
   if (python && USER_ERRORS.has(type)) return { type, message: last, details: technical };
+  if (!python && err && err.forUser) return { type, message: technical }; // the worker's own sentences (semantic model)
   const message = when ? STAGE_ADVICE[when] || STAGE_ADVICE.indexing
     : "Something went wrong inside Python while doing this; nothing was changed. Try again, or reload the page if it happens again.";
   return { type, message, details: python ? technical : `${type}: ${technical}`, internal: true };
@@ -295,6 +296,7 @@ async function encodeMissing(op, args, corpus, progress) {
       if (encodingCancelled) {
         const error = new Error(`computing the chunk vectors was cancelled (${state.done} of ${state.total} done; they are kept)`);
         error.name = "Cancelled";
+        error.forUser = true;
         throw error;
       }
       state = JSON.parse(web.encode_passages(config, corpus, ENCODE_BATCH));
@@ -313,6 +315,7 @@ async function semanticReady() {
     const reason = semantic.error ? semantic.error.message : String(err.message || err);
     const error = new Error(`the semantic model did not load (${reason}); press Retry, or pick a lexical retriever`);
     error.name = "SemanticUnavailable";
+    error.forUser = true;
     throw error;
   }
 }
