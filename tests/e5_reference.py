@@ -66,7 +66,10 @@ class Reference:
         n, h, nh = len(ids), self.h, self.nh
         hd = h // nh
         x = self._norm(self.word[ids] + self.pos[:n] + self.type, *self.ln)
-        erf = np.vectorize(math.erf)
+        try:  # scipy's erf is exact to double precision and fast; math.erf per element is slow
+            from scipy.special import erf
+        except ImportError:
+            erf = np.vectorize(math.erf)
         for ly in self.layers:
             q = x @ ly["q.w"].T + ly["q.b"]
             k = x @ ly["k.w"].T + ly["k.b"]
