@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from array import array
 
 from .modelfile import ModelFileError, check, read_info
@@ -106,12 +107,14 @@ class NativeKernel:
 class Encoder:
     """Texts to unit vectors. `digest` (the model file's sha256) keys every cached vector."""
 
-    def __init__(self, model: bytes, backend):
+    def __init__(self, model: bytes, backend, digest: str | None = None):
+        # The browser hands over only the header and tokenizer sections (the weights live
+        # in the kernel's memory) with the digest its worker already checked.
         info = read_info(model)
         self.tokenizer = Tokenizer.from_info(info)
         self.backend = backend
         self.dim = info.hidden
-        self.digest = hashlib.sha256(model).hexdigest()
+        self.digest = digest or hashlib.sha256(model).hexdigest()
 
     def ids(self, text: str) -> list[int]:
         return self.tokenizer.encode(text)
@@ -128,14 +131,28 @@ class Encoder:
 _NATIVE: Encoder | None = None
 
 
+class EncoderLoading(EncoderUnavailable):
+    """In the browser: the semantic model has not been loaded (yet). The worker waits for it
+    and asks again, so a semantic configuration is never answered by another one."""
+
+
 def native_encoder() -> Encoder:
-    """The process's encoder over the model file and library that `build.py setup` made."""
+    """The process's encoder: natively over the model file and library that `build.py setup`
+    made; in the browser the one its worker installed with `use` (raglab.wasm_kernel)."""
     global _NATIVE
     if _NATIVE is None:
+        if sys.platform == "emscripten":
+            raise EncoderLoading("the semantic model is not loaded yet; it loads after the page is ready")
         model = read_model()
         _NATIVE = Encoder(model, NativeKernel(model))
     return _NATIVE
 
 
-__all__ = ["Encoder", "EncoderUnavailable", "ModelFileError", "NativeKernel", "native_encoder",
-           "read_model", "QUERY", "PASSAGE"]
+def use(encoder: Encoder | None) -> None:
+    """Make `encoder` the process's encoder (the browser's worker does, once its kernel is loaded)."""
+    global _NATIVE
+    _NATIVE = encoder
+
+
+__all__ = ["Encoder", "EncoderLoading", "EncoderUnavailable", "ModelFileError", "NativeKernel", "native_encoder",
+           "read_model", "use", "QUERY", "PASSAGE"]

@@ -72,7 +72,8 @@ def _worker_encode(text: str) -> bytes:
 def encode_all(texts: list[str], encoder: Encoder, workers: int | None = None) -> list[bytes]:
     """Vectors (float32 bytes) of texts, in order; a process pool when there are many."""
     workers = workers or min(os.cpu_count() or 1, 4)
-    if len(texts) < 8 or workers < 2 or encoder is not _native_or_none():
+    if (len(texts) < 8 or workers < 2 or encoder is not _native_or_none()
+            or sys.platform == "emscripten"):  # no processes in the browser
         return [encoder.encode(t).tobytes() for t in texts]
     import multiprocessing
 
@@ -89,10 +90,11 @@ def _native_or_none():
 class VectorCache:
     """The vectors of one encoder: shipped store, then disk cache, then the kernel."""
 
-    def __init__(self, encoder: Encoder, use_disk: bool = True):
+    def __init__(self, encoder: Encoder, use_disk: bool = True, shipped: str | None = None):
         self.encoder = encoder
         self.use_disk = use_disk
-        self.known = read_store(shipped_path(encoder.digest), encoder.digest, encoder.dim)
+        shipped = shipped or shipped_path(encoder.digest)  # the browser passes the store it fetched
+        self.known = read_store(shipped, encoder.digest, encoder.dim)
         if use_disk:
             self.known.update(read_store(cache_path(encoder.digest), encoder.digest, encoder.dim))
 
@@ -136,10 +138,16 @@ _CACHE: VectorCache | None = None
 
 
 def native_cache() -> VectorCache:
+    """The process's vector cache (in the browser, the one its worker installed with `use`)."""
     global _CACHE
     if _CACHE is None:
         _CACHE = VectorCache(native_encoder())
     return _CACHE
+
+
+def use(cache: VectorCache | None) -> None:
+    global _CACHE
+    _CACHE = cache
 
 
 def write_shipped(texts: list[str], progress: bool = True) -> str:
