@@ -182,6 +182,8 @@ def main() -> int:
     parser.add_argument("--startup-only", action="store_true", help="time the start-ups only (no answers, no Evaluate)")
     parser.add_argument("--skip-full-grid", action="store_true", help="skip the full-grid Evaluate run (minutes)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--semantic-only", action="store_true",
+                        help="time only the semantic model (bench/semantic_browser.py), with native figures")
     args = parser.parse_args()
 
     build = _build_module()
@@ -201,6 +203,18 @@ def main() -> int:
         server, url = build.serve_in_background(bench_root(dist, workdir, build.site_csp(dist)))
         browser = pw.chromium.launch(**build.browser_launch_options())
         figures["machine"]["chromium"] = browser.version
+        if args.semantic_only:
+            from semantic_browser import print_figures, semantic_figures
+
+            figures["semantic"] = semantic_figures(browser, url, dist, sample)
+            browser.close()
+            server.shutdown()
+            if args.json:
+                print(json.dumps(figures, indent=1, ensure_ascii=False))
+            else:
+                print(f"Chromium {browser.version}, load average {figures['machine']['load_average'][0]:.2f} at the start")
+                print_figures(figures["semantic"])
+            return 0
         figures["startup"] = startup(browser, url, args.runs)
         figures["machine"]["load_average_after_startup"] = list(os.getloadavg())
         if not args.startup_only:
@@ -209,6 +223,9 @@ def main() -> int:
             page.goto(url)
             page.evaluate(READY)
             figures.update(answers_and_evaluate(page, sample, args.skip_full_grid))
+            from semantic_browser import semantic_figures
+
+            figures["semantic"] = semantic_figures(browser, url, dist, sample)
         browser.close()
         server.shutdown()
 
@@ -234,6 +251,9 @@ def main() -> int:
           f"raglab.ask() alone median {a['api_median']} ms   [target <= 100 ms]")
     for name, run in figures["evaluate"].items():
         print(f"evaluate ({name}): {run['ms'] / 1000:.1f} s for {run['configurations']} configurations   [target <= 15 s]")
+    from semantic_browser import print_figures
+
+    print_figures(figures["semantic"])
     return 0
 
 

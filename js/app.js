@@ -6,6 +6,7 @@ import { errorText, initialLanguage, saveLanguage, setLanguage, t, num } from ".
 import { setupAsk } from "./ask.js";
 import { setupEvaluate } from "./evaluate.js";
 import { setupOwnData } from "./owndata.js";
+import { setupSemantic } from "./semantic-ui.js";
 import { errorDetails, replace } from "./dom.js";
 
 const raglab = new Raglab();
@@ -110,6 +111,7 @@ const context = { raglab, t, onLanguage, selectTab: (id) => selectTab($(id)) };
 setupAsk(context);
 const { askThere } = setupEvaluate(context);
 setupOwnData({ ...context, askThere });
+setupSemantic(context);
 applyLanguage(initialLanguage());
 
 raglab.ready.then((info) => {

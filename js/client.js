@@ -13,6 +13,8 @@
 //                                               // == raglab compare --format json --split test
 //   await raglab.moduleHashes()                 // {"raglab/analyzer.py": "<sha256>", ...} inside Pyodide
 //   await raglab.article("en-cash-out")         // {id, lang, title, text, sections}
+//   await raglab.semanticReady()                // the semantic model loaded (it loads after ready;
+//                                               // "semantic" events report {state, done, total})
 //   await raglab.raw("askMany", ["q1"], {})     // the JSON text, for byte-for-byte comparisons
 //
 // A config is an object with any of {chunker, retriever, k, expand, threshold};
@@ -79,6 +81,7 @@ export class Raglab extends EventTarget {
     this.#pending.clear();
     this.state = "starting";
     this.info = null;
+    this.semantic = { state: "idle" }; // the semantic model: idle | loading | ready | failed
     this.timings = { start: performance.now(), stages: {} };
     this.#ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
@@ -143,6 +146,10 @@ export class Raglab extends EventTarget {
       this.dispatchEvent(new CustomEvent("ready", { detail: this.info }));
     } else if (message.type === "failed") {
       this.#fail(message.stage, message.error);
+    } else if (message.type === "semantic") {
+      if (message.state === "ready") this.timings.semanticReady = performance.now() - this.timings.start;
+      this.semantic = message;
+      this.dispatchEvent(new CustomEvent("semantic", { detail: message }));
     } else {
       const call = this.#pending.get(message.id);
       if (!call) return;
@@ -223,6 +230,39 @@ export class Raglab extends EventTarget {
 
   corpusInfo({ corpus = "bundled" } = {}) {
     return this.#json("info", [corpus]);
+  }
+
+  /** Load the semantic model again after it failed (the "semantic" event reports progress). */
+  retrySemantic() {
+    return this.#json("retrySemantic", []);
+  }
+
+  /** Resolves once the semantic model is in (rejects if it failed to load). */
+  semanticReady() {
+    if (this.semantic.state === "ready") return Promise.resolve(this.semantic);
+    return new Promise((resolve, reject) => {
+      const listen = (event) => {
+        if (event.detail.state === "ready") resolve(event.detail);
+        else if (event.detail.state === "failed") reject(new RaglabError(event.detail.error));
+        else return;
+        this.removeEventListener("semantic", listen);
+      };
+      this.addEventListener("semantic", listen);
+    });
+  }
+
+  /** Compute own data's chunk vectors for a config's chunker, with progress; cancelEncoding() stops it. */
+  encodePassages(config = {}, onProgress = null, { corpus = "user" } = {}) {
+    return this.#json("encodePassages", [config, corpus], onProgress);
+  }
+
+  cancelEncoding() {
+    return this.#json("cancelEncoding", []);
+  }
+
+  /** sha256 of each text's vector (float.hex of every component), computed by the kernel now. */
+  vectorDigests(texts) {
+    return this.#json("vectorDigests", [texts]);
   }
 
   warm(config = {}, { corpus = "bundled" } = {}) {

@@ -289,3 +289,8 @@ export function num(value, digits = null) {
   const text = digits === null ? String(value) : Number(value).toFixed(digits);
   return current === "bn" ? text.replace(/[0-9]/g, (d) => String.fromCharCode(0x09e6 + Number(d))) : text;
 }
+
+/** Add interface strings ({en: {key: text}, bn: {...}}) from a feature's own module. */
+export function addStrings(more) {
+  for (const [lang, table] of Object.entries(more)) Object.assign(STRINGS[lang], table);
+}

@@ -9,6 +9,7 @@
 import { el, errorDetails, replace, table } from "./dom.js";
 import { errorText, num } from "./i18n.js";
 import { drawReport, runCompare } from "./evaluate.js";
+import { encodeOwnData } from "./semantic-ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -134,8 +135,13 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
       if (loaded.goldens_error) {
         showError(loaded.goldens_error);
       } else if (loaded.questions && raglab.info && raglab.info.compare) {
+        // the semantic retrievers only when asked for: they first encode every chunk here
+        const semantic = $("own-semantic").checked && (raglab.info.semantic || []).length > 0;
+        const options = { split: "all", per_question: true };
+        if (!semantic) options.retriever = raglab.info.retrievers.filter((r) => !(raglab.info.semantic || []).includes(r));
+        if (semantic && !(await encodeOwnData(raglab, raglab.info.chunkers))) return;
         view = await runCompare(raglab, t, {
-          options: { split: "all", per_question: true }, corpus: "user", progress: $("own-progress"), status: $("own-status"),
+          options, corpus: "user", progress: $("own-progress"), status: $("own-status"),
         });
         if (view) drawView();
       }

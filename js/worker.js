@@ -14,13 +14,17 @@
 //               {id, type: "result", json}       a request's JSON text
 //               {id, type: "error", error}       a request failed: {type, message}
 //               {id, type: "progress", done, total, label}
+//               {type: "semantic", state, ...}      the semantic model's loading (js/semantic.js)
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { Semantic, chunkersOf, corpusOf, retrieversOf } from "./semantic.js";
 
 const ROOT = new URL("../", import.meta.url); // dist/, wherever it is hosted
 let stage = "runtime";
 let web = null; // the raglab.web module, as a Pyodide proxy
 let FS = null; // Pyodide's file system
+let semantic = null; // the semantic model (js/semantic.js), loaded after ready
+let info = null; // raglab.web.info() of the bundled corpus, parsed
 
 function post(message) {
   self.postMessage(message);
@@ -61,6 +65,7 @@ function describe(err, when = null) {
   if (python && last.startsWith(type + ": ")) last = last.slice(type.length + 2);
   if (python) technical = technical.split("\n").slice(-12).join("\n"); // the end of the traceback
   if (python && USER_ERRORS.has(type)) return { type, message: last, details: technical };
+  if (!python && err && err.forUser) return { type, message: technical }; // the worker's own sentences (semantic model)
   const message = when ? STAGE_ADVICE[when] || STAGE_ADVICE.indexing
     : "Something went wrong inside Python while doing this; nothing was changed. Try again, or reload the page if it happens again.";
   return { type, message, details: python ? technical : `${type}: ${technical}`, internal: true };
@@ -145,8 +150,18 @@ async function start() {
     web.use_prebuilt("analysis.json", manifest.analysis.sha256);
     FS.unlink("analysis.json");
   }
-  web.warm("{}");
-  post({ type: "ready", info: web.info("bundled"), at: performance.now() });
+  semantic = new Semantic({ pyodide, web, root: ROOT, manifest, post });
+  const text = web.info("bundled");
+  info = JSON.parse(text);
+  // A semantic served default needs the model: the page is ready for lexical
+  // configurations at once, and the default's index is built when the model is in.
+  if (!info.semantic.includes(info.defaults.retriever)) web.warm("{}");
+  post({ type: "ready", info: text, at: performance.now() });
+  setTimeout(() => {
+    semantic.load().then(() => {
+      if (info.semantic.includes(info.defaults.retriever)) web.warm("{}");
+    }, () => {});
+  }, 0);
 }
 
 // Each op takes the page's arguments (strings, numbers, plain objects) and returns
@@ -184,12 +199,24 @@ const OPS = {
   },
   moduleHashes: () => web.module_hashes(),
   prebuiltTable: () => web.prebuilt_table(),
+  vectorDigests: (texts) => web.vector_digests(JSON.stringify(texts)),
+  // (the vectors themselves are computed by encodeMissing before this runs)
+  encodePassages: (config = {}, corpus = "bundled") => web.encode_passages(JSON.stringify(config || {}), corpus, 0),
+  cancelEncoding: () => {
+    encodingCancelled = true;
+    return "true";
+  },
+  retrySemantic: () => {
+    semantic.load();
+    return JSON.stringify({ state: semantic.state });
+  },
   // These two report progress: `progress` posts {done, total, label} for the call.
   compare: (progress, options = {}, corpus = "bundled") => web.compare(JSON.stringify(options || {}), progress, corpus),
   compareView: (progress, options = {}, corpus = "bundled") =>
     web.compare_view(JSON.stringify(options || {}), progress, corpus),
 };
 const WITH_PROGRESS = new Set(["compare", "compareView"]);
+const needsEncoder = new Set(["vectorDigests", "encodePassages"]);
 
 let started = false;
 const booted = start().then(() => {
@@ -221,11 +248,74 @@ self.onmessage = async (event) => {
     post({ id, type: "error", error: { type: "ValueError", message: `unknown operation ${JSON.stringify(op)}` } });
     return;
   }
+  const progress = (done, total, label) => post({ id, type: "progress", done, total, label: String(label ?? "") });
+  const call = () => (WITH_PROGRESS.has(op) ? handler(progress, ...args) : handler(...args));
   try {
-    const progress = (done, total, label) => post({ id, type: "progress", done, total, label: String(label ?? "") });
-    const json = WITH_PROGRESS.has(op) ? handler(progress, ...args) : handler(...args);
+    if (needsSemantic(op, args)) {
+      await semanticReady();
+      // chunk vectors that did not ship (own data, the sentence chunker) are computed first
+      if (op !== "vectorDigests") await encodeMissing(op, args, corpusOf(op, args), progress);
+    }
+    let json;
+    try {
+      json = call();
+    } catch (err) {
+      // a configuration needed the encoder after all: wait for it and ask again, never
+      // letting another configuration answer instead
+      if (!err || err.type !== "EncoderLoading") throw err;
+      await semanticReady();
+      json = call();
+    }
     post({ id, type: "result", json });
   } catch (err) {
     post({ id, type: "error", error: describe(err) });
   }
 };
+
+// --- the semantic model: requests that need it wait for it (js/semantic.js) ----------
+
+function needsSemantic(op, args) {
+  if (needsEncoder.has(op)) return true;
+  return !!info && retrieversOf(op, args, info).some((name) => info.semantic.includes(name));
+}
+
+// Chunk vectors that were not shipped (own data; the bundled corpus's sentence chunks) are
+// computed here, a few chunks per Python call,
+// so progress reaches the page and a cancelEncoding message gets in between batches.
+let encodingCancelled = false;
+const ENCODE_BATCH = 4;
+
+async function encodeMissing(op, args, corpus, progress) {
+  encodingCancelled = false;
+  for (const chunker of chunkersOf(op, args, info)) {
+    const config = JSON.stringify({ chunker });
+    const started = performance.now();
+    let state = JSON.parse(web.encode_passages(config, corpus, 0));
+    const first = state.done;
+    while (state.done < state.total) {
+      if (encodingCancelled) {
+        const error = new Error(`computing the chunk vectors was cancelled (${state.done} of ${state.total} done; they are kept)`);
+        error.name = "Cancelled";
+        error.forUser = true;
+        throw error;
+      }
+      state = JSON.parse(web.encode_passages(config, corpus, ENCODE_BATCH));
+      const rate = (performance.now() - started) / Math.max(1, state.done - first);
+      progress(state.done, state.total, `vectors ${chunker} ${Math.round((rate * (state.total - state.done)) / 1000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 0)); // let a cancel message in
+    }
+  }
+}
+
+async function semanticReady() {
+  if (semantic.state === "idle") semantic.load();
+  try {
+    await semantic.whenReady();
+  } catch (err) {
+    const reason = semantic.error ? semantic.error.message : String(err.message || err);
+    const error = new Error(`the semantic model did not load (${reason}); press Retry, or pick a lexical retriever`);
+    error.name = "SemanticUnavailable";
+    error.forUser = true;
+    throw error;
+  }
+}

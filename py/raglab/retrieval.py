@@ -21,6 +21,7 @@ from .hybrid import DEPTH as HYBRID_DEPTH
 from .hybrid import HybridRetriever
 from .ranking import Hit, Query, index_text, top_n
 from .rerank import RerankRetriever
+from .semantic import FusionRetriever, SemanticRetriever
 
 
 class Retriever(Protocol):
@@ -91,7 +92,11 @@ RETRIEVERS: dict[str, Callable[[list[Chunk]], Retriever]] = {
     "dense": DenseRetriever,  # hashed word and character n-grams: lexical-statistical, not semantic
     "hybrid": HybridRetriever,  # reciprocal rank fusion of bm25 and dense
     "hybrid-rerank": RerankRetriever,  # hybrid top 30, reordered by a query-aware lexical reranker
+    "semantic": SemanticRetriever,  # multilingual-e5-small cosine (needs the encoder's kernel)
+    "bm25-semantic": FusionRetriever,  # weighted fusion of bm25 and semantic
 }
+# Retrievers that need the encoder kernel: the browser offers them once it has the kernel too.
+ENCODER_RETRIEVERS = ("semantic", "bm25-semantic")
 
 
 def build_retriever(name: str, chunks: list[Chunk]) -> Retriever:

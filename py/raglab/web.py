@@ -35,7 +35,7 @@ from .corpus import Document, load_corpus, parse_corpus
 from . import evaluation, report
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
 from .pipeline import Config, Pipeline
-from .retrieval import RETRIEVERS, HasScores
+from .retrieval import ENCODER_RETRIEVERS, RETRIEVERS, HasScores
 from .schema import analysis, article_json, ask_json, dumps, empty_question, language_counts
 
 BUNDLED = "bundled"
@@ -50,6 +50,8 @@ class LoadedCorpus:
     questions: list[Question] = field(default_factory=list)
     goldens_error: str | None = None
     pipelines: dict[tuple[str, str], Pipeline] = field(default_factory=dict)  # by (chunker, retriever)
+    encoded: set = field(default_factory=set)  # chunkers whose chunk vectors are all cached
+    pending: dict = field(default_factory=dict)  # chunker -> (texts still to encode, all texts)
 
 
 _CORPORA: dict[str, LoadedCorpus] = {}
@@ -223,6 +225,7 @@ def info(corpus: str = BUNDLED) -> str:
         "served": Config().label,
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
+        "semantic": semantic_retrievers(),
         "compare": _available("evaluation"),
         "articles": [{"id": d.id, "lang": d.lang, "title": d.title} for d in loaded.docs],
         "examples": examples(loaded.questions),
@@ -371,3 +374,71 @@ def module_hashes() -> str:
                     digest = hashlib.sha256(fh.read()).hexdigest()
                 out["raglab/" + os.path.relpath(path, package).replace(os.sep, "/")] = digest
     return dumps(out)
+
+
+# ---------------------------------------------------------------- the semantic model
+# The page loads the encoder after start-up (js/semantic.js); these are its Python side.
+
+def load_encoder(header, digest: str, vectors_path: str) -> str:
+    """Install the browser's wasm kernel as the encoder (see raglab.wasm_kernel).
+
+    `header` is the model file up to its weights (bytes, or the worker's Uint8Array),
+    `digest` the whole file's sha256 as checked against the manifest, `vectors_path` the
+    fetched vector store. Pipelines built while the encoder was missing never existed (their
+    build raised), so nothing stale needs dropping.
+    """
+    from .wasm_kernel import install
+
+    data = header.to_bytes() if hasattr(header, "to_bytes") else bytes(header)
+    cache = install(data, digest, vectors_path)
+    return dumps({"digest": digest, "dim": cache.encoder.dim, "vectors": len(cache.known)})
+
+
+def semantic_retrievers() -> list[str]:
+    """The registered retrievers that need the encoder (the page shows them as loading until it is)."""
+    return [name for name in RETRIEVERS if name in ENCODER_RETRIEVERS]
+
+
+def _vector_digest(vector) -> str:
+    return hashlib.sha256(",".join(float(x).hex() for x in vector).encode()).hexdigest()
+
+
+def vector_digests(texts) -> str:
+    """For each text, the sha256 of its vector's components as float.hex, computed by the
+    kernel now (never read from a store): the parity tests compare these across runtimes.
+    A vector the process did not know yet is kept in memory, as a question's would be."""
+    from .vectors import native_cache, text_key
+
+    cache = native_cache()
+    out = []
+    for text in _json_arg(texts, "texts", list, []):
+        vector = cache.encoder.encode(text)
+        cache.known.setdefault(text_key(text), vector.tobytes())
+        out.append(_vector_digest(vector))
+    return dumps(out)
+
+
+def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
+    """Encode up to `limit` chunk vectors a semantic configuration still lacks (0: none, just
+    count). The worker calls this in small batches for own data, so it can show progress and
+    an estimate and stop when the user cancels; {"done", "total"}."""
+    from .chunking import chunk_corpus
+    from .encoder import PASSAGE
+    from .ranking import index_text
+    from .vectors import native_cache, text_key
+
+    chunker = parse_config(config).chunker
+    loaded = _corpus(corpus)
+    if chunker in loaded.encoded:  # the common case (every question asks this): no work
+        return dumps({"done": 0, "total": 0})
+    cache = native_cache()
+    if chunker not in loaded.pending:  # chunked once, not once per batch
+        texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunk_corpus(loaded.docs, chunker)))
+        loaded.pending[chunker] = ([t for t in texts if text_key(t) not in cache.known], len(texts))
+    missing, total = loaded.pending[chunker]
+    if limit > 0 and missing:
+        cache.get(missing[:limit])
+        del missing[:limit]
+    if not missing:
+        loaded.encoded.add(chunker)
+    return dumps({"done": total - len(missing), "total": total})
