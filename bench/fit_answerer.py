@@ -4,8 +4,9 @@
     .venv/bin/python bench/fit_answerer.py --write    # ... and write py/raglab/data/sentence_model.json
     .venv/bin/python bench/fit_answerer.py --check    # exit 1 unless the committed weights are what a re-fit gives
 
-Training data: every dev question of `goldens/questions.jsonl`, retrieved with the served
-default (`pipeline.Config()`); the candidates are the quotable sentences of its top-k chunks
+Training data: every dev question of `goldens/questions.jsonl`, retrieved with `FIT_CONFIG`
+(the lexical served default the model was fitted with; pinned, so that choosing another
+served default does not silently change what a re-fit gives); the candidates are the quotable sentences of its top-k chunks
 (`answer.score_candidates`). A candidate is positive when it overlaps an evidence passage of
 the question by at least half of the shorter of the two; unanswerable questions contribute
 negatives only. Model: L2-regularised logistic regression fitted by Newton's method, in
@@ -37,6 +38,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.path.join(ROOT, "py", "raglab", "data", "sentence_model.json")
 L2 = 1.0  # on every weight but the bias
 ITERATIONS = 50
+
+# The configuration whose top-k chunks supplied the training sentences.
+FIT_CONFIG = Config(chunker="recursive", retriever="hybrid-rerank", k=5, expand=True, threshold=0.45)
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -106,7 +110,7 @@ def training_data(root: str = ROOT):
     """Per dev question: (question, candidates, labels, share of its idf mass missing from the chunks)."""
     docs = load_corpus(os.path.join(root, "corpus"))
     questions = load_goldens(os.path.join(root, "goldens", "questions.jsonl"), docs)
-    pipe = Pipeline(docs, Config())
+    pipe = Pipeline(docs, FIT_CONFIG)
     out = []
     for q in questions:
         if q.split != "dev":

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from helpers import ROOT
+from raglab.pipeline import Config
 
 
 def raglab(*args, input=None):
@@ -23,7 +24,7 @@ def test_every_command_has_help(cmd):
 def test_ask_prints_answer_citations_and_chunks():
     r = raglab("ask", "What is the cash out fee at an agent?")
     assert r.returncode == 0, r.stderr
-    assert "1.85%" in r.stdout and "Cited:" in r.stdout and "Top 5 chunks" in r.stdout
+    assert "1.85%" in r.stdout and "Cited:" in r.stdout and f"Top {Config().k} chunks" in r.stdout
 
 
 def test_ask_json_fields():

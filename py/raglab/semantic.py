@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from .analyzer import analyze
+from .analyzer import analyze, normalize
 from .bm25 import BM25
 from .chunking import Chunk
 from .encoder import PASSAGE, QUERY
@@ -49,7 +49,7 @@ def cosines(question: str, texts: list[str], cache=None) -> list[float]:
     bundled corpus's chunks and recursive-chunk sentences are shipped, others are encoded
     once and cached. For the answerer."""
     cache = cache or _native_cache()
-    vector = cache.get([QUERY + question], keep=False)
+    vector = cache.get([QUERY + normalize(question)], keep=False)
     return [float(x) for x in cache.encoder.dots(vector, cache.get([PASSAGE + t for t in texts]))]
 
 
@@ -67,7 +67,8 @@ class SemanticRetriever:
         return self.bm25.idf(term)
 
     def scores(self, query: Query) -> dict[int, float]:
-        vector = self.cache.get([QUERY + query.text], keep=False)
+        # NFC like the corpus: a question typed with ে + া must meet the same vector as ো.
+        vector = self.cache.get([QUERY + normalize(query.text)], keep=False)
         return {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
 
     def search(self, query: Query, n: int) -> list[Hit]:
