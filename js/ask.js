@@ -5,8 +5,9 @@
 // and chunk spans), and so does a golden example's verdict (raglab.web.judge);
 // this file only turns them into DOM nodes.
 
-import { el, guessLang, highlighted, replace } from "./dom.js";
-import { num, say, sayRaw } from "./i18n.js";
+import { el, errorDetails, guessLang, replace } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+import { errorText, num, say, sayRaw } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const K_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 10];
@@ -134,7 +135,8 @@ export function setupAsk({ raglab, t, onLanguage }) {
       bringIntoView();
     } catch (err) {
       last = null;
-      sayRaw($("ask-status"), err.message);
+      sayRaw($("ask-status"), "");
+      replace($("ask-status"), errorText(err), errorDetails(err, t("error.details")));
       replace($("result"));
     } finally {
       waiting = false;
@@ -179,7 +181,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
       ? el("div", { id: "answer", class: "answer abstained", tabindex: "-1", dataset: { abstained: "true" } },
           el("h2", {}, t("ask.answer")),
           el("p", { id: "answer-text", class: "abstention" },
-            t("ask.abstained", { where, coverage: num(r.coverage, 2), threshold: num(r.config.threshold, 2) })),
+            t("ask.abstained", { where, confidence: num(r.confidence, 2), threshold: num(r.config.threshold, 2) })),
           closest ? el("p", { id: "closest", class: "closest" }, t("ask.closest"), " ",
             el("button", { type: "button", class: "closest-link", lang: langOf(closest.doc),
               dataset: { doc: closest.doc, chunk: closest.id }, onclick: () => openArticle(closest, r) },
@@ -197,7 +199,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
                 el("span", { class: "cite-id" }, `[${id}]`), " ",
                 el("span", { lang: langOf(chunk.doc) }, chunk.title)));
           })),
-          el("p", { class: "meta" }, t("ask.coverage", { coverage: num(r.coverage, 2) })),
+          el("p", { class: "meta" }, t("ask.coverage", { confidence: num(r.confidence, 2), coverage: num(r.coverage, 2) })),
           reference(judged));
     const terms = r.terms.length
       ? el("p", { class: "meta terms" }, t("ask.terms", { terms: "" }),
@@ -214,8 +216,9 @@ export function setupAsk({ raglab, t, onLanguage }) {
           el("span", { class: "title", lang: langOf(c.doc) }, c.title),
           el("span", { class: "chunk-id" }, c.id)),
         el("p", { class: "heading-path", lang: langOf(c.doc) }, c.heading.join(" › ")),
-        el("p", { class: "chunk-text", lang: langOf(c.doc) },
-          highlighted(c.text, c.matches.map(([start, end]) => ({ start, end, className: "match", mark: true })))),
+        el("div", { class: "chunk-text", lang: langOf(c.doc) },
+          renderMarkdown(c.text, c.matches.map(([start, end]) => ({ start, end, className: "match", mark: true })),
+            { headingLevelOffset: 2 })),
         el("button", { type: "button", class: "open-article", onclick: () => openArticle(c, r) }, t("ask.open"))))));
     replace($("result"), answer, terms,
       el("p", { class: "meta timing", lang: document.documentElement.lang }, t("ask.time", { ms: num(Math.round(last.ms)) })),
@@ -242,7 +245,8 @@ export function setupAsk({ raglab, t, onLanguage }) {
     try {
       doc = await raglab.article(chunk.doc, { corpus });
     } catch (err) {
-      sayRaw($("ask-status"), err.message);
+      sayRaw($("ask-status"), "");
+      replace($("ask-status"), errorText(err), errorDetails(err, t("error.details")));
       return;
     }
     const ranges = [{ start: chunk.start, end: chunk.end, className: "chunk", mark: true }];
@@ -260,7 +264,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     const body = $("article-body");
     body.lang = doc.lang;
     body.dataset.doc = doc.id;
-    replace(body, highlighted(doc.text, ranges));
+    replace(body, renderMarkdown(doc.text, ranges));
     if (!dialog.open) dialog.showModal();
     const target = body.querySelector("mark.chunk");
     if (target) target.scrollIntoView({ block: "center" });

@@ -13,6 +13,8 @@
 //                                               // == raglab compare --format json --split test
 //   await raglab.moduleHashes()                 // {"raglab/analyzer.py": "<sha256>", ...} inside Pyodide
 //   await raglab.article("en-cash-out")         // {id, lang, title, text, sections}
+//   await raglab.semanticReady()                // the semantic model loaded (it loads after ready;
+//                                               // "semantic" events report {state, done, total})
 //   await raglab.raw("askMany", ["q1"], {})     // the JSON text, for byte-for-byte comparisons
 //
 // A config is an object with any of {chunker, retriever, k, expand, threshold};
@@ -31,15 +33,31 @@
 // waiting call is sent again, so a waiting question is still answered.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-export const STAGES = ["runtime", "micropip", "raglab", "corpus", "indexing"];
+export const STAGES = ["runtime", "raglab", "corpus", "indexing"];
 const LONG_OPS = new Set(["compare", "compareView"]); // the calls cancel() stops
 const LOAD_OPS = new Set(["load", "loadFiles"]); // replayed after a restart, in order
 
+/**
+ * The worker is started from a one-line blob module that imports worker.js. A worker
+ * whose script is a same-origin URL runs under the policy of that script's response
+ * headers, and static hosts such as GitHub Pages send no CSP header, so the worker
+ * would run under no policy at all; a worker from a blob: URL inherits the page's
+ * policy (the <meta> tag), so there too it may only fetch, import and compile what the
+ * page may. The page's CSP allows blob: for workers only (`worker-src 'self' blob:`).
+ */
+function workerBootstrap() {
+  const source = `import ${JSON.stringify(WORKER_URL.href)};\n`;
+  return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+}
+
 export class RaglabError extends Error {
-  constructor({ type, message }) {
+  /** `message` is for the user; `details` the technical text (exception, traceback end). */
+  constructor({ type, message, details = "", internal = false }) {
     super(message);
     this.name = "RaglabError";
     this.type = type;
+    this.details = details;
+    this.internal = internal;
   }
 }
 
@@ -85,6 +103,7 @@ export class Raglab extends EventTarget {
     this.#setRunning(null);
     this.state = "starting";
     this.info = null;
+    this.semantic = { state: "idle" }; // the semantic model: idle | loading | ready | failed
     this.timings = { start: performance.now(), stages: {} };
     this.#ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
@@ -93,8 +112,10 @@ export class Raglab extends EventTarget {
     this.#ready.catch(() => {}); // failures are reported through the "failed" event too
     // The name doubles as the worker's lifetime lock (Web Locks): see #watch.
     const lock = `raglab-python-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const worker = new Worker(WORKER_URL, { type: "module", name: lock });
+    const bootstrap = workerBootstrap();
+    const worker = new Worker(bootstrap, { type: "module", name: lock });
     worker.onmessage = (event) => {
+      URL.revokeObjectURL(bootstrap); // the worker has loaded it
       if (event.data && event.data.type === "alive") this.#watch(worker, lock);
       else this.#receive(event.data);
     };
@@ -176,6 +197,10 @@ export class Raglab extends EventTarget {
       this.dispatchEvent(new CustomEvent("ready", { detail: this.info }));
     } else if (message.type === "failed") {
       this.#fail(message.stage, message.error);
+    } else if (message.type === "semantic") {
+      if (message.state === "ready") this.timings.semanticReady = performance.now() - this.timings.start;
+      this.semantic = message;
+      this.dispatchEvent(new CustomEvent("semantic", { detail: message }));
     } else {
       const call = this.#pending.get(message.id);
       if (!call) return;
@@ -265,6 +290,39 @@ export class Raglab extends EventTarget {
 
   corpusInfo({ corpus = "bundled" } = {}) {
     return this.#json("info", [corpus]);
+  }
+
+  /** Load the semantic model again after it failed (the "semantic" event reports progress). */
+  retrySemantic() {
+    return this.#json("retrySemantic", []);
+  }
+
+  /** Resolves once the semantic model is in (rejects if it failed to load). */
+  semanticReady() {
+    if (this.semantic.state === "ready") return Promise.resolve(this.semantic);
+    return new Promise((resolve, reject) => {
+      const listen = (event) => {
+        if (event.detail.state === "ready") resolve(event.detail);
+        else if (event.detail.state === "failed") reject(new RaglabError(event.detail.error));
+        else return;
+        this.removeEventListener("semantic", listen);
+      };
+      this.addEventListener("semantic", listen);
+    });
+  }
+
+  /** Compute own data's chunk vectors for a config's chunker, with progress; cancelEncoding() stops it. */
+  encodePassages(config = {}, onProgress = null, { corpus = "user" } = {}) {
+    return this.#json("encodePassages", [config, corpus], onProgress);
+  }
+
+  cancelEncoding() {
+    return this.#json("cancelEncoding", []);
+  }
+
+  /** sha256 of each text's vector (float.hex of every component), computed by the kernel now. */
+  vectorDigests(texts) {
+    return this.#json("vectorDigests", [texts]);
   }
 
   warm(config = {}, { corpus = "bundled" } = {}) {

@@ -102,3 +102,10 @@ export function table(header, rows, { caption = null, className = "data" } = {})
       el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) =>
         i === 0 ? el("th", { scope: "row" }, cell) : el("td", { class: numeric[i] ? "num" : null }, cell)))))));
 }
+
+/** A "details" toggle with an error's technical text (null when it has none). */
+export function errorDetails(err, label) {
+  const text = err && err.details;
+  if (!text) return null;
+  return el("details", { class: "error-details" }, el("summary", {}, label), el("pre", { lang: "en" }, text));
+}

@@ -14,7 +14,6 @@ const STRINGS = {
     "tab.evaluate": "Evaluate",
     "tab.own": "Your own data",
     "boot.runtime": "Loading the search engine in your browser…",
-    "boot.micropip": "Setting up the search engine…",
     "boot.raglab": "Installing the search engine…",
     "boot.corpus": "Reading the help-centre articles…",
     "boot.indexing": "Preparing the search index…",
@@ -22,9 +21,14 @@ const STRINGS = {
     "boot.failed": "Start-up failed while {stage}: {message}",
     "boot.died": "Python stopped working: {message}. Retry starts it again.",
     "boot.retry": "Retry",
+    "error.details": "Details",
+    "error.internal": "Something went wrong inside Python while doing this; nothing was changed. Try again, or reload the page if it happens again.",
+    "advice.runtime": "The Python runtime could not be loaded. Check the connection and reload the page.",
+    "advice.raglab": "raglab's Python package could not be installed. Reload the page; if it keeps failing, the site needs rebuilding.",
+    "advice.corpus": "The help-centre articles could not be read. Reload the page; if it keeps failing, the site needs rebuilding.",
+    "advice.indexing": "The search index could not be built. Reload the page; if it keeps failing, please report it.",
     "stage.start": "starting",
     "stage.runtime": "starting Python",
-    "stage.micropip": "loading micropip",
     "stage.raglab": "installing raglab",
     "stage.corpus": "reading the articles",
     "stage.indexing": "building the index",
@@ -45,8 +49,8 @@ const STRINGS = {
     "ask.working": "Searching…",
     "ask.answer": "Answer",
     "ask.citations": "Sources",
-    "ask.abstained": "Not sure: {where} does not clearly answer this. No passage covers enough of the question (coverage {coverage}, threshold {threshold}), so raglab does not guess.",
-    "ask.coverage": "Coverage of the question: {coverage}",
+    "ask.abstained": "Not sure: {where} does not clearly answer this. No sentence answers the question with enough confidence (confidence {confidence}, threshold {threshold}), so raglab does not guess.",
+    "ask.coverage": "Confidence: {confidence} · coverage of the question: {coverage}",
     "ask.top": "Top {n} passages",
     "ask.rank": "Rank",
     "ask.score": "score {score}",
@@ -94,6 +98,7 @@ const STRINGS = {
     "own.add": "Add the pasted article",
     "own.clear": "Clear",
     "own.noquestions": "no questions file",
+    "own.reading": "Reading your files… {done} of {total}",
     "own.questionsFile": "questions from {name}",
     "own.run": "Check and evaluate",
     "own.example": "An example line",
@@ -173,7 +178,6 @@ const STRINGS = {
     "tab.evaluate": "মূল্যায়ন",
     "tab.own": "আপনার নিজের ডেটা",
     "boot.runtime": "আপনার ব্রাউজারে সার্চ ইঞ্জিন লোড হচ্ছে…",
-    "boot.micropip": "সার্চ ইঞ্জিন প্রস্তুত করা হচ্ছে…",
     "boot.raglab": "সার্চ ইঞ্জিন ইনস্টল হচ্ছে…",
     "boot.corpus": "সহায়তা কেন্দ্রের নিবন্ধ পড়া হচ্ছে…",
     "boot.indexing": "সার্চ ইনডেক্স তৈরি হচ্ছে…",
@@ -181,9 +185,14 @@ const STRINGS = {
     "boot.failed": "চালু করার সময় ({stage}) সমস্যা হয়েছে: {message}",
     "boot.died": "পাইথন বন্ধ হয়ে গেছে: {message}। আবার চেষ্টা করলে নতুন করে চালু হবে।",
     "boot.retry": "আবার চেষ্টা করুন",
+    "error.details": "বিস্তারিত",
+    "error.internal": "এই কাজটি করার সময় পাইথনের ভেতরে একটি ত্রুটি হয়েছে; কিছুই বদলায়নি। আবার চেষ্টা করুন, বারবার হলে পেজটি রিলোড করুন।",
+    "advice.runtime": "পাইথন রানটাইম লোড করা যায়নি। সংযোগ দেখে পেজটি রিলোড করুন।",
+    "advice.raglab": "raglab-এর পাইথন প্যাকেজ ইনস্টল করা যায়নি। পেজটি রিলোড করুন; বারবার হলে সাইটটি নতুন করে বানাতে হবে।",
+    "advice.corpus": "সহায়তা কেন্দ্রের নিবন্ধ পড়া যায়নি। পেজটি রিলোড করুন; বারবার হলে সাইটটি নতুন করে বানাতে হবে।",
+    "advice.indexing": "সার্চ ইনডেক্স তৈরি করা যায়নি। পেজটি রিলোড করুন; বারবার হলে আমাদের জানান।",
     "stage.start": "শুরু হচ্ছে",
     "stage.runtime": "পাইথন চালু করা",
-    "stage.micropip": "micropip লোড করা",
     "stage.raglab": "raglab ইনস্টল করা",
     "stage.corpus": "নিবন্ধ পড়া",
     "stage.indexing": "ইনডেক্স তৈরি",
@@ -204,8 +213,8 @@ const STRINGS = {
     "ask.working": "খোঁজা হচ্ছে…",
     "ask.answer": "উত্তর",
     "ask.citations": "উৎস",
-    "ask.abstained": "নিশ্চিত নই: {where} এই প্রশ্নের স্পষ্ট উত্তর দেয় না। কোনো অংশ প্রশ্নের যথেষ্ট অংশ ধারণ করে না (কভারেজ {coverage}, সীমা {threshold}), তাই অনুমান করা হয় না।",
-    "ask.coverage": "প্রশ্নের কভারেজ: {coverage}",
+    "ask.abstained": "নিশ্চিত নই: {where} এই প্রশ্নের স্পষ্ট উত্তর দেয় না। কোনো বাক্য যথেষ্ট আস্থার সঙ্গে প্রশ্নের উত্তর দেয় না (আস্থা {confidence}, সীমা {threshold}), তাই raglab অনুমান করে না।",
+    "ask.coverage": "আস্থা: {confidence} · প্রশ্নের কভারেজ: {coverage}",
     "ask.top": "সেরা {n}টি অংশ",
     "ask.rank": "ক্রম",
     "ask.score": "স্কোর {score}",
@@ -253,6 +262,7 @@ const STRINGS = {
     "own.add": "পেস্ট করা নিবন্ধ যোগ করুন",
     "own.clear": "মুছে ফেলুন",
     "own.noquestions": "প্রশ্নের ফাইল নেই",
+    "own.reading": "আপনার ফাইল পড়া হচ্ছে… {total}টির মধ্যে {done}টি",
     "own.questionsFile": "{name} থেকে প্রশ্ন",
     "own.run": "যাচাই ও মূল্যায়ন করুন",
     "own.example": "একটি উদাহরণ লাইন",
@@ -321,7 +331,6 @@ const STRINGS = {
     "eval.role.pick": "সুপারিশ",
     "eval.role.served": "পরিবেশিত",
     "eval.role.baseline": "বেসলাইন",
-    "eval.risk": "ঝুঁকি–কভারেজ: দেওয়া উত্তরের মধ্যে ভুলের ভাগ, বিরতির সীমা যত বেশি প্রশ্ন ছাড়ে (কম হলে ভালো)",
   },
 };
 
@@ -332,6 +341,15 @@ export function language() {
 }
 
 /** The interface string for `key` in the current language, with {name} placeholders filled. */
+/** The sentence to show for a failed call: a fault inside Python gets the interface's own
+ * sentence (the worker's English one is the fallback); raglab's input errors are shown
+ * as Python wrote them (they name the file, line and field to fix). */
+export function errorText(err, stage = null) {
+  if (!err || !err.internal) return err ? err.message : "";
+  const key = stage && STRINGS[current][`advice.${stage}`] ? `advice.${stage}` : "error.internal";
+  return t(key);
+}
+
 export function t(key, vars = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
@@ -396,4 +414,9 @@ export function num(value, digits = null) {
   if (value === null || value === undefined || Number.isNaN(value)) return "n/a";
   const text = digits === null ? String(value) : Number(value).toFixed(digits);
   return current === "bn" ? text.replace(/[0-9]/g, (d) => String.fromCharCode(0x09e6 + Number(d))) : text;
+}
+
+/** Add interface strings ({en: {key: text}, bn: {...}}) from a feature's own module. */
+export function addStrings(more) {
+  for (const [lang, table] of Object.entries(more)) Object.assign(STRINGS[lang], table);
 }

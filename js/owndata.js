@@ -13,9 +13,10 @@
 // tab answers from these articles, with these questions as examples and the
 // threshold the evaluation tuned on their dev split.
 
-import { el, replace, table } from "./dom.js";
-import { num, say, sayRaw } from "./i18n.js";
+import { el, errorDetails, replace, table } from "./dom.js";
+import { errorText, num, say, sayRaw } from "./i18n.js";
 import { drawReport, runCompare } from "./evaluate.js";
+import { encodeOwnData } from "./semantic-ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +29,12 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
   const bytesOf = async (file) => new Uint8Array(await file.arrayBuffer());
   let view = null;
   let loaded = null;
+  // Files still being read (a folder of a thousand articles takes a while): the run
+  // waits for them and the button says so, so a click never evaluates a partial set.
+  const reading = new Set();
+  const readCount = { done: 0, total: 0 };
+  let running = false; // a check and evaluation is under way
+  let started = false; // the worker is ready
 
   const articles = () => new Map([...chosen, ...pasted]);
 
@@ -37,9 +44,13 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     const SHOWN = 6; // a folder of articles is named by its first few files
     const names = all.length > SHOWN ? [...all.slice(0, SHOWN), `+${num(all.length - SHOWN)}`] : all;
     const q = questions ? t("own.questionsFile", { name: questions.name }) : t("own.noquestions");
-    $("own-files").textContent = all.length || questions
-      ? t("own.chosen", { articles: num(all.length), names: names.join(", "), questions: q })
-      : "";
+    $("own-files").textContent = reading.size
+      ? t("own.reading", { done: num(readCount.done), total: num(readCount.total) })
+      : all.length || questions
+        ? t("own.chosen", { articles: num(all.length), names: names.join(", "), questions: q })
+        : "";
+    $("own-run").disabled = !started || reading.size > 0 || running;
+    $("own-run").setAttribute("aria-busy", String(reading.size > 0));
   }
 
   /** A new choice invalidates what was loaded from the previous one. */
@@ -52,40 +63,65 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     showFiles();
   }
 
-  function showProblems(header, items, more = 0) {
-    problems = { header, items, more };
+  function showProblems(header, items, more = 0, err = null) {
+    problems = { header, items, more, err };
     drawProblems();
   }
 
   function drawProblems() {
     if (!problems) return;
-    const { header, items, more } = problems;
+    const { header, items, more, err } = problems;
     replace($("own-result"), el("div", { class: "error-box", role: "alert" },
       el("h3", {}, t(header, { n: num(items.length + more) })),
       el("ul", { class: "error-list" }, items.map((item) => el("li", { class: "error-text", lang: "en", dataset: { content: "error" } }, item))),
-      more ? el("p", { class: "error-more" }, t("own.more", { n: num(more) })) : null));
+      more ? el("p", { class: "error-more" }, t("own.more", { n: num(more) })) : null,
+      errorDetails(err, t("error.details"))));
   }
 
-  // Reading the files is asynchronous: only the latest choice may land (an older read
-  // finishing late must not bring back files the user replaced).
+  /** Read files in the background, tracked so that a run waits for every one of them;
+   * `land` receives [[file, bytes], ...] once all are read. */
+  function readFiles(files, land) {
+    readCount.total += files.length;
+    const job = (async () => {
+      const read = [];
+      for (const file of files) {
+        read.push([file, await bytesOf(file)]);
+        readCount.done += 1;
+        if (readCount.done % 50 === 0) showFiles();
+      }
+      land(read);
+    })();
+    reading.add(job);
+    showFiles();
+    job.catch(() => {}).finally(() => {
+      reading.delete(job);
+      if (!reading.size) readCount.done = readCount.total = 0;
+      showFiles();
+    });
+    return job;
+  }
+
+  // Only the latest choice may land (an older read finishing late must not bring back
+  // files the user replaced).
   let choice = 0;
-  $("own-articles").addEventListener("change", async (event) => {
+  $("own-articles").addEventListener("change", (event) => {
     const mine = ++choice;
-    const next = new Map();
-    for (const file of event.target.files) next.set(file.name, await bytesOf(file));
-    if (mine !== choice) return;
-    chosen = next;
-    choiceChanged();
+    readFiles([...event.target.files], (read) => {
+      if (mine !== choice) return;
+      chosen = new Map(read.map(([file, bytes]) => [file.name, bytes]));
+      choiceChanged();
+    });
   });
   let questionChoice = 0;
-  $("own-questions").addEventListener("change", async (event) => {
+  $("own-questions").addEventListener("change", (event) => {
     const mine = ++questionChoice;
     const file = event.target.files[0];
-    const next = file ? { name: file.name, bytes: await bytesOf(file) } : null;
-    if (mine !== questionChoice) return;
-    questions = next;
-    $("own-questions-paste").value = "";
-    choiceChanged();
+    readFiles(file ? [file] : [], (read) => {
+      if (mine !== questionChoice) return;
+      questions = read.length ? { name: read[0][0].name, bytes: read[0][1] } : null;
+      $("own-questions-paste").value = "";
+      choiceChanged();
+    });
   });
   $("own-questions-paste").addEventListener("input", (event) => {
     const text = event.target.value;
@@ -111,6 +147,18 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
 
   $("own-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (running) return;
+    running = true;
+    try {
+      await Promise.allSettled([...reading]); // a submit by the Enter key while files are read
+      await run();
+    } finally {
+      running = false;
+      showFiles();
+    }
+  });
+
+  async function run() {
     const files = articles();
     const squad = questions && /\.json$/i.test(questions.name); // SQuAD JSON brings its own articles
     if (!files.size && !squad) {
@@ -122,7 +170,6 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
       showProblems("own.error", notMarkdown.map((name) => `${name}: articles must be Markdown files named <id>.md`));
       return;
     }
-    $("own-run").disabled = true;
     view = null;
     loaded = null;
     problems = null;
@@ -137,8 +184,12 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
       } else {
         drawLoaded();
         if (loaded.questions && raglab.info && raglab.info.compare) {
+          const options = evaluationOptions();
+          // the semantic retrievers only when asked for: they first encode every chunk here
+          const semantic = (options.retriever || []).some((r) => (raglab.info.semantic || []).includes(r));
+          if (semantic && !(await encodeOwnData(raglab, raglab.info.chunkers))) return;
           view = await runCompare(raglab, t, {
-            options: evaluationOptions(), corpus: "user", progress: $("own-progress"), status: $("own-status"),
+            options, corpus: "user", progress: $("own-progress"), status: $("own-status"),
             cancel: $("own-cancel"),
           });
           if (view) {
@@ -150,19 +201,26 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
       }
     } catch (err) {
       loaded = null;
-      showProblems("own.error", [err.message]);
-    } finally {
-      $("own-run").disabled = false;
+      showProblems("own.error", [errorText(err)], 0, err);
     }
-  });
+  }
 
-  /** The served retriever (and expansion setting) with every chunker, unless the full grid is asked for. */
+  /** The served retriever (and expansion setting) with every chunker, unless the full grid is asked
+   * for. Semantic retrievers need every chunk encoded in this tab first, so they are in only when
+   * that box is ticked; a semantic served retriever is then replaced by its lexical part. */
   function evaluationOptions() {
     const info = raglab.info;
     const options = { split: "all", per_question: true, hide_identical: true };
-    if ($("own-full").checked) return options;
+    const encoders = info.semantic || [];
+    const withSemantic = $("own-semantic").checked && encoders.length > 0;
+    const lexical = info.retrievers.filter((r) => !encoders.includes(r));
+    if ($("own-full").checked) return withSemantic ? options : { ...options, retriever: lexical };
     const d = info.defaults;
-    return { ...options, chunker: info.chunkers, retriever: [d.retriever], expand: d.expand ? "on" : "off", baseline: info.served };
+    const served = withSemantic || !encoders.includes(d.retriever);
+    const base = d.retriever.split("-")[0];
+    const retriever = served ? d.retriever : (lexical.includes(base) ? base : lexical[0]);
+    return { ...options, chunker: info.chunkers, retriever: [retriever], expand: d.expand ? "on" : "off",
+      ...(served ? { baseline: info.served } : {}) };
   }
 
   function drawLoaded() {
@@ -199,6 +257,7 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
     }
   });
   raglab.addEventListener("ready", () => {
-    $("own-run").disabled = false;
+    started = true;
+    showFiles();
   });
 }

@@ -1,25 +1,31 @@
-// The module Web Worker that runs Python. It starts Pyodide, installs micropip from
-// the served lock file, installs raglab's own wheel with micropip, hands the raw
-// corpus files to raglab.web.load, builds the default index, and then answers
-// requests from the page. Nothing here computes a result: every answer is the JSON
-// string Python returned, passed through untouched.
+// The module Web Worker that runs Python. It starts Pyodide and, while the runtime
+// boots, fetches raglab's wheel, the raw corpus files and the golden questions; it
+// unpacks the wheel into site-packages (no micropip: the wheel is pure Python with no
+// dependencies, so installing it is unzipping it), hands the corpus to
+// raglab.web.load_dir, builds the default index, and then answers requests from the
+// page. Nothing here computes a result: every answer is the JSON string Python
+// returned, passed through untouched.
 //
 // Messages in:  {id, op, args: [...]}           op is a name in OPS below
 // Messages out: {type: "alive"}                   the worker holds its lifetime lock (see below)
-//               {type: "stage", stage, detail}   start-up progress (runtime, micropip, raglab, corpus, indexing)
+//               {type: "stage", stage, detail}   start-up progress (runtime, raglab, corpus, indexing)
 //               {type: "bytes", loaded, total}   start-up download progress in bytes
 //               {type: "ready", info}            start-up finished; info is raglab.web.info() as JSON text
 //               {type: "failed", stage, error}   start-up failed at `stage`
 //               {id, type: "result", json}       a request's JSON text
 //               {id, type: "error", error}       a request failed: {type, message}
 //               {id, type: "progress", done, total, label}
+//               {type: "semantic", state, ...}      the semantic model's loading (js/semantic.js)
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { Semantic, chunkersOf, corpusOf, retrieversOf } from "./semantic.js";
 
 const ROOT = new URL("../", import.meta.url); // dist/, wherever it is hosted
 let stage = "runtime";
 let web = null; // the raglab.web module, as a Pyodide proxy
 let FS = null; // Pyodide's file system
+let semantic = null; // the semantic model (js/semantic.js), loaded after ready
+let info = null; // raglab.web.info() of the bundled corpus, parsed
 
 function post(message) {
   self.postMessage(message);
@@ -39,16 +45,31 @@ function setStage(name, detail = "") {
   post({ type: "stage", stage: name, detail, at: performance.now() });
 }
 
-// A Python exception reaches JavaScript as a PythonError whose message is the
-// whole traceback; the page wants its last line, "SomeError: what to fix".
-function describe(err) {
-  if (err && err.type && typeof err.message === "string") {
-    const lines = err.message.trim().split("\n");
-    const last = lines[lines.length - 1] || "";
-    const prefix = err.type + ": ";
-    return { type: err.type, message: last.startsWith(prefix) ? last.slice(prefix.length) : last };
-  }
-  return { type: (err && err.name) || "Error", message: String((err && err.message) || err) };
+// What a failure says to the user: a sentence (what failed, what to do) in `message`,
+// and the technical text (the Python exception and the end of its traceback, or the
+// browser's own message) in `details`, which the page shows behind a "details" toggle.
+// Python errors of these classes are raglab's own messages, written for users (they
+// name the file, line, question or field to fix); anything else is a fault, not input.
+const USER_ERRORS = new Set(["ValueError", "CorpusError", "GoldenError", "UsageError"]);
+const STAGE_ADVICE = {
+  runtime: "The Python runtime could not be loaded. Check the connection and reload the page.",
+  raglab: "raglab's Python package could not be installed. Reload the page; if it keeps failing, the site needs rebuilding.",
+  corpus: "The help-centre articles could not be read. Reload the page; if it keeps failing, the site needs rebuilding.",
+  indexing: "The search index could not be built. Reload the page; if it keeps failing, please report it.",
+};
+
+function describe(err, when = null) {
+  const python = err && err.type && typeof err.message === "string";
+  const type = python ? err.type : (err && err.name) || "Error";
+  let technical = python ? err.message.trim() : String((err && err.message) || err);
+  let last = technical.split("\n").pop() || "";
+  if (python && last.startsWith(type + ": ")) last = last.slice(type.length + 2);
+  if (python) technical = technical.split("\n").slice(-12).join("\n"); // the end of the traceback
+  if (python && USER_ERRORS.has(type)) return { type, message: last, details: technical };
+  if (!python && err && err.forUser) return { type, message: technical }; // the worker's own sentences (semantic model)
+  const message = when ? STAGE_ADVICE[when] || STAGE_ADVICE.indexing
+    : "Something went wrong inside Python while doing this; nothing was changed. Try again, or reload the page if it happens again.";
+  return { type, message, details: python ? technical : `${type}: ${technical}`, internal: true };
 }
 
 async function fetchText(path) {
@@ -103,12 +124,21 @@ function downloaded() {
 
 async function start() {
   setStage("runtime");
+  // Everything is requested at once: the runtime, the manifest and, as soon as the
+  // manifest names them, the wheel and the data (only local files, relative to ROOT).
+  let sitePackages = null;
+  const runtime = loadPyodide({
+    indexURL: new URL("pyodide/", ROOT).href,
+    fsInit: async (_fs, info) => {
+      sitePackages = info.sitePackages;
+    },
+  });
   const manifest = JSON.parse(await fetchText("manifest.json"));
   const total = manifest.download_bytes || 0;
   const report = () => post({ type: "bytes", loaded: Math.min(downloaded(), total), total });
   const ticker = total ? setInterval(report, 250) : null;
   try {
-    await boot(manifest);
+    await boot(manifest, runtime, () => sitePackages);
   } finally {
     if (ticker) {
       clearInterval(ticker);
@@ -117,18 +147,17 @@ async function start() {
   }
 }
 
-async function boot(manifest) {
-  // Fetch the data while the runtime boots; only local files, all relative to ROOT.
+async function boot(manifest, runtime, sitePackages) {
+  const wheel = fetchBytes(manifest.wheel);
   const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchBytes(path)]));
   const goldens = manifest.goldens ? fetchBytes(manifest.goldens) : Promise.resolve(null);
-  const pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", ROOT).href,
-    packages: ["micropip"], // resolved through the served pyodide-lock.json
-  });
-  setStage("micropip");
-  const micropip = pyodide.pyimport("micropip");
+  // The build's analysis of the bundled chunks (raglab.prebuilt): a memo that spares
+  // tokenizing them again here. Without it start-up is slower, never different.
+  const analysis = manifest.analysis ? fetchBytes(manifest.analysis.path) : Promise.resolve(null);
+  for (const pending of [wheel, corpusFiles, goldens, analysis]) pending.catch(() => {}); // awaited below
+  const pyodide = await runtime;
   setStage("raglab", manifest.wheel);
-  await micropip.install.callKwargs(new URL(manifest.wheel, ROOT).href, { deps: false });
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages() });
   web = pyodide.pyimport("raglab.web");
   setStage("corpus", `${manifest.corpus.length} articles`);
   FS = pyodide.FS;
@@ -138,8 +167,24 @@ async function boot(manifest) {
   // JavaScript null would arrive as jsnull; undefined arrives as None.
   web.load_dir("bundled", "corpus", goldenBytes ? "goldens/questions.jsonl" : undefined);
   setStage("indexing");
-  web.warm("{}");
-  post({ type: "ready", info: web.info("bundled"), at: performance.now() });
+  const analysisBytes = await analysis;
+  if (analysisBytes) {
+    FS.writeFile("analysis.json", analysisBytes);
+    web.use_prebuilt("analysis.json", manifest.analysis.sha256);
+    FS.unlink("analysis.json");
+  }
+  semantic = new Semantic({ pyodide, web, root: ROOT, manifest, post });
+  const text = web.info("bundled");
+  info = JSON.parse(text);
+  // A semantic served default needs the model: the page is ready for lexical
+  // configurations at once, and the default's index is built when the model is in.
+  if (!info.semantic.includes(info.defaults.retriever)) web.warm("{}");
+  post({ type: "ready", info: text, at: performance.now() });
+  setTimeout(() => {
+    semantic.load().then(() => {
+      if (info.semantic.includes(info.defaults.retriever)) web.warm("{}");
+    }, () => {});
+  }, 0);
 }
 
 // Each op takes the page's arguments (strings, numbers, plain objects) and returns
@@ -177,18 +222,31 @@ const OPS = {
   },
   judge: (result, id, corpus = "bundled") => web.judge(JSON.stringify(result), id, corpus),
   moduleHashes: () => web.module_hashes(),
+  prebuiltTable: () => web.prebuilt_table(),
+  vectorDigests: (texts) => web.vector_digests(JSON.stringify(texts)),
+  // (the vectors themselves are computed by encodeMissing before this runs)
+  encodePassages: (config = {}, corpus = "bundled") => web.encode_passages(JSON.stringify(config || {}), corpus, 0),
+  cancelEncoding: () => {
+    encodingCancelled = true;
+    return "true";
+  },
+  retrySemantic: () => {
+    semantic.load();
+    return JSON.stringify({ state: semantic.state });
+  },
   // These two report progress: `progress` posts {done, total, label} for the call.
   compare: (progress, options = {}, corpus = "bundled") => web.compare(JSON.stringify(options || {}), progress, corpus),
   compareView: (progress, options = {}, corpus = "bundled") =>
     web.compare_view(JSON.stringify(options || {}), progress, corpus),
 };
 const WITH_PROGRESS = new Set(["compare", "compareView"]);
+const needsEncoder = new Set(["vectorDigests", "encodePassages"]);
 
 let started = false;
 const booted = start().then(() => {
   started = true;
 }, (err) => {
-  post({ type: "failed", stage, error: describe(err) });
+  post({ type: "failed", stage, error: describe(err, stage) });
   throw err;
 });
 
@@ -197,7 +255,7 @@ const booted = start().then(() => {
 // failed start-up too (the page then offers a retry).
 for (const kind of ["unhandledrejection", "error"]) {
   self.addEventListener(kind, (event) => {
-    if (!started) post({ type: "failed", stage, error: describe(event.reason || event.error || event.message) });
+    if (!started) post({ type: "failed", stage, error: describe(event.reason || event.error || event.message, stage) });
   });
 }
 
@@ -214,11 +272,74 @@ self.onmessage = async (event) => {
     post({ id, type: "error", error: { type: "ValueError", message: `unknown operation ${JSON.stringify(op)}` } });
     return;
   }
+  const progress = (done, total, label) => post({ id, type: "progress", done, total, label: String(label ?? "") });
+  const call = () => (WITH_PROGRESS.has(op) ? handler(progress, ...args) : handler(...args));
   try {
-    const progress = (done, total, label) => post({ id, type: "progress", done, total, label: String(label ?? "") });
-    const json = WITH_PROGRESS.has(op) ? handler(progress, ...args) : handler(...args);
+    if (needsSemantic(op, args)) {
+      await semanticReady();
+      // chunk vectors that did not ship (own data, the sentence chunker) are computed first
+      if (op !== "vectorDigests") await encodeMissing(op, args, corpusOf(op, args), progress);
+    }
+    let json;
+    try {
+      json = call();
+    } catch (err) {
+      // a configuration needed the encoder after all: wait for it and ask again, never
+      // letting another configuration answer instead
+      if (!err || err.type !== "EncoderLoading") throw err;
+      await semanticReady();
+      json = call();
+    }
     post({ id, type: "result", json });
   } catch (err) {
     post({ id, type: "error", error: describe(err) });
   }
 };
+
+// --- the semantic model: requests that need it wait for it (js/semantic.js) ----------
+
+function needsSemantic(op, args) {
+  if (needsEncoder.has(op)) return true;
+  return !!info && retrieversOf(op, args, info).some((name) => info.semantic.includes(name));
+}
+
+// Chunk vectors that were not shipped (own data; the bundled corpus's sentence chunks) are
+// computed here, a few chunks per Python call,
+// so progress reaches the page and a cancelEncoding message gets in between batches.
+let encodingCancelled = false;
+const ENCODE_BATCH = 4;
+
+async function encodeMissing(op, args, corpus, progress) {
+  encodingCancelled = false;
+  for (const chunker of chunkersOf(op, args, info)) {
+    const config = JSON.stringify({ chunker });
+    const started = performance.now();
+    let state = JSON.parse(web.encode_passages(config, corpus, 0));
+    const first = state.done;
+    while (state.done < state.total) {
+      if (encodingCancelled) {
+        const error = new Error(`computing the chunk vectors was cancelled (${state.done} of ${state.total} done; they are kept)`);
+        error.name = "Cancelled";
+        error.forUser = true;
+        throw error;
+      }
+      state = JSON.parse(web.encode_passages(config, corpus, ENCODE_BATCH));
+      const rate = (performance.now() - started) / Math.max(1, state.done - first);
+      progress(state.done, state.total, `vectors ${chunker} ${Math.round((rate * (state.total - state.done)) / 1000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 0)); // let a cancel message in
+    }
+  }
+}
+
+async function semanticReady() {
+  if (semantic.state === "idle") semantic.load();
+  try {
+    await semantic.whenReady();
+  } catch (err) {
+    const reason = semantic.error ? semantic.error.message : String(err.message || err);
+    const error = new Error(`the semantic model did not load (${reason}); press Retry, or pick a lexical retriever`);
+    error.name = "SemanticUnavailable";
+    error.forUser = true;
+    throw error;
+  }
+}

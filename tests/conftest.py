@@ -91,8 +91,9 @@ def browser_context(browser, site_url):
     context = browser.new_context(viewport={"width": 1100, "height": 1400}, locale="en-US")
     origin = site_url.rstrip("/")
     context.offsite = []
+    # blob:<origin>/... is the worker's bootstrap, made in the page (client.js): local, not offsite.
     context.on("request", lambda r: context.offsite.append(r.url)
-               if not (r.url == origin or r.url.startswith(origin + "/")) else None)
+               if not (r.url == origin or r.url.startswith((origin + "/", f"blob:{origin}/"))) else None)
     yield context
     context.close()
 

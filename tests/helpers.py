@@ -19,3 +19,58 @@ def docs():
 @functools.lru_cache(maxsize=None)
 def questions():
     return tuple(load_goldens(GOLDENS, list(docs())))
+
+
+# Rendered Markdown (js/markdown.js) shows every character of the source except block
+# markup; each shown piece is a <span class="src" data-start data-end> in code points.
+MARKUP = frozenset("#|-:*+ \t\n")
+
+RENDERED_JS = """(root) => {
+  const spans = [...root.querySelectorAll('span.src')].map((s) => [Number(s.dataset.start), Number(s.dataset.end), s.textContent]);
+  const marks = [...root.querySelectorAll('mark')].map((m) => {
+    const span = m.closest('span.src');
+    let offset = 0;
+    for (const node of span.childNodes) {
+      if (node === m || node.contains(m)) break;
+      offset += Array.from(node.textContent).length;
+    }
+    const start = Number(span.dataset.start) + offset;
+    return [start, start + Array.from(m.textContent).length, m.className, m.textContent];
+  });
+  return {spans, marks};
+}"""
+
+
+def rendered(page, selector: str) -> dict:
+    """{spans: [[start, end, text]], marks: [[start, end, classes, text]]} of rendered Markdown."""
+    return page.eval_on_selector(selector, RENDERED_JS)
+
+
+def assert_renders(shown: dict, source: str) -> None:
+    """Every shown piece is the source's text at its offsets, in order, and what is not
+    shown is block markup only (heading hashes, list bullets, table pipes and rules)."""
+    at = 0
+    for start, end, text in shown["spans"]:
+        assert start >= at, f"pieces out of order at {start}"
+        assert text == source[start:end], f"piece at {start}-{end}: {text!r} != {source[start:end]!r}"
+        hidden = source[at:start]
+        assert set(hidden) <= MARKUP, f"hidden before {start}: {hidden!r}"
+        at = end
+    assert set(source[at:]) <= MARKUP, f"hidden at the end: {source[at:]!r}"
+
+
+def shown_in(shown: dict, start: int, end: int) -> set[int]:
+    """The shown code-point offsets within [start, end)."""
+    out = set()
+    for a, b, _ in shown["spans"]:
+        out.update(range(max(a, start), min(b, end)))
+    return out
+
+
+def marked(shown: dict, cls: str) -> set[int]:
+    """Offsets covered by marks of a class."""
+    out = set()
+    for a, b, classes, text in shown["marks"]:
+        if cls in classes.split():
+            out.update(range(a, b))
+    return out

@@ -127,3 +127,19 @@ def test_analysis_never_raises_and_is_idempotent(text):
     assert analyze(" ".join(terms)) == terms
     for t in tokens(text):
         assert 0 <= t.start < t.end <= len(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A colour code glued to a word: the word keeps its own term and span.
+    ("\x1b[31mfee\x1b[0m charge", [("fee", 5, 8), ("charge", 13, 19)]),
+    ("\x1b[1;31mক্যাশ\x1b[0mআউট", [("ক্যাশ", 7, 12), ("আউট", 16, 19)]),
+    # A window title (OSC ... BEL) and a hyperlink (OSC 8 ... ESC \) are not text either.
+    ("\x1b]0;pwned\x07cash out", [("cash", 10, 14), ("out", 15, 18)]),
+    ("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ text", [("link", 15, 19), ("text", 27, 31)]),
+    # An escape that never ends hides nothing after its introducer.
+    ("\x1b]0;title cash", [("0", 2, 3), ("title", 4, 9), ("cash", 10, 14)]),
+    ("fee\x1b[1;31", [("fee", 0, 3)]),
+])
+def test_terminal_escape_sequences_are_skipped_like_spaces(text, expected):
+    assert [(t.term, t.start, t.end) for t in tokens(text)] == expected
+    assert analyze(text) == [term for term, _, _ in expected]

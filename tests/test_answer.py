@@ -2,6 +2,7 @@
 
 import pytest
 
+from raglab.analyzer import analyze
 from raglab.answer import answer
 from raglab.chunking import chunk_document
 from raglab.corpus import parse_article
@@ -27,7 +28,7 @@ def idf(term):
 
 
 def test_quotes_the_best_sentence_verbatim_and_cites_it():
-    a = answer(["atm", "fee"], CHUNKS, idf)
+    a = answer(["atm", "fee"], CHUNKS, idf, threshold=0.0, question="What is the ATM fee?")
     assert not a.abstained
     assert a.text == "At an ATM the fee is 1.95%."
     assert a.citations == [a.quotes[0].chunk]
@@ -35,22 +36,49 @@ def test_quotes_the_best_sentence_verbatim_and_cites_it():
     assert DOC.text[q.start:q.end] == q.text
 
 
+def test_short_answer_is_the_typed_span_with_offsets_in_its_chunk():
+    a = answer(["atm", "fee"], CHUNKS, idf, threshold=0.0, question="What is the ATM fee?")
+    assert a.answer_type == "amount"
+    [short] = a.short_answers
+    chunk = next(c for c in CHUNKS if c.id == short.chunk)
+    assert short.text == "1.95%" and chunk.text[short.start:short.end] == "1.95%"
+
+
+def test_the_question_own_number_is_not_the_short_answer():
+    a = answer(["cash", "out", "25000", "day"], CHUNKS, idf, threshold=0.0,
+               question="Can I cash out Tk 25,000 a day?")
+    assert a.short_answers == []  # a yes/no question: the sentence is the answer
+    q = "How much is the minimum cash out, if the limit is Tk 25,000?"
+    b = answer(analyze(q), CHUNKS, idf, threshold=0.0, question=q)
+    assert b.quotes[0].text == "You can cash out up to Tk 25,000 a day." or [s.text for s in b.short_answers][0] == "Tk 50"
+    assert "Tk 25,000" not in [s.text for s in b.short_answers]
+
+
 def test_list_markers_are_not_quoted():
-    a = answer(["minimum", "50"], CHUNKS, idf)
+    a = answer(["minimum", "50"], CHUNKS, idf, threshold=0.0)
     assert a.text == "The minimum is Tk 50 per cash-out."
 
 
 def test_second_sentence_only_for_terms_the_first_misses():
-    two = answer(["atm", "minimum", "50"], CHUNKS, idf, threshold=0.3)
+    two = answer(["atm", "minimum", "50"], CHUNKS, idf, threshold=0.0)
     assert len(two.quotes) == 2
-    assert two.text == "The minimum is Tk 50 per cash-out.\nAt an ATM the fee is 1.95%."
-    one = answer(["minimum", "50"], CHUNKS, idf)
+    assert set(two.text.split("\n")) == {"The minimum is Tk 50 per cash-out.", "At an ATM the fee is 1.95%."}
+    one = answer(["minimum", "50"], CHUNKS, idf, threshold=0.0)
     assert len(one.quotes) == 1
 
 
-def test_abstains_below_threshold():
-    a = answer(["train", "ticket", "fee"], CHUNKS, idf, threshold=0.5)
-    assert a.abstained and a.text is None and a.citations == []
+def test_confidence_is_a_probability_and_the_threshold_cuts_it():
+    a = answer(["atm", "fee"], CHUNKS, idf, threshold=0.0, question="What is the ATM fee?")
+    assert 0.0 < a.confidence < 1.0
+    above = answer(["atm", "fee"], CHUNKS, idf, threshold=a.confidence, question="What is the ATM fee?")
+    below = answer(["atm", "fee"], CHUNKS, idf, threshold=min(1.0, a.confidence + 1e-9), question="What is the ATM fee?")
+    assert not above.abstained and below.abstained and below.text is None and below.citations == []
+    assert below.confidence == a.confidence
+
+
+def test_abstains_when_no_sentence_holds_a_question_word():
+    a = answer(["train", "ticket"], CHUNKS, idf, threshold=0.0)
+    assert a.abstained and a.text is None and a.citations == [] and a.coverage == 0.0
 
 
 def test_no_terms_abstains():
@@ -87,7 +115,7 @@ def test_empty_or_termless_question_abstains_without_raising(pipe, question):
 def test_result_has_documented_fields(pipe):
     r = ask_json(pipe.ask("cash out fee"))
     assert {"question", "answer", "abstained", "citations", "chunks"} <= r.keys()
-    assert len(r["chunks"]) == 5
+    assert len(r["chunks"]) == pipe.config.k
     for c in r["chunks"]:
         assert {"id", "doc", "start", "end", "score", "text"} <= c.keys()
         assert pipe.docs[c["doc"]].text[c["start"]:c["end"]] == c["text"]

@@ -28,9 +28,10 @@ import time
 
 import pytest
 
-from helpers import docs
+from helpers import assert_renders, docs, rendered
 from raglab.corpus import parse_corpus
-from raglab.pipeline import MAX_QUESTION_CHARS, Config, Pipeline
+from raglab.limits import MAX_QUESTION_CHARS
+from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 
 READY_MS = 120_000
@@ -149,7 +150,8 @@ def ask_ui(page, question: str, corpus: str = "bundled", timeout: int = ANSWER_M
         answer: document.getElementById('answer-text')?.textContent ?? null,
         abstained: document.getElementById('answer')?.dataset.abstained === 'true',
         chunks: [...document.querySelectorAll('#chunks > li')].map((e) => e.dataset.id),
-        texts: [...document.querySelectorAll('#chunks .chunk-text')].map((e) => e.textContent),
+        texts: [...document.querySelectorAll('#chunks .chunk-text')].map((e) => [...e.querySelectorAll('span.src')].map(
+            (s) => [Number(s.dataset.start), Number(s.dataset.end), s.textContent])),
         marks: [...document.querySelectorAll('#chunks > li')].map(
             (e) => [...e.querySelectorAll('.chunk-text mark')].map((m) => m.textContent)),
         citations: [...document.querySelectorAll('#citations .citation')].map((e) => e.dataset.chunk),
@@ -184,7 +186,10 @@ def test_csp_header_matches_the_meta_tag_and_is_strict(guarded, site_url, build_
     assert directives["base-uri"] == "'none'" and directives["form-action"] == "'none'"
     for name in ("script-src", "style-src", "connect-src", "img-src", "font-src", "worker-src"):
         assert "'unsafe-inline'" not in directives.get(name, "") and "'unsafe-eval'" not in directives.get(name, "")
-        assert not re.search(r"https?:|\*|data:|blob:", directives.get(name, "")), (name, directives.get(name))
+        allowed = directives.get(name, "").replace(" blob:", "") if name == "worker-src" else directives.get(name, "")
+        assert not re.search(r"https?:|\*|data:|blob:", allowed), (name, directives.get(name))
+    # blob: only for the worker's one-line bootstrap, which makes it inherit the policy (client.js).
+    assert directives["worker-src"] == "'self' blob:"
 
 
 def test_csp_is_enforced_an_injected_inline_script_is_blocked_and_reported(guarded):
@@ -280,16 +285,17 @@ def test_uploaded_articles_with_markup_are_shown_as_text(guarded, offsite_reques
     shown = ask_ui(guarded, "How much does a locker cost per day?", corpus="user")
     assert shown["chunks"] == [c["id"] for c in native["chunks"]]
     assert shown["answer"] == native["answer"] == "A locker costs Tk 20 per day."
-    # The chunk text is shown character for character, markup included, as text ...
-    assert shown["texts"] == [c["text"] for c in native["chunks"]]
-    assert any(PAYLOADS[1] in t for t in shown["texts"])
+    # The chunk text is shown character for character (Markdown's block markup aside),
+    # HTML markup included, as text ...
+    for spans, chunk in zip(shown["texts"], native["chunks"]):
+        assert_renders({"spans": spans}, chunk["text"])
+    assert any(PAYLOADS[1] in "".join(t for _, _, t in spans) for spans in shown["texts"])
     # ... and the highlights sit where Python put them, though emoji count twice in UTF-16.
     assert shown["marks"] == [[c["text"][s:e] for s, e in c["matches"]] for c in native["chunks"]]
 
     guarded.click("#citations .citation")
     guarded.wait_for_selector("#article-dialog[open]")
-    body = guarded.text_content("#article-body")
-    assert body == mine[[d.id for d in mine].index("lockers")].text
+    assert_renders(rendered(guarded, "#article-body"), mine[[d.id for d in mine].index("lockers")].text)
     assert guarded.text_content("#article-title") == f"Lockers {PAYLOADS[0]}"
     assert guarded.text_content("#article-body mark.evidence") == "A locker costs Tk 20 per day."
     assert_inert(guarded, offsite_requests)
@@ -429,21 +435,27 @@ def boot_and_fail(browser_context, site_url, pattern: str, how: str):
     return page
 
 
-@pytest.mark.parametrize("pattern, how, stage_words", [
-    ("**/js/worker.js", "abort", "worker"),
-    ("**/pyodide/python_stdlib.zip", "abort", "Start-up failed"),
-    ("**/wheels/**/raglab-*.whl", "404", "Start-up failed"),
-    ("**/manifest.json", "404", "manifest.json"),
+@pytest.mark.parametrize("pattern, how, stage_words, details", [
+    ("**/js/worker.js", "abort", "worker", None),
+    ("**/pyodide/python_stdlib.zip", "abort", "Start-up failed", ""),
+    ("**/wheels/**/raglab-*.whl", "404", "could not be installed", ".whl: HTTP 404"),
+    ("**/manifest.json", "404", "runtime could not be loaded", "manifest.json: HTTP 404"),
     # loadPyodide alone never settles when the wasm download fails (pyodide/pyodide#6296);
     # the worker turns the unhandled rejection into a failed start-up.
-    ("**/pyodide/pyodide.asm.wasm", "abort", "Start-up failed"),
+    ("**/pyodide/pyodide.asm.wasm", "abort", "Start-up failed", ""),
 ], ids=["worker-script", "stdlib", "raglab-wheel", "manifest", "wasm"])
-def test_blocked_startup_file_is_reported_and_retry_works(browser_context, site_url, pattern, how, stage_words):
+def test_blocked_startup_file_is_reported_and_retry_works(browser_context, site_url, pattern, how, stage_words,
+                                                          details):
     page = boot_and_fail(browser_context, site_url, pattern, how)
     try:
         page.wait_for_selector("#boot-error:not([hidden])", timeout=30_000)
         message = page.text_content("#boot-error-text")
         assert stage_words in message and len(message) < 400, message
+        # A sentence for the user; the browser's or Python's own words behind "details".
+        assert not re.search(r"\b[A-Z][a-z]+Error\b", message), message
+        if details is not None:
+            assert page.is_visible("#boot-error-details details summary")
+            assert details in page.text_content("#boot-error-details pre")
         assert page.evaluate("() => window.raglab.state") == "failed"
         page.unroute(pattern)
         page.click("#retry")

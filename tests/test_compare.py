@@ -137,7 +137,7 @@ def served_records():
     pipe = Pipeline(list(docs()), Config())
     qs = [q for q in questions() if q.split == "test"]
     cover = evaluation.coverage_index(pipe.chunks, qs, 0.5)
-    return pipe, qs, cover, evaluation.evaluate(pipe, qs, cover, 5, 0.5)
+    return pipe, qs, cover, evaluation.evaluate(pipe, qs, cover, pipe.config.k, 0.5)
 
 
 @pytest.mark.parametrize("threshold", [0.0, 0.4, 0.7])

@@ -34,6 +34,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from raglab.analyzer import WHITESPACE, analyze, normalize, sentences, tokens, words
+from raglab.answertypes import TYPES
 from raglab.chunking import CHUNKERS, chunk_document
 from raglab.corpus import CorpusError, parse_article
 from raglab.pipeline import Config, Pipeline
@@ -258,9 +259,19 @@ def check_result(pipe: Pipeline, q: str, r: dict) -> None:
         assert doc.text[c["start"]:c["end"]] == c["text"]
         assert all(0 <= s < e <= len(c["text"]) for s, e in c["matches"])
     assert r["abstained"] == (r["answer"] is None)
+    assert 0.0 <= r["confidence"] <= 1.0
+    assert r["answer_type"] in TYPES
     if r["abstained"]:
-        assert r["citations"] == [] and r["quotes"] == []
+        assert r["citations"] == [] and r["quotes"] == [] and r["short_answer"] is None and r["short_answers"] == []
         return
+    # The short answer: verbatim text of a cited chunk at the offsets it gives, inside a quote.
+    assert r["short_answer"] == (r["short_answers"][0] if r["short_answers"] else None)
+    for sa in r["short_answers"]:
+        chunk = next(c for c in r["chunks"] if c["id"] == sa["chunk"])
+        assert sa["chunk"] in r["citations"]
+        assert sa["text"] and chunk["text"][sa["start"]:sa["end"]] == sa["text"]
+        assert any(qt["chunk"] == sa["chunk"] and qt["start"] <= chunk["start"] + sa["start"]
+                   and chunk["start"] + sa["end"] <= qt["end"] for qt in r["quotes"])
     # Only verbatim corpus text, quoted from the chunks shown, cited by chunk id.
     assert r["citations"] and set(r["citations"]) <= set(ids)
     assert r["answer"] == "\n".join(qt["text"] for qt in r["quotes"])

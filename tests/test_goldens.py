@@ -57,6 +57,8 @@ def unique_quote():
     (good_row(question=7), "field 'question' must be str"),
     (json.dumps({"id": "q1"}), "missing field 'lang'"),
     (good_row(kind="unanswerable", evidence=[]), "unanswerable question has empty 'evidence' and 'answer' null"),
+    (good_row(answer_type="money"), "question q1: field 'answer_type' is 'money'; expected one of amount, percent"),
+    (good_row(answer_type=3), "field 'answer_type' is 3"),
 ])
 def test_bad_rows_name_file_line_and_question(line, message):
     with pytest.raises(GoldenError) as err:
@@ -92,3 +94,22 @@ def test_bundled_set_meets_the_counts():
     assert n(kind="paraphrase") >= 50 and n(kind="paraphrase", lang="bn") >= 15
     assert n(kind="multi") >= 20 and n(kind="crosslingual") >= 8
     assert n(kind="unanswerable") >= 24 and n(kind="unanswerable", lang="bn") >= 12
+
+
+def test_answer_type_is_optional_and_kept():
+    docs_ = list(docs())
+    plain = parse_goldens(good_row(evidence=[{"doc": "en-cash-out", "quote": unique_quote()}]) + "\n", docs_)
+    typed = parse_goldens(good_row(answer_type="amount", evidence=[{"doc": "en-cash-out", "quote": unique_quote()}]) + "\n", docs_)
+    assert plain[0].answer_type is None and typed[0].answer_type == "amount"
+
+
+def test_every_bundled_question_has_an_answer_type_and_detection_mostly_agrees():
+    from raglab.goldens import answer_type_agreement
+
+    qs = questions()
+    assert all(q.answer_type is not None for q in qs)
+    rows = {(r["split"], r["lang"]): r for r in answer_type_agreement(list(qs))}
+    assert rows[("all", "all")]["labelled"] == len(qs)
+    # The labels were written by reading each question and its reference answer, not by
+    # running the detector; a detector change that loses much agreement shows up here.
+    assert rows[("dev", "all")]["accuracy"] >= 0.85 and rows[("test", "all")]["accuracy"] >= 0.85

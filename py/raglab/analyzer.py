@@ -159,6 +159,37 @@ def _term(raw: str, script: str | None) -> str:
     return word
 
 
+# Tokens worked out ahead of time (raglab.prebuilt: the bundled corpus's chunks,
+# analysed by the build), keyed by the text's digest. `tokens` is a pure function of
+# its text, so the table is only a memo: the parity test proves its entries equal a
+# fresh analysis on both runtimes. Empty unless a caller installs one. Rows stay as
+# they were shipped until a text asks for them: [start, end] when the term is the
+# lower-cased ASCII surface text[start:end], else [term, start, end].
+_PREBUILT: dict[str, list] = {}
+
+
+def text_key(text: str) -> str:
+    """The prebuilt table's key for a text: the first 16 hex digits of its UTF-8 sha256."""
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def install_prebuilt(table: dict[str, list]) -> None:
+    """Make `tokens` answer from `table` ({text_key: rows}) for the texts it holds."""
+    _PREBUILT.clear()
+    _PREBUILT.update(table)
+
+
+def prebuilt_size() -> int:
+    """How many texts `tokens` answers from an installed prebuilt table."""
+    return len(_PREBUILT)
+
+
+def _decode(text: str, rows: list) -> list[Token]:
+    return [Token(text[r[0]:r[1]].lower(), r[0], r[1]) if len(r) == 2 else Token(r[0], r[1], r[2]) for r in rows]
+
+
 def tokens(text: str) -> list[Token]:
     """Every non-stopword term in `text`, with its character span in `text`.
 
@@ -167,11 +198,54 @@ def tokens(text: str) -> list[Token]:
     ASCII; a comma between digits is dropped (`1,50,000` -> `150000`) and a point
     between digits kept (`1.85`).
     """
+    if _PREBUILT:
+        rows = _PREBUILT.get(text_key(text))
+        if rows is not None:
+            return _decode(text, rows)
+    return fresh_tokens(text)
+
+
+ESC = "\x1b"
+
+
+def _escape_end(text: str, i: int) -> int:
+    """The end of the terminal escape sequence starting at text[i] (an ESC).
+
+    Terminal escape sequences (ECMA-48: colours such as ESC [31m, titles such as
+    ESC ] 0;... BEL) are not text. Pasted from a terminal, they come glued to words
+    ("\x1b[31mfee\x1b[0m"); read as characters, "31mfee" would become a term that
+    matches nothing. The analyzer skips the whole sequence like a space, so the word
+    keeps its own term and span.
+    """
+    n = len(text)
+    if i + 1 >= n:
+        return n
+    kind = text[i + 1]
+    if kind == "[":  # CSI: parameter and intermediate bytes, then one final byte @ to ~
+        j = i + 2
+        while j < n and "\x20" <= text[j] <= "\x3f":
+            j += 1
+        return j + 1 if j < n and "\x40" <= text[j] <= "\x7e" else j
+    if kind in "]PX^_":  # OSC, DCS, SOS, PM, APC: a string ended by BEL or ESC \\
+        j = i + 2
+        while j < n and text[j] != "\x07" and not (text[j] == ESC and text[j + 1:j + 2] == "\\"):
+            j += 1
+        if j >= n:  # never ended: skip only the introducer, so no text can hide behind it
+            return i + 2
+        return j + (1 if text[j] == "\x07" else 2)
+    return i + 2  # a two-character escape (ESC 7, ESC c, ...)
+
+
+def fresh_tokens(text: str) -> list[Token]:
+    """`tokens`, always worked out from the text (never from a prebuilt table)."""
     out: list[Token] = []
     n = len(text)
     i = 0
     while i < n:
         ch = text[i]
+        if ch == ESC:
+            i = _escape_end(text, i)
+            continue
         if not (_latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))):
             i += 1
             continue

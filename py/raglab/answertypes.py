@@ -4,12 +4,14 @@ Two table-driven functions over `data/answer_types.json` (cue words and span pat
 English, Bangla and Banglish, reviewed as data, not code):
 
 - `question_type(text)` is one of `TYPES`: amount, percent, count, duration, time, age,
-  contact, yesno, procedure, place, other. The first cue in table order decides, so the
+  contact, yesno, procedure, place, person, entity, other. The first cue in table order decides, so the
   table's order is its priority (an age or a phone number before the generic "how much").
 - `typed_spans(text)` lists the (type, start, end) spans in `text` that can answer a typed
   question: Tk/৳/টাকা amounts in both digit scripts with any grouping, percentages,
   durations ("24 hours", "৭ কার্যদিবস", "T+1"), counts ("5 cash-outs"), ages, clock times,
-  phone numbers, USSD codes and e-mail addresses. Spans never overlap; offsets index `text`.
+  phone numbers, USSD codes and e-mail addresses, dates and years; then, with the lowest
+  priority, bare numbers ("number") and English names ("name"). Spans never overlap;
+  offsets index `text`. `SPAN_TYPES` lists every span type.
 
 `accepts(qtype)` names the span types that answer a question type (a fee may be a
 percentage; "when" may be answered by a deadline).
@@ -34,7 +36,10 @@ import unicodedata
 from importlib import resources
 from typing import NamedTuple
 
-TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "other")
+TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "person",
+         "entity", "other")
+# Spans that only ever answer through `accepts`: a bare number, an English name.
+SPAN_TYPES = TYPES[:7] + ("number", "name")
 # Bangla digits, ASCII digits with grouping commas and a decimal point: 1,50,000  ১.৮৫  25,000
 _NUMBER = "[0-9০-৯]+(?:[,.][0-9০-৯]+)*"
 _BANGLA_WORD = "\u0980-\u09ff"
@@ -87,11 +92,12 @@ def parse_table(data: dict) -> _Table:
             raise ValueError(f"answer_types.json: question_cues[{i}] is not a valid pattern ({err})") from None
     spans = []
     for i, row in enumerate(data["span_patterns"]):
-        if row.get("type") not in TYPES:
+        if row.get("type") not in SPAN_TYPES:
             raise ValueError(f"answer_types.json: span_patterns[{i}] has a bad type: {row}")
         try:
             pattern = _both_nukta_forms(_expand(row["pattern"], data["number_words"]))
-            spans.append((row["type"], re.compile(pattern, re.IGNORECASE)))
+            flags = 0 if row.get("case") == "sensitive" else re.IGNORECASE
+            spans.append((row["type"], re.compile(pattern, flags)))
         except re.error as err:
             raise ValueError(f"answer_types.json: span_patterns[{i}] is not a valid pattern ({err})") from None
     accepts = {t: tuple(data["accepts"][t]) for t in TYPES}
@@ -184,22 +190,23 @@ def accepts(qtype: str) -> tuple[str, ...]:
     return table().accepts.get(qtype, ())
 
 
+_LOW = ("number", "name")  # placed only where no other span is
+
+
 def typed_spans(text: str) -> list[Span]:
     """Non-overlapping typed spans in `text`, in text order.
 
     Where two patterns overlap, the earlier start wins, then the longer span, then the
-    earlier row of the table.
+    earlier row of the table; bare numbers and names only fill the gaps left by the others.
     """
     found = []
     for order, (stype, pattern) in enumerate(table().spans):
         for m in pattern.finditer(text):
             if m.end() > m.start():
-                found.append((m.start(), -(m.end() - m.start()), order, stype, m.end()))
+                found.append((stype in _LOW, m.start(), -(m.end() - m.start()), order, stype, m.end()))
     found.sort()
-    out: list[Span] = []
-    end = -1
-    for start, _, _, stype, stop in found:
-        if start >= end:
-            out.append(Span(stype, start, stop))
-            end = stop
-    return out
+    taken: list[Span] = []
+    for low, start, _, _, stype, stop in found:
+        if all(stop <= s.start or start >= s.end for s in taken):
+            taken.append(Span(stype, start, stop))
+    return sorted(taken, key=lambda s: s.start)

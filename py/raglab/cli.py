@@ -9,23 +9,24 @@ Nothing in the package imports this module except `__main__`.
 from __future__ import annotations
 
 import argparse
-import json
+import difflib
 import os
 import sys
 import time
 
 from .analyzer import tokens
-from .chunking import CHUNKERS
+from .chunking import CHUNKERS, chunk_corpus
 from . import evaluation, importers, trec
-from .corpus import CorpusError, bundled_corpus_dir, load_corpus, read_utf8
+from .corpus import CorpusError, bundled_corpus_dir, list_corpus_folder, load_corpus, read_utf8
 from .evaluation import DEFAULT_BASELINE, EXPAND_MODES, SPLITS, grid
-from .goldens import GoldenError, bundled_goldens_path, counts_table, load_goldens
+from .goldens import GoldenError, answer_type_agreement, bundled_goldens_path, counts_table, load_goldens
 from .metrics import SEED
-from .pipeline import Config, Pipeline, check_question_length
+from .pipeline import Config, Pipeline
+from .console import Progress, Ticker, output_to, printable, read_questions
 from .recommend import latency_from_benchmarks
 from .report import FORMATS, REGENERATE, render
 from .retrieval import RETRIEVERS
-from .schema import analysis, ask_json, chunk_json, dumps, language_counts
+from .schema import analysis, ask_json, chunk_json, dumps, empty_question, language_counts
 from .stats import TUNING_RULE
 
 
@@ -38,6 +39,22 @@ def add_corpus_arg(p: argparse.ArgumentParser) -> None:
                    help="folder of <id>.md articles (default: the bundled Shapla Pay help centre)")
 
 
+def add_output_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--output", metavar="FILE",
+                   help="write to FILE instead of stdout, all at once: on an error or Ctrl-C FILE is left as it was")
+
+
+def check_paths(args) -> None:
+    """An empty or blank path is a mistake (an unset variable), not "the default"."""
+    for name in ("corpus", "goldens", "questions", "output", "bench", "trec", "out", "source"):
+        value = getattr(args, name, None)
+        if value is not None and not value.strip():
+            default = {"corpus": "; leave it out for the bundled help centre",
+                       "goldens": "; leave it out for the bundled golden set"}.get(name, "")
+            flag = name.upper() if name == "source" else f"--{name}"
+            raise UsageError(f"{flag} is empty; give a path{default}")
+
+
 def add_config_args(p: argparse.ArgumentParser) -> None:
     d = Config()
     p.add_argument("--chunker", default=d.chunker, help=f"one of {', '.join(CHUNKERS)} (default {d.chunker})")
@@ -46,13 +63,20 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--expand", action=argparse.BooleanOptionalAction, default=d.expand,
                    help=f"expand the query with the bilingual synonym table (default {'on' if d.expand else 'off'})")
     p.add_argument("--threshold", type=float, default=d.threshold,
-                   help=f"abstain below this idf-weighted coverage of the question (default {d.threshold})")
+                   help=f"abstain below this confidence, a probability in [0, 1] (default {d.threshold})")
 
 
 def corpus_docs(args):
     directory = args.corpus or bundled_corpus_dir()
     if args.corpus is None and not os.path.isdir(directory):
         raise UsageError("the bundled corpus is not available here; pass --corpus DIR")
+    _, skipped = list_corpus_folder(directory)
+    if skipped:  # said once, on stderr: a file left out changes every answer
+        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        what = "1 entry that is not an article" if len(skipped) == 1 else f"{len(skipped)} entries that are not articles"
+        print(f"raglab {args.command}: note: {directory}: skipped {what}: {shown}", file=sys.stderr)
+    if getattr(args, "ticker", None):  # compare's report_from_args is called without one
+        args.ticker.step(f"reading the articles in {directory}")
     return load_corpus(directory)
 
 
@@ -68,76 +92,66 @@ def cmd_analyze(args) -> int:
     else:
         for t in toks:
             surface = args.text[t.start:t.end]
-            print(f"{t.term}\t{t.start}-{t.end}\t{surface}")
+            print(f"{terminal_safe(t.term)}\t{t.start}-{t.end}\t{terminal_safe(surface)}")
     return 0
 
 
 def cmd_chunks(args) -> int:
-    pipe = Pipeline(corpus_docs(args), Config(chunker=args.chunker))
-    rows = [c for c in pipe.chunks if not args.doc or c.doc == args.doc]
-    for c in rows:
+    if args.chunker not in CHUNKERS:
+        raise UsageError(f"unknown chunker {args.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
+    docs = corpus_docs(args)
+    if args.doc is not None:
+        docs = [d for d in docs if d.id == args.doc] or _unknown_doc(args.doc, [d.id for d in docs])
+    args.ticker.step("chunking")
+    for c in chunk_corpus(docs, args.chunker):  # chunks only: no index is built to list them
         if args.json:
             print(dumps(chunk_json(c)))
         else:
-            print(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}\n{c.text}\n")
+            print(terminal_safe(f"[{c.id}] {c.start}-{c.end} {' > '.join(c.heading)}") + "\n"
+                  + terminal_safe(c.text, keep="\n\t") + "\n")
     return 0
 
 
-def _read_questions(path: str) -> list[str]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise UsageError(f"{path}: cannot read the questions file ({err.strerror})") from None
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    out = []
-    # split("\n"), not splitlines(): a pasted U+2028 or \x0c inside a question must not
-    # turn one question into two (and shift every line number after it).
-    for n, line in enumerate(text.split("\n"), 1):
-        line = line.removesuffix("\r")
-        if not line.strip():
-            continue
-        if line.lstrip().startswith("{"):
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise UsageError(f"{path}:{n}: not valid JSON ({err.msg}); use one question per line or JSON Lines") from None
-            except RecursionError:
-                raise UsageError(f"{path}:{n}: not valid JSON (nested too deeply); use one question per line or JSON Lines") from None
-            if not isinstance(row, dict) or not isinstance(row.get("question"), str):
-                raise UsageError(f"{path}:{n}: a JSON line needs a string field 'question'")
-            out.append(printable(row["question"]))
-        else:
-            out.append(line)
-        try:  # every line is checked before any is answered: no half-printed batch
-            check_question_length(out[-1])
-        except ValueError as err:
-            raise UsageError(f"{path}:{n}: {err}") from None
-    return out
+def _unknown_doc(doc_id: str, ids: list[str]):
+    close = difflib.get_close_matches(doc_id, ids, n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(close)}?" if close else "list the ids with: raglab check"
+    raise UsageError(f"no article with id {doc_id!r}; {hint}")
 
 
-def printable(text: str) -> str:
-    """`text` with lone surrogates (a JSON "\\ud800", a broken byte in argv) as U+FFFD.
+def plural(n: int, noun: str) -> str:
+    """ "1 article", "2 articles" (nouns here take an s)."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
-    They are not characters, the analyzer ignores them anyway, and UTF-8 output cannot
-    hold them; like an undecodable byte in a questions file, they become U+FFFD.
-    """
-    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+
+def terminal_safe(text: str, keep: str = "") -> str:
+    """`text` for a terminal: control characters (C0, DEL, C1) other than those in `keep`
+    shown as \\xNN, so that text from a --corpus folder or a question cannot move the
+    cursor, retitle the window or hide a line. Only plain output needs it: --json
+    prints the exact text (JSON escapes controls itself)."""
+    if not any(ch < "\x20" or "\x7f" <= ch <= "\x9f" for ch in text):
         return text
-    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+    return "".join(f"\\x{ord(ch):02x}" if (ch < "\x20" or "\x7f" <= ch <= "\x9f") and ch not in keep else ch
+                   for ch in text)
 
 
 def _print_result(r: dict) -> None:
     if r["abstained"]:
         print("Answer: (abstained) not found in the help centre")
     else:
-        print(f"Answer: {r['answer']}")
-        print(f"Cited:  {' '.join('[' + c + ']' for c in r['citations'])}")
-    print(f"\nTop {len(r['chunks'])} chunks:")
+        for short in r["short_answers"]:
+            print(f"Short:  {terminal_safe(short['text'])}")
+        print(f"Answer: {terminal_safe(r['answer'])}")
+        print(f"Cited:  {terminal_safe(' '.join('[' + c + ']' for c in r['citations']))}  "
+              f"(confidence {r['confidence']:.2f})")
+    n, k = len(r["chunks"]), r["config"]["k"]
+    if n == 0:
+        print("\nNo chunk matches the question's words.")
+    else:
+        print(f"\nTop {n} {'chunk' if n == 1 else 'chunks'}{':' if n == k else f' (every chunk that matched; k = {k:,}):'}")
     for c in r["chunks"]:
         snippet = " ".join(c["text"].split())
-        snippet = snippet if len(snippet) <= 100 else snippet[:99] + "…"
-        print(f"{c['rank']:>2}. {c['score']:>8.4f}  {c['id']:<28} {snippet}")
+        snippet = terminal_safe(snippet if len(snippet) <= 100 else snippet[:99] + "…")
+        print(f"{c['rank']:>2}. {c['score']:>8.4f}  {terminal_safe(c['id']):<28} {snippet}")
 
 
 def cmd_ask(args) -> int:
@@ -146,14 +160,18 @@ def cmd_ask(args) -> int:
     config = config_from(args)
     docs = corpus_docs(args)
     if args.questions is not None:
-        questions = _read_questions(args.questions)
-        pipe = Pipeline(docs, config)
-        for q in questions:
-            print(dumps(ask_json(pipe.ask(q))))
+        questions = read_questions(args.questions)
+        pipe = Pipeline(docs, config, args.ticker.step)
+        for n, q in enumerate(questions, 1):
+            args.ticker.step(f"answering question {n:,} of {len(questions):,}")
+            print(dumps(ask_json(pipe.ask(q)) if q.strip() else empty_question(n)))
         return 0
     if not args.question.strip():
         raise UsageError("the question is empty; ask something, e.g. raglab ask \"What is the cash out fee?\"")
-    result = ask_json(Pipeline(docs, config).ask(printable(args.question)))
+    pipe = Pipeline(docs, config, args.ticker.step)
+    args.ticker.step("answering")
+    result = ask_json(pipe.ask(printable(args.question)))
+    args.ticker.close()
     if args.json:
         print(dumps(result))
     else:
@@ -166,6 +184,7 @@ def cmd_check(args) -> int:
     path = args.goldens or bundled_goldens_path()
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such golden file; pass --goldens FILE")
+    args.ticker.step(f"checking {path}")
     try:
         questions = load_goldens(path, docs)
     except GoldenError as err:
@@ -178,15 +197,21 @@ def cmd_check(args) -> int:
               file=sys.stderr)
         return 2
     rows = counts_table(questions)
+    types = answer_type_agreement(questions)
     if args.json:
-        print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows}))
+        print(dumps({"articles": len(docs), "questions": len(questions), "counts": rows, "answer_types": types}))
         return 0
     langs = language_counts(docs)
-    print(f"corpus: {len(docs)} articles ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
-    print(f"goldens: {len(questions)} questions, every quote resolved exactly once\n")
+    print(f"corpus: {plural(len(docs), 'article')} ({', '.join(f'{n} {k}' for k, n in sorted(langs.items()))})")
+    print(f"goldens: {plural(len(questions), 'question')}, every quote resolved exactly once\n")
     print(f"{'lang':<5} {'kind':<13} {'dev':>4} {'test':>5} {'total':>6}")
     for r in rows:
         print(f"{r['lang']:<5} {r['kind']:<13} {r['dev']:>4} {r['test']:>5} {r['total']:>6}")
+    if types:
+        print("\nanswer types: labelled questions whose detected type (raglab.answertypes) agrees with the label")
+        print(f"{'split':<5} {'lang':<5} {'agree':>11} {'accuracy':>9}")
+        for t in types:
+            print(f"{t['split']:<5} {t['lang']:<5} {t['agree']:>5} / {t['labelled']:<3} {t['accuracy']:>9.3f}")
     return 0
 
 
@@ -271,29 +296,6 @@ def add_import_parser(sub) -> None:
     p.set_defaults(func=cmd_import)
 
 
-class Progress:
-    """Progress on stderr, shown only once a comparison has run for more than a second."""
-
-    def __init__(self, stream=None, delay: float = 1.0):
-        self.stream = stream or sys.stderr
-        self.start = time.monotonic()
-        self.delay = delay
-        self.shown = False
-
-    def __call__(self, done: int, total: int, label: str) -> None:
-        if time.monotonic() - self.start < self.delay:
-            return
-        self.shown = True
-        msg = f"compare: {done}/{total} configurations ({label}), {time.monotonic() - self.start:.0f} s"
-        if self.stream.isatty():
-            self.stream.write("\r" + msg.ljust(72))
-            if done == total:
-                self.stream.write("\n")
-        else:
-            self.stream.write(msg + "\n")
-        self.stream.flush()
-
-
 def compare_report(args, progress=None) -> dict:
     """The report `raglab compare` asks for (build.py results and the regeneration test call this too)."""
     expand = None if args.expand is None else EXPAND_MODES[args.expand]
@@ -313,7 +315,13 @@ def compare_report(args, progress=None) -> dict:
 
 
 def cmd_compare(args) -> int:
-    report = compare_report(args, progress=Progress())
+    progress = Progress()
+
+    def show(done: int, total: int, label: str) -> None:
+        args.ticker.step("")  # once configurations run, compare's own progress takes over
+        progress(done, total, label)
+
+    report = compare_report(args, progress=show)
     if args.trec:
         data = report.pop("trec")
         paths = trec.write(args.trec, data["runs"], data["qrels"])
@@ -358,6 +366,7 @@ def add_compare_parser(subparsers) -> None:
     p.add_argument("--bench", metavar="FILE", help="take each configuration's latency for the recommendation "
                    "from this benchmark report (docs/benchmarks.md's pipeline table)")
     add_corpus_arg(p)
+    add_output_arg(p)
     p.set_defaults(func=cmd_compare)
 
 
@@ -374,6 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="print the analyzer's terms for TEXT", description="Print the analyzer's terms (term, span, surface) for TEXT.")
     p.add_argument("text", metavar="TEXT")
     p.add_argument("--json", action="store_true", help="print a JSON list")
+    add_output_arg(p)
     p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("chunks", help="print the chunks of the corpus", description="Print every chunk a chunker makes.")
@@ -381,6 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunker", default=Config().chunker, help=f"one of {', '.join(CHUNKERS)}")
     p.add_argument("--doc", help="only this article id")
     p.add_argument("--json", action="store_true", help="print JSON Lines")
+    add_output_arg(p)
     p.set_defaults(func=cmd_chunks)
 
     p = sub.add_parser("ask", help="answer a question from the help centre",
@@ -390,6 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_corpus_arg(p)
     add_config_args(p)
+    add_output_arg(p)
     p.set_defaults(func=cmd_ask)
 
     p = sub.add_parser("check", help="validate the corpus and golden set",
@@ -397,6 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_corpus_arg(p)
     p.add_argument("--goldens", metavar="FILE", help="golden JSON Lines file (default: the bundled set)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arg(p)
     p.set_defaults(func=cmd_check)
 
     add_import_parser(sub)
@@ -411,9 +424,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.func(args)
+        check_paths(args)
+        with output_to(getattr(args, "output", None)), Ticker(args.command) as args.ticker:
+            return args.func(args)
     except (UsageError, CorpusError, GoldenError, ValueError) as err:
-        print(f"raglab {args.command}: error: {err}", file=sys.stderr)
+        print(f"raglab {args.command}: error: {terminal_safe(str(err))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        # One line and the shell's status for Ctrl-C; --output files are written whole or not at all.
+        print(f"raglab {args.command}: interrupted", file=sys.stderr)
+        return 130

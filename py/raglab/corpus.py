@@ -6,10 +6,15 @@ the browser hands the raw files to the very same code.
 
 from __future__ import annotations
 
+import bisect
+import errno
+import operator
 import os
+import stat
 from dataclasses import dataclass
 
 from .analyzer import in_bangla_block, normalize
+from .limits import MAX_ARTICLE_BYTES
 
 
 class CorpusError(ValueError):
@@ -32,11 +37,13 @@ class Document:
     sections: tuple[Section, ...]
 
     def section_at(self, offset: int) -> Section:
-        found = self.sections[0]
-        for section in self.sections:
-            if section.start <= offset:
-                found = section
-        return found
+        """The last section starting at or before `offset` (the first section before any).
+
+        A bisect over the section starts (they are in order), so chunking an article of
+        80,000 sections costs a log per chunk, not a scan.
+        """
+        i = bisect.bisect_right(self.sections, offset, key=operator.attrgetter("start")) - 1
+        return self.sections[max(i, 0)]
 
 
 _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
@@ -90,7 +97,7 @@ def parse_corpus(files: dict[str, str]) -> list[Document]:
     docs = {}
     for name in sorted(files):
         base = name.replace("\\", "/").rsplit("/", 1)[-1]
-        if not base.endswith(".md"):
+        if not is_article_name(base):
             continue
         doc_id = base[:-3]
         if doc_id in docs:
@@ -101,13 +108,42 @@ def parse_corpus(files: dict[str, str]) -> list[Document]:
     return [docs[k] for k in sorted(docs)]
 
 
-def read_utf8(path: str, error: type[ValueError] = CorpusError, what: str = "the article") -> str:
-    """A file's text; `error` names the file (and the line of a bad byte) when it cannot be read."""
+def read_bytes(path: str, error: type[ValueError], what: str, limit: int, split: str) -> bytes:
+    """A file's bytes; `error` names the file when it cannot be read.
+
+    Only a regular file of at most `limit` bytes is read: a device (`/dev/zero`), a FIFO
+    or a huge file is refused before anything is read, with the limit named and `split`
+    (what to do instead).
+    """
+    try:
+        info = os.stat(path)  # before open(): opening a FIFO would wait for a writer
+    except OSError as err:
+        link = "a link to a missing file; " if os.path.islink(path) and err.errno == errno.ENOENT else ""
+        raise error(f"{path}: cannot read {what} ({link}{err.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else \
+            "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file"
+        raise error(f"{path}: cannot read {what} ({kind}); give a regular file")
+    if info.st_size > limit:
+        raise error(f"{path}: {what} is {info.st_size:,} bytes; the limit is {limit:,} ({limit // 1_000_000} MB): {split}")
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            # read(n) sets aside n bytes first: ask for the size stat() gave, then for
+            # whatever the file grew by since (up to the limit)
+            data = fh.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += fh.read(limit + 1 - len(data))
     except OSError as err:
         raise error(f"{path}: cannot read {what} ({err.strerror})") from None
+    if len(data) > limit:
+        raise error(f"{path}: {what} is over {limit:,} bytes ({limit // 1_000_000} MB): {split}")
+    return data
+
+
+def read_utf8(path: str, error: type[ValueError] = CorpusError, what: str = "the article",
+              limit: int = MAX_ARTICLE_BYTES, split: str = "split it into several articles") -> str:
+    """A file's text, read by `read_bytes`; a bad byte is named by its line."""
+    data = read_bytes(path, error, what, limit, split)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -115,12 +151,34 @@ def read_utf8(path: str, error: type[ValueError] = CorpusError, what: str = "the
         raise error(f"{path}:{line}: not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
 
 
-def read_corpus_files(directory: str) -> dict[str, str]:
-    """{file name: text} of the `.md` files in a folder: what `parse_corpus` (and the browser) takes."""
+def is_article_name(name: str) -> bool:
+    """`x.md`, in any letter case (`x.MD` is Markdown too)."""
+    return name[-3:].lower() == ".md"
+
+
+def list_corpus_folder(directory: str) -> tuple[list[str], list[str]]:
+    """(article file names, what was skipped and why) in a corpus folder, both sorted.
+
+    An entry named like an article must be a readable regular file (a dangling or
+    looping link, a FIFO or a device fails the load when it is read); anything else is
+    skipped and said so, never dropped without a word.
+    """
     if not os.path.isdir(directory):
         raise CorpusError(f"{directory}: no such corpus folder; pass --corpus DIR with a folder of .md articles")
-    # Files only: a folder called "drafts.md" is not an article.
-    names = sorted(n for n in os.listdir(directory) if n.endswith(".md") and os.path.isfile(os.path.join(directory, n)))
+    names, skipped = [], []
+    for name in sorted(os.listdir(directory)):
+        if not is_article_name(name):
+            skipped.append(f"{name} (not a .md file)")
+        elif os.path.isdir(os.path.join(directory, name)):  # a folder called "drafts.md" is no article
+            skipped.append(f"{name} (a folder)")
+        else:
+            names.append(name)
+    return names, skipped
+
+
+def read_corpus_files(directory: str) -> dict[str, str]:
+    """{file name: text} of the `.md` files in a folder: what `parse_corpus` (and the browser) takes."""
+    names, _ = list_corpus_folder(directory)
     return {n: read_utf8(os.path.join(directory, n)) for n in names}
 
 

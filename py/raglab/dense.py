@@ -7,7 +7,9 @@ Each chunk (and each query) becomes a sparse vector of three feature groups:
 - ``c``: character n-grams of 3 to 5 code points inside each term, padded with ``<``
   and ``>`` at the word boundaries. They let ``লেনদেনের`` meet ``লেনদেন`` and
   ``recharged`` meet ``recharge`` where the light stemmer stops short. Terms with a
-  digit get no n-grams: ``25000`` must not half-match ``2500``.
+  digit get no n-grams: ``25000`` must not half-match ``2500``. Only the first
+  `limits.NGRAM_TERM_CHARS` (32) code points of a term give n-grams (a longer term gets
+  no end marker), so a 2,000,000-letter word costs what a 32-letter one does.
 
 A feature is hashed into ``dim`` buckets with ``zlib.crc32`` of its UTF-8 bytes (never
 the salted builtin ``hash``). Weights are TF-IDF (``1 + ln tf`` times
@@ -26,10 +28,13 @@ from __future__ import annotations
 
 import math
 import zlib
+from array import array
+from bisect import bisect_left
 
 from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
+from .limits import NGRAM_TERM_CHARS
 from .ranking import Hit, Query, index_text, top_n
 
 DIM = 1 << 20
@@ -51,7 +56,7 @@ def char_ngrams(term: str, sizes: tuple[int, ...] = NGRAMS) -> list[str]:
     for ch in term:
         if "0" <= ch <= "9":
             return []
-    padded = "<" + term + ">"
+    padded = "<" + term + ">" if len(term) <= NGRAM_TERM_CHARS else "<" + term[:NGRAM_TERM_CHARS]
     out = []
     for n in sizes:
         for i in range(len(padded) - n + 1):
@@ -93,6 +98,7 @@ class HashedVectorizer:
         self._grams: dict[str, tuple[int, ...]] = {}
         self.n_docs = 0
         self.df: dict[int, int] = {}
+        self._idf: dict[int, float] = {}
 
     def _key(self, group: str, feature: str) -> int:
         return self._offset[group] + bucket(group + ":" + feature, self.dim)
@@ -120,29 +126,52 @@ class HashedVectorizer:
                     counts[k] = counts.get(k, 0) + 1
         return counts
 
+    def learn(self, docs_terms: list[list[str]]) -> None:
+        """Learn document frequencies from the chunks (nothing else is kept of them)."""
+        df: dict[int, int] = {}
+        for terms in docs_terms:
+            for k in self._counts(terms):
+                df[k] = df.get(k, 0) + 1
+        self.n_docs = len(docs_terms)
+        self.df = df
+        # Every chunk feature's idf once (the same expression as `idf`, so the same bits):
+        # weighing looks it up for every feature of every chunk, and start-up time counts.
+        self._idf = {k: math.log((1 + self.n_docs) / (1 + n)) + 1.0 for k, n in df.items()}
+
+    def sparse(self, terms: list[str]) -> tuple[list[int], list[float]]:
+        """A text's vector as (sorted keys, weights), with the document frequencies learnt."""
+        counts = self._counts(terms)
+        keys = sorted(counts)
+        return keys, self.weigh(keys, [counts[k] for k in keys])
+
     def fit(self, docs_terms: list[list[str]]) -> list[dict[int, float]]:
         """Learn document frequencies from the chunks and return their vectors."""
-        all_counts = [self._counts(terms) for terms in docs_terms]
-        self.n_docs = len(all_counts)
-        df: dict[int, int] = {}
-        for counts in all_counts:
-            for k in counts:
-                df[k] = df.get(k, 0) + 1
-        self.df = df
-        return [self._weigh(c) for c in all_counts]
+        self.learn(docs_terms)
+        return [dict(zip(*self.sparse(terms))) for terms in docs_terms]
+
+    def forget(self) -> None:
+        """Drop the memos of the chunks' bigrams and n-grams once the index is built: they
+        grow with the corpus's vocabulary, and a query's few features hash fast enough."""
+        self._pair.clear()
+        self._grams.clear()
 
     def idf(self, key: int) -> float:
-        return math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
+        known = self._idf.get(key)
+        return known if known is not None else math.log((1 + self.n_docs) / (1 + self.df.get(key, 0))) + 1.0
 
-    def _weigh(self, counts: dict[int, int]) -> dict[int, float]:
-        keys = sorted(counts)
-        raw = [(1.0 + math.log(counts[k])) * self.idf(k) for k in keys]
+    def weigh(self, keys, counts) -> list[float]:
+        """The weights of one text's features, `keys` sorted and `counts` aligned with them."""
+        raw = [(1.0 + math.log(n)) * self.idf(k) for k, n in zip(keys, counts)]
         norm_sq = [0.0 for _ in self.GROUPS]
         for k, w in zip(keys, raw):
             norm_sq[k // self.dim] += w * w
         scale = [math.sqrt(self.group_weights.get(g, 0.0)) / math.sqrt(n) if n > 0 else 0.0
                  for g, n in zip(self.GROUPS, norm_sq)]
-        return {k: w * scale[k // self.dim] for k, w in zip(keys, raw)}
+        return [w * scale[k // self.dim] for k, w in zip(keys, raw)]
+
+    def _weigh(self, counts: dict[int, int]) -> dict[int, float]:
+        keys = sorted(counts)
+        return dict(zip(keys, self.weigh(keys, [counts[k] for k in keys])))
 
     def transform(self, terms: list[str]) -> dict[int, float]:
         """The vector of a query (unit length per group, scaled by the group weight)."""
@@ -170,18 +199,51 @@ class DenseRetriever:
         terms = docs_terms if docs_terms is not None else [analyze(index_text(c)) for c in chunks]
         self.bm25 = bm25 if bm25 is not None else BM25(terms)
         self.vectorizer = HashedVectorizer(dim, group_weights)
-        vectors = self.vectorizer.fit(terms)
-        self.norms = [_norm(v) for v in vectors]
-        # feature -> (chunk indices ascending, weights divided by the chunk's norm)
-        postings: dict[int, tuple[list[int], list[float]]] = {}
-        for i, vec in enumerate(vectors):
-            if self.norms[i] <= 0:
+        # Two passes over the analyzed chunks, counting their features twice, so that no
+        # chunk's vector is held while the others are counted: the first learns the
+        # document frequencies (and so each posting list's length), the second writes.
+        self.vectorizer.learn(terms)
+        df = self.vectorizer.df
+        # Every posting list in two flat arrays, feature by feature, chunks ascending within
+        # one: 12 bytes a posting and 24 a feature, where a list per feature cost several
+        # times that. Feature keys[j] owns ids[starts[j]:ends[j]] and weights[...] (divided
+        # by the chunk's norm); `keys` is sorted, for bisection.
+        keys = sorted(df)
+        starts = array("q", bytes(8 * len(keys)))
+        cursor: dict[int, int] = {}
+        total = 0
+        for j, key in enumerate(keys):
+            starts[j] = cursor[key] = total
+            total += df[key]
+        ids = array("i", bytes(4 * total))
+        weights_out = array("d", bytes(8 * total))
+        for i, chunk_terms in enumerate(terms):
+            chunk_keys, weights = self.vectorizer.sparse(chunk_terms)
+            norm_sq = 0.0
+            for w in weights:  # keys are sorted: the same order as _norm
+                norm_sq += w * w
+            norm = math.sqrt(norm_sq)
+            if norm <= 0:
                 continue
-            for key in sorted(vec):
-                ids, ws = postings.setdefault(key, ([], []))
-                ids.append(i)
-                ws.append(vec[key] / self.norms[i])
-        self.postings = postings
+            for key, w in zip(chunk_keys, weights):
+                at = cursor[key]
+                ids[at] = i
+                weights_out[at] = w / norm
+                cursor[key] = at + 1
+        self.keys = array("q", keys)
+        self.starts = starts
+        self.ends = array("q", [cursor[key] for key in keys])
+        self.ids = ids
+        self.weights = weights_out
+        self.vectorizer.forget()
+
+    def posting(self, key: int) -> tuple[array, array]:
+        """(chunk indices ascending, weights) of one feature key; empty when no chunk has it."""
+        j = bisect_left(self.keys, key)
+        if j == len(self.keys) or self.keys[j] != key:
+            return array("i"), array("d")
+        start, end = self.starts[j], self.ends[j]
+        return self.ids[start:end], self.weights[start:end]
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -198,11 +260,11 @@ class DenseRetriever:
         if qnorm <= 0:
             return acc
         for key in sorted(qvec):
-            posting = self.postings.get(key)
-            if posting is None:
+            ids, weights = self.posting(key)
+            if not ids:
                 continue
             qw = qvec[key] / qnorm
-            for i, w in zip(*posting):
+            for i, w in zip(ids, weights):
                 acc[i] = acc.get(i, 0.0) + qw * w
         return acc
 

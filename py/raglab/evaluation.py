@@ -31,7 +31,8 @@ from .analyzer import analyze, words
 from .chunking import CHUNKERS
 from .goldens import KINDS, LANGS
 from .metrics import (RESAMPLES, SEED, citation_precision, covered, exact_match, faithfulness, first_rank, gains,
-                      hit_at, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples, token_f1)
+                      hit_at, holds_fact, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples,
+                      token_f1)
 from .pipeline import POOL, Config, Pipeline, check_k
 from .ranking import Query
 from .recommend import recommendation
@@ -152,27 +153,33 @@ def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, qu
 
 
 def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, terms=analyze,
-             queries: dict | None = None, judge=outcome, typing=None) -> list[dict]:
+             queries: dict | None = None, judge=outcome, typing=None, step=None) -> list[dict]:
     """One record per question: the ranking's metrics, the answer at threshold 0, the stage.
 
-    The answer is computed once with threshold 0 together with its coverage; at any
-    threshold t the answerer abstains exactly when coverage < t and otherwise returns
+    The answer is computed once with threshold 0 together with its confidence; at any
+    threshold t the answerer abstains exactly when confidence < t and otherwise returns
     the same answer, so tuning needs no second retrieval and no second answer.
     `terms` is the analyzer (a memoised one in a grid); `queries` caches the query text
-    per (expansion setting, question), which is all `pipe.query` depends on.
+    per (expansion setting, question), which is all `pipe.query` depends on. `step(text)`,
+    when given, hears every tenth question (progress within a configuration).
     """
     depth = max(k, MRR_DEPTH)
     queries = {} if queries is None else queries
     n_words: dict[int, int] = {}
     records = []
-    for q in questions:
+    for done, q in enumerate(questions):
+        if step and done % 10 == 0:
+            step(f"question {done + 1:,} of {len(questions):,}")
         key = (pipe.config.expand, q.question)
         if key not in queries:
             queries[key] = pipe.query(q.question)
         query = queries[key]
-        ranked = [h.index for h in pipe.retriever.search(query, depth)]
+        hits = pipe.retriever.search(query, depth)
+        ranked = [h.index for h in hits]
         top = [pipe.chunks[i] for i in ranked[:k]]
-        result = pipe.answer(q.question, top, threshold=0.0)
+        result = pipe.answer(q.question, top, threshold=0.0, scores=[h.score for h in hits[:k]])
+        # What the reader sees first: the short answers, or the quoted sentences when there are none.
+        shown = None if result.abstained else "; ".join(s.text for s in result.short_answers) or result.text
         words_k = 0
         for i in ranked[:k]:
             if i not in n_words:
@@ -181,6 +188,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         rec = {"id": q.id, "lang": q.lang, "kind": q.kind, "split": q.split, "answerable": q.answerable,
                "top": [pipe.chunks[i].id for i in ranked], "words": words_k,
                "answer": None if result.abstained else result.text, "coverage": result.coverage,
+               "confidence": result.confidence, "short": shown,
                "faithfulness": None if result.abstained else faithfulness(result.text, [c.text for c in top])}
         found = cover.get(q.id, {})
         rec.update(question_fields(q, top, [i in found for i in ranked[:k]], rec["answer"], min_coverage,
@@ -196,6 +204,10 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                 "stage": attribute(ranked, found, pipe.retriever, query, k),
                 "f1": token_f1(None if result.abstained else result.text, q.answer, terms),
                 "em": exact_match(None if result.abstained else result.text, q.answer, terms),
+                "short_f1": token_f1(shown, q.answer, terms),
+                "short_em": exact_match(shown, q.answer, terms),
+                "holds": 0.0 if result.abstained else float(holds_fact(
+                    "\n".join([s.text for s in result.short_answers] + [result.text]), q.answer)),
                 "citation_precision": None if result.abstained else citation_precision(
                     [pipe.by_id[c] for c in result.citations], q.evidence, min_coverage),
             })
@@ -252,6 +264,13 @@ def _check(questions, split, configs, min_coverage, k):
     return chosen
 
 
+def _stage(progress, done: int, total: int, label: str):
+    """Progress within one configuration, as `progress(done, total, "label: step")`."""
+    if not progress:
+        return None
+    return lambda text: progress(done, total, f"{label}: {text}")
+
+
 def run(docs, questions, configs=None, split: str = "test", min_coverage: float = 0.5, k: int = 5,
         seed: int = SEED, baseline: str | None = None, id_labels: bool = False, per_question: bool = False,
         progress=None, trec: bool = False, latency: dict | None = None) -> dict:
@@ -284,17 +303,18 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     for n, config in enumerate(configs):
         if progress:
             progress(n, len(configs), config.label)
+        stage = _stage(progress, n, len(configs), config.label)
         key = (config.chunker, config.retriever)
         if key not in built:
             built.clear()  # one index in memory at a time (configs come grouped by chunker x retriever)
-            built[key] = Pipeline(docs, config)
+            built[key] = Pipeline(docs, config, stage)
         pipe = built[key].with_config(config)  # the index depends only on chunker and retriever
         if config.chunker not in covers:
             covers[config.chunker] = coverage_index(pipe.chunks, asked, min_coverage)
             label_ids[config.chunker] = {qid: [pipe.chunks[i].id for i in found]
                                          for qid, found in covers[config.chunker].items()}
         results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries,
-                                         judge, typing)
+                                         judge, typing, step=stage)
     built.clear()
     if progress:
         progress(len(configs), len(configs), "done")

@@ -7,6 +7,8 @@ every sentence is derived from the numbers: nothing here names a configuration i
 
 from __future__ import annotations
 
+from .metrics import MIN_INTERVAL_N
+
 RISK_POINTS = (0.0, 0.2, 0.4, 0.6, 0.8)  # thresholds shown in the risk-coverage table
 
 
@@ -15,7 +17,7 @@ def _f(x, digits: int = 3) -> str:
 
 
 def _ci(pair) -> str:
-    return "n/a" if not pair else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+    return f"n too small (< {MIN_INTERVAL_N})" if not pair else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
 
 
 def _p(x) -> str:
@@ -54,7 +56,7 @@ def risk_coverage(report: dict) -> dict:
             cells.append("n/a" if p is None else f"{_f(p['coverage'], 2)} / {_f(p['risk'], 2)}")
         rows.append([r["label"]] + cells)
     return {"title": "Risk-coverage", "notes": [
-        "Coverage / risk when answering every question whose answer coverage score reaches the threshold t "
+        "Coverage / risk when answering every question whose answer confidence reaches the threshold t "
         "(coverage: answered share of all questions; risk: wrong share of the answered). The page draws the "
         "whole sweep (t = 0.00, 0.05, ..., 1.00) as a chart."], "header": header, "rows": rows}
 

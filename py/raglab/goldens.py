@@ -14,7 +14,9 @@ import os
 from dataclasses import dataclass
 
 from .analyzer import normalize
+from .answertypes import TYPES, question_type
 from .corpus import Document, bundled_corpus_dir, read_utf8
+from .limits import MAX_ID_CHARS, MAX_QUESTIONS_BYTES, check_question_length
 
 KINDS = ("direct", "paraphrase", "multi", "crosslingual", "unanswerable")
 LANGS = ("en", "bn")
@@ -57,6 +59,7 @@ class Question:
     question: str
     answer: str | None
     evidence: tuple[Evidence, ...]
+    answer_type: str | None = None  # optional label: what kind of value the question asks for (answertypes.TYPES)
 
     @property
     def answerable(self) -> bool:
@@ -96,12 +99,41 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     return obj
 
 
+def occurrences(text: str, quote: str) -> int:
+    """How often `quote` occurs in `text`, counting an overlapping second occurrence
+    (str.count skips overlaps: "*247*247" occurs twice in "*247*247*247#"). Exact up to
+    two; past that, the count of separate occurrences.
+
+    >>> occurrences("Dial *247*247*247#", "*247*247")
+    2
+    """
+    count = text.count(quote)
+    if count == 1 and text.find(quote, text.find(quote) + 1) >= 0:
+        return 2
+    return count
+
+
+def check_id(qid: str, where: str) -> None:
+    """A question id is shown in text tables, CSV cells and error messages: it must be
+    printable, short, and not start like a spreadsheet formula."""
+    if not qid.strip():
+        raise GoldenError(f"{where}: field 'id' is empty")
+    if len(qid) > MAX_ID_CHARS:
+        raise GoldenError(f"{where}: field 'id' is {len(qid):,} characters long; the limit is {MAX_ID_CHARS}")
+    for ch in qid:
+        if ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029":
+            raise GoldenError(f"{where}: field 'id' holds a control character (U+{ord(ch):04X}); "
+                              "use letters, digits and punctuation")
+    if qid[0] in "=+-@":
+        raise GoldenError(f"{where}: field 'id' starts with {qid[0]!r}, which a spreadsheet reads as a formula; "
+                          "start it with a letter or digit")
+
+
 def parse_question(row, docs: dict[str, Document], where: str) -> Question:
     if not isinstance(row, dict):
         raise GoldenError(f"{where}: each line must be a JSON object")
     qid = _field(row, "id", where)
-    if not qid.strip():
-        raise GoldenError(f"{where}: field 'id' is empty")
+    check_id(qid, where)
     where = f"{where}: question {qid}"
     lang = _field(row, "lang", where)
     kind = _field(row, "kind", where)
@@ -112,7 +144,14 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
     text = _field(row, "question", where)
     if not text.strip():
         raise GoldenError(f"{where}: field 'question' is empty")
+    try:
+        check_question_length(text)  # the same limit as `raglab ask`
+    except ValueError as err:
+        raise GoldenError(f"{where}: field 'question': {err}") from None
     ref = _field(row, "answer", where, (str, type(None)))
+    atype = row.get("answer_type")
+    if atype is not None and (not isinstance(atype, str) or atype not in TYPES):
+        raise GoldenError(f"{where}: field 'answer_type' is {atype!r}; expected one of {', '.join(TYPES)} (or leave it out)")
     raw_evidence = _field(row, "evidence", where, (list,))
     evidence = []
     for j, ev in enumerate(raw_evidence):
@@ -126,9 +165,9 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
             raise GoldenError(f"{ewhere}: field 'doc' names {doc_id!r}, which is not in the corpus")
         if not quote.strip():
             raise GoldenError(f"{ewhere}: field 'quote' is empty")
-        count = doc.text.count(quote)
+        count = occurrences(doc.text, quote)
         if count != 1:
-            problem = "does not occur" if count == 0 else f"occurs {count} times"
+            problem = "does not occur" if count == 0 else f"occurs {count} times (overlaps count)"
             raise GoldenError(f"{ewhere}: field 'quote' {problem} in {doc_id}; copy a passage that occurs exactly once: {quote[:80]!r}")
         fact = ev.get("fact", j + 1)
         if not isinstance(fact, int) or isinstance(fact, bool) or fact < 1:
@@ -145,7 +184,7 @@ def parse_question(row, docs: dict[str, Document], where: str) -> Question:
         raise GoldenError(f"{where}: field 'evidence' is empty; a {kind} question needs at least one evidence quote")
     elif ref is None:
         raise GoldenError(f"{where}: field 'answer' is null; a {kind} question needs a reference answer")
-    return Question(qid, lang, kind, split, normalize(text), ref, tuple(evidence))
+    return Question(qid, lang, kind, split, normalize(text), ref, tuple(evidence), atype)
 
 
 def parse_goldens(text: str, docs: list[Document], source: str = "questions.jsonl") -> list[Question]:
@@ -186,7 +225,8 @@ def _parse_line(line: str, by_id: dict[str, Document], where: str) -> Question:
 
 
 def load_goldens(path: str, docs: list[Document]) -> list[Question]:
-    return parse_goldens(read_utf8(path, GoldenError, "the golden file; pass --goldens FILE"), docs, path)
+    text = read_utf8(path, GoldenError, "the golden file", MAX_QUESTIONS_BYTES, "split it into several golden files")
+    return parse_goldens(text, docs, path)
 
 
 def counts_table(questions: list[Question]) -> list[dict]:
@@ -208,3 +248,19 @@ def counts_table(questions: list[Question]) -> list[dict]:
 def bundled_goldens_path() -> str:
     """The golden set shipped next to the bundled corpus."""
     return os.path.join(os.path.dirname(bundled_corpus_dir()), "goldens", "questions.jsonl")
+
+
+def answer_type_agreement(questions: list[Question]) -> list[dict]:
+    """Per split and language, how often `answertypes.question_type` agrees with the labelled
+    `answer_type` (questions without a label are left out)."""
+    rows = []
+    for split in SPLITS + ("all",):
+        for lang in LANGS + ("all",):
+            sel = [q for q in questions if q.answer_type is not None and split in (q.split, "all") and lang in (q.lang, "all")]
+            if sel:
+                agree = 0
+                for q in sel:
+                    agree += question_type(q.question) == q.answer_type
+                rows.append({"split": split, "lang": lang, "labelled": len(sel), "agree": agree,
+                             "accuracy": agree / len(sel)})
+    return rows

@@ -71,7 +71,8 @@ class HybridRetriever:
     def __init__(self, chunks: list[Chunk], k: int = RRF_K, depth: int = DEPTH):
         if depth < 1:
             raise ValueError("hybrid retriever needs depth >= 1")
-        terms = [analyze(index_text(c)) for c in chunks]  # analyzed once, shared by both indexes
+        shared: dict[str, str] = {}  # one string per distinct term, not one per occurrence
+        terms = [[shared.setdefault(t, t) for t in analyze(index_text(c))] for c in chunks]  # shared by both indexes
         self.bm25 = BM25(terms)
         self.dense = DenseRetriever(chunks, docs_terms=terms, bm25=self.bm25)
         self.k, self.depth = k, depth

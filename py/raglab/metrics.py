@@ -265,6 +265,12 @@ def resamples(n: int, count: int = RESAMPLES, seed: int = SEED) -> list[list[int
     return [[rng.randrange(n) for _ in range(n)] for _ in range(count)] if n else []
 
 
+# Fewer questions than this get no interval (the report says "n too small"): resampling one
+# question gives [x, x], and a handful give as few distinct resamples, so the interval would
+# claim a certainty the data does not have.
+MIN_INTERVAL_N = 10
+
+
 def percentile_interval(values: list[float], draws: list[list[int]], level: float = 0.95) -> tuple[float, float] | None:
     """The percentile bootstrap interval of the mean of `values` over the given draws.
 

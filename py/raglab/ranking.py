@@ -1,7 +1,7 @@
 """Ranking primitives shared by every retriever, and the query they rank for.
 
-A leaf module: it imports nothing of ours but the analyzer, so every retriever can
-import from here and the registry in `retrieval` can import every retriever.
+A leaf module: it imports nothing of ours but the analyzer and the limits, so every
+retriever can import from here and the registry in `retrieval` can import every retriever.
 
 Ranking uses scores rounded to 12 significant digits and breaks ties by chunk
 order, so a last-bit difference in `math.log` between platforms cannot reorder
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .analyzer import has_bangla
+from .limits import index_heading
 
 if TYPE_CHECKING:  # for annotations only: the module stays a leaf
     from .chunking import Chunk
@@ -69,5 +70,6 @@ def top_n(scores: dict[int, float], n: int) -> list[Hit]:
 
 
 def index_text(chunk: Chunk) -> str:
-    """What gets indexed: the heading path, then the chunk text (spans still refer to the text)."""
-    return " \n".join(chunk.heading) + " \n" + chunk.text
+    """What gets indexed: the heading path (each heading cut to `limits.HEADING_INDEX_CHARS`),
+    then the chunk text (spans still refer to the text)."""
+    return " \n".join(index_heading(chunk.heading)) + " \n" + chunk.text

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from .metrics import RESAMPLES, percentile_interval, resamples
+from .metrics import MIN_INTERVAL_N, RESAMPLES, percentile_interval, resamples
 from .significance import sign_flip_p, sign_patterns
 
 RULE = ("of the configurations compared, those whose dev recall@k reaches the lower end of the 95% interval "
@@ -92,7 +92,8 @@ def recommendation(labels: list[str], records: dict[str, list[dict]], chosen_on:
     best = max(rows, key=lambda r: r["recall"] or 0.0)  # max() keeps the first of equals
     answerable = [r for r in records[best["label"]] if r["answerable"]]
     draws = resamples(len(answerable), RESAMPLES, seed)
-    best["recall_ci"] = list(percentile_interval([r["recall"] for r in answerable], draws) or ()) or None
+    got = percentile_interval([r["recall"] for r in answerable], draws) if len(answerable) >= MIN_INTERVAL_N else None
+    best["recall_ci"] = list(got) if got else None
     choice = choose(rows)
     by_label = {r["label"]: r for r in rows}
     out = {"rule": RULE, "chosen_on": chosen_on, "answerable": len(answerable), **choice,

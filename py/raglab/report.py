@@ -13,6 +13,7 @@ import json
 
 from . import findings
 from .evaluation import MRR_DEPTH, EvaluationError
+from .metrics import MIN_INTERVAL_N
 from .stats import STAGE_HELP, STAGES
 
 FORMATS = ("text", "markdown", "csv", "json")
@@ -20,7 +21,8 @@ FORMATS = ("text", "markdown", "csv", "json")
 METRICS = (
     ("hit1", "hit@1"), ("hitk", "hit@{k}"), ("recall", "recall@{k}"), ("mrr", "MRR@10"),
     ("ndcgk", "nDCG@{k}"), ("ndcg10", "nDCG@10"), ("words", "words@{k}"),
-    ("f1", "F1"), ("em", "EM"), ("faithfulness", "faithful"), ("citation_precision", "cite prec"),
+    ("f1", "F1"), ("em", "EM"), ("short_f1", "short F1"), ("short_em", "short EM"), ("holds", "holds fact"),
+    ("faithfulness", "faithful"), ("citation_precision", "cite prec"),
     ("answer_rate", "answered"), ("abstention_rate", "abstained"), ("wrong_rate", "wrong"), ("risk", "risk"),
     ("misleading1", "misleading@1"), ("ctx_precision", "ctx precision@{k}"), ("ctx_recall", "ctx recall@{k}"),
 )
@@ -30,8 +32,11 @@ def _f(x, digits: int = 3) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
+TOO_FEW = f"n too small (< {MIN_INTERVAL_N})"  # in place of an interval, see metrics.MIN_INTERVAL_N
+
+
 def _ci(pair) -> str:
-    return "n/a" if pair is None else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+    return TOO_FEW if pair is None else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
 
 
 def _signed(x) -> str:
@@ -44,7 +49,7 @@ def _label(key: str, k: int) -> str:
 
 def _verdict(p: dict) -> str:
     if p["low"] is None:
-        return "n/a"
+        return TOO_FEW
     if p["contains_zero"]:
         return "no clear difference (interval contains 0)"
     word = "better" if p["diff"] > 0 else "worse"
@@ -56,14 +61,14 @@ def _verdict(p: dict) -> str:
 def headline(report: dict) -> dict:
     """The headline table: one row per configuration, the numbers a reader needs first."""
     k = report["settings"]["k"]
-    header = ["configuration", f"recall@{k}", "95% CI", "MRR@10", "95% CI", f"nDCG@{k}", "answer F1",
-              "answered", "abstained", "wrong"]
+    header = ["configuration", f"recall@{k}", "95% CI", "MRR@10", "95% CI", f"nDCG@{k}", "holds fact", "short F1",
+              "answer F1", "answered", "abstained", "wrong"]
     rows = []
     for row in report["configs"]:
         m = row["metrics"]
         rows.append([row["label"], _f(m["recall"]), _ci(row["ci"]["recall"]), _f(m["mrr"]), _ci(row["ci"]["mrr"]),
-                     _f(m["ndcgk"]), _f(m["f1"]), _f(m["answer_rate"]), _f(m["abstention_rate"]),
-                     _f(m["wrong_rate"])])
+                     _f(m["ndcgk"]), _f(m["holds"]), _f(m["short_f1"]), _f(m["f1"]), _f(m["answer_rate"]),
+                     _f(m["abstention_rate"]), _f(m["wrong_rate"])])
     return {"title": "Headline", "header": header, "rows": rows}
 
 
@@ -96,10 +101,14 @@ def sections(report: dict) -> list[dict]:
         "rows": [[r["label"]] + [_f(r["metrics"][x], 1 if x == "words" else 3) for x in keys]
                  for r in report["configs"]]})
 
-    keys = ("f1", "em", "faithfulness", "citation_precision", "answer_rate", "abstention_rate")
+    keys = ("holds", "short_f1", "short_em", "f1", "em", "faithfulness", "citation_precision", "answer_rate",
+            "abstention_rate")
     out.append({"title": "Answers", "notes": [
         "Threshold: " + st["tuning_rule"] + ".",
-        f"F1 and EM over answerable questions (an abstention scores 0); faithful: share of answer sentences "
+        "holds fact: the answer (short answers and quoted sentences) states every number of the reference "
+        "answer and at least half of its other terms (`metrics.holds_fact`); short F1 and EM: token F1 and "
+        "exact match of the short answers (the quoted sentences where there is none) against the reference; "
+        f"F1 and EM: of the quoted sentences. All over answerable questions (an abstention scores 0); faithful: share of answer sentences "
         f"found verbatim in the top {k} chunks (answered questions); cite prec: share of cited chunks that "
         f"cover an evidence passage (answered answerable questions)."],
         "header": ["configuration", "threshold", "dev objective"] + [_label(x, k) for x in keys],
@@ -114,7 +123,7 @@ def sections(report: dict) -> list[dict]:
         for m, name in (("mrr", "MRR@10"), ("recall", f"recall@{k}")):
             d = p[m]
             rows.append([r["label"], name, _signed(d["diff"]),
-                         "n/a" if d["low"] is None else f"[{d['low']:+.3f}, {d['high']:+.3f}]", _verdict(d)])
+                         TOO_FEW if d["low"] is None else f"[{d['low']:+.3f}, {d['high']:+.3f}]", _verdict(d)])
     if rows:
         out.append({"title": f"Against the baseline ({st['baseline']})", "notes": [
             "Paired bootstrap of the per-question difference (configuration minus baseline), 95% interval. "
@@ -142,6 +151,15 @@ def sections(report: dict) -> list[dict]:
                         "header": ["configuration"] + [f"{s['name']} (n={s['answerable']})" for s in cols],
                         "rows": [[r["label"]] + [_f(r["slices"][s["name"]][key]) for s in cols]
                                  for r in report["configs"]]})
+    cols = [s for s in report["slices"] if s["group"] == "language" and s["answerable"]]
+    if cols:
+        keys = ("holds", "short_f1", "answer_rate")
+        out.append({"title": "Answers by language", "notes": [
+            "holds fact, short F1 and answer rate on the answerable questions of each language."],
+            "header": ["configuration"] + [f"{_label(x, k)} {s['name']} (n={s['answerable']})"
+                                           for s in cols for x in keys],
+            "rows": [[r["label"]] + [_f(r["slices"][s["name"]][x]) for s in cols for x in keys]
+                     for r in report["configs"]]})
     cols = [s for s in report["slices"] if s["group"] == "language x kind" and s["kind"] == "unanswerable"]
     if cols:
         out.append({"title": "Abstention on unanswerable questions by language", "notes": [],
@@ -181,7 +199,7 @@ def _sub(a, b):
 
 
 def _numeric(cell: str) -> bool:
-    return cell[:1].isdigit() or cell[:1] in "+-[" or cell == "n/a"
+    return cell[:1].isdigit() or cell[:1] in "+-[" or cell in ("n/a", TOO_FEW)
 
 
 def table_text(header: list[str], rows: list[list[str]]) -> str:
@@ -204,7 +222,7 @@ def table_markdown(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(out)
 
 
-REGENERATE = "raglab compare --split test --id-labels --bench docs/benchmarks.md --format markdown > docs/results.md"
+REGENERATE = "raglab compare --split test --id-labels --bench docs/benchmarks.md --format markdown --output docs/results.md"
 
 
 def render(report: dict, fmt: str = "text") -> str:

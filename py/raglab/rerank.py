@@ -9,7 +9,9 @@ what a person skimming the page would:
   appended count half too.)
 - ``soft``: like coverage, but a term also counts when the chunk has a word that
   starts with all but its last two code points ("licenses" meets "licensed",
-  "ঘণ্টায়" meets "ঘণ্টার"): the inflections the light stemmer leaves alone.
+  "ঘণ্টায়" meets "ঘণ্টার"): the inflections the light stemmer leaves alone. It is
+  looked up by bisection in the chunk's sorted terms, so the index holds each word
+  once, however long it is (a prefix set would grow with the square of a word's length).
 - ``heading``: how much of it is in the heading path ("Cash out fee" for a fee question)?
 - ``section``: the same, for the section headings below the article title only (the
   title is shared by every chunk of an article, so it cannot tell them apart).
@@ -36,6 +38,7 @@ another.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from .analyzer import analyze, tokens
@@ -43,9 +46,11 @@ from .answer import HEADING_WEIGHT  # a term found only in the heading path coun
 from .chunking import Chunk
 from .expansion import surface_words
 from .hybrid import HybridRetriever
+from .limits import index_heading
 from .ranking import Hit, Query, top_n
 
 DEPTH = 30  # candidates taken from the first stage
+FACTS_KEPT = 20_000  # chunks whose analysis the reranker keeps between questions
 WEIGHTS = {  # fitted on dev (pairwise logistic regression, all three chunkers), prior scaled to 1;
     # bench/fit_reranker.py re-fits them (within its TOLERANCE)
     "answer_type": 0.78,
@@ -106,7 +111,8 @@ def answer_types(question: str) -> tuple[bool, bool]:
 
 @dataclass(frozen=True)
 class ChunkFacts:
-    """What the reranker needs of one chunk, analyzed once when the index is built."""
+    """What the reranker needs of one chunk, analyzed the first time the chunk is a
+    candidate (see `RerankRetriever.facts`)."""
 
     heading: frozenset[str]
     terms: frozenset[str]  # body and heading
@@ -115,14 +121,26 @@ class ChunkFacts:
     duration: bool  # states a number with a time unit
     amount: bool  # states an amount: a number with Tk, টাকা, %, or another count unit
     section: frozenset[str]  # terms of the section headings below the article title
-    prefixes: frozenset[str]  # every prefix of 4+ code points of every term
+    sorted_terms: tuple[str, ...]  # `terms` in code-point order, for prefix lookups
     intro: bool  # the chunk sits under the article title, before the first section
 
     @classmethod
-    def of(cls, chunk: Chunk) -> "ChunkFacts":
+    def of(cls, chunk: Chunk, shared: dict | None = None, headings: dict | None = None) -> "ChunkFacts":
+        """The facts of one chunk. `shared` and `headings`, one pair of dicts for all the
+        chunks of an index, make equal terms, term pairs, position lists and heading
+        analyses one object each, so a big corpus's index holds each once rather than
+        once per chunk."""
+        one = (lambda x: x) if shared is None else (lambda x: shared.setdefault(x, x))
         toks = tokens(chunk.text)
-        body = [t.term for t in toks]
-        heading_seq = analyze(" ".join(chunk.heading))
+        body = [one(t.term) for t in toks]
+        heads = None if headings is None else headings.get(chunk.heading)
+        if heads is None:
+            heading = index_heading(chunk.heading)
+            heading_seq = [one(t) for t in analyze(" ".join(heading))]
+            heads = (heading_seq, frozenset(heading_seq), frozenset(one(t) for t in analyze(" ".join(heading[1:]))))
+            if headings is not None:
+                headings[chunk.heading] = heads
+        heading_seq, heading_set, section = heads
         positions: dict[str, list[int]] = {}
         for i, t in enumerate(body):
             positions.setdefault(t, []).append(i)
@@ -136,11 +154,10 @@ class ChunkFacts:
                 duration = True
             if any(t in AMOUNT_UNITS for t in near) or chunk.text.startswith("%", tok.end):
                 amount = True
-        all_terms = frozenset(body) | frozenset(heading_seq)
-        prefixes = frozenset(t[:k] for t in all_terms for k in range(SOFT_MIN, len(t) + 1))
-        return cls(frozenset(heading_seq), all_terms, frozenset(pairs),
-                   {t: tuple(p) for t, p in positions.items()}, duration, amount,
-                   frozenset(analyze(" ".join(chunk.heading[1:]))), prefixes, len(chunk.heading) == 1)
+        all_terms = frozenset(body) | heading_set
+        return cls(heading_set, all_terms, frozenset(one(p) for p in pairs),
+                   {t: one(tuple(p)) for t, p in positions.items()}, duration, amount,
+                   section, tuple(sorted(all_terms)), len(chunk.heading) == 1)
 
 
 @dataclass(frozen=True)
@@ -193,6 +210,13 @@ def min_window(positions: list[tuple[int, ...]]) -> int:
     return best
 
 
+def has_prefix(sorted_terms: tuple[str, ...], stem: str) -> bool:
+    """True when a term of `sorted_terms` starts with `stem`: the terms that do sort
+    together, right at or after `stem`, so one bisection finds the first of them."""
+    i = bisect_left(sorted_terms, stem)
+    return i < len(sorted_terms) and sorted_terms[i].startswith(stem)
+
+
 def _share_in(items, pool) -> float:
     """The share of `items` found in `pool` (0 when there are no items)."""
     if not items:
@@ -220,7 +244,7 @@ def features(q: QueryFacts, c: ChunkFacts) -> dict[str, float]:
             found += w
         elif t in c.heading:
             found += HEADING_WEIGHT * w
-        if t in c.terms or (len(t) - SOFT_TRIM >= SOFT_MIN and t[:len(t) - SOFT_TRIM] in c.prefixes):
+        if t in c.terms or (len(t) - SOFT_TRIM >= SOFT_MIN and has_prefix(c.sorted_terms, t[:len(t) - SOFT_TRIM])):
             soft += w
     bigram = _share_in(q.pairs, c.bigrams)
     matched = [c.positions[t] for t in q.terms if t in c.positions]
@@ -254,7 +278,27 @@ class RerankRetriever:
         self.first_stage = first_stage if first_stage is not None else HybridRetriever(chunks)
         self.depth = depth
         self.weights = dict(WEIGHTS if weights is None else weights)
-        self.facts = [ChunkFacts.of(c) for c in chunks]
+        self.chunks = chunks
+        self._facts: dict[int, ChunkFacts] = {}
+        self._shared: dict = {}
+        self._headings: dict = {}
+
+    def facts(self, index: int) -> ChunkFacts:
+        """The facts of chunk `index`, analyzed on first use and kept for the next question.
+
+        The reranker only ever looks at the first stage's top candidates, so facts are not
+        built for every chunk up front: a big corpus's index stays small and quick to build.
+        At most FACTS_KEPT chunks' facts are kept; past that the store starts afresh (facts
+        depend on the chunk alone, so results do not change, only the time to get them).
+        """
+        got = self._facts.get(index)
+        if got is None:
+            if len(self._facts) >= FACTS_KEPT:
+                self._facts.clear()
+                self._shared.clear()
+                self._headings.clear()
+            got = self._facts[index] = ChunkFacts.of(self.chunks[index], self._shared, self._headings)
+        return got
 
     def idf(self, term: str) -> float:
         return self.first_stage.idf(term)
@@ -264,7 +308,7 @@ class RerankRetriever:
         q = query_facts(query, self.idf)
         out = []
         for rank, h in enumerate(hits, 1):
-            feats = features(q, self.facts[h.index])
+            feats = features(q, self.facts(h.index))
             feats["prior"] = 1.0 / rank
             out.append(feats)
         return out

@@ -17,9 +17,11 @@ from .analyzer import analyze
 from .bm25 import BM25
 from .chunking import Chunk
 from .dense import DenseRetriever
+from .hybrid import DEPTH as HYBRID_DEPTH
 from .hybrid import HybridRetriever
 from .ranking import Hit, Query, index_text, top_n
 from .rerank import RerankRetriever
+from .semantic import FusionRetriever, SemanticRetriever
 
 
 class Retriever(Protocol):
@@ -71,12 +73,30 @@ class BM25Retriever:
         return top_n(self.bm25.top_scores(analyze(query.full), n), n)
 
 
+# The deepest k a retriever ranks in full. The fused retrievers read each of their
+# rankings `hybrid.DEPTH` deep (the reranker reorders the fusion's top), so past that they
+# return a shorter list, not a ranking of k: a larger k is refused rather than reported
+# under a cut it did not use. BM25 and dense rank every chunk that shares a term.
+MAX_K: dict[str, int] = {"hybrid": HYBRID_DEPTH, "hybrid-rerank": HYBRID_DEPTH}
+
+
+def check_k_for(retriever: str, k: int) -> None:
+    limit = MAX_K.get(retriever)
+    if limit is not None and k > limit:
+        raise ValueError(f"k = {k:,} is more than {retriever} ranks: it fuses rankings read {limit} deep, "
+                         f"so k can be at most {limit}; use -k {limit} or less (bm25 and dense rank deeper)")
+
+
 RETRIEVERS: dict[str, Callable[[list[Chunk]], Retriever]] = {
     "bm25": BM25Retriever,
     "dense": DenseRetriever,  # hashed word and character n-grams: lexical-statistical, not semantic
     "hybrid": HybridRetriever,  # reciprocal rank fusion of bm25 and dense
     "hybrid-rerank": RerankRetriever,  # hybrid top 30, reordered by a query-aware lexical reranker
+    "semantic": SemanticRetriever,  # multilingual-e5-small cosine (needs the encoder's kernel)
+    "bm25-semantic": FusionRetriever,  # weighted fusion of bm25 and semantic
 }
+# Retrievers that need the encoder kernel: the browser offers them once it has the kernel too.
+ENCODER_RETRIEVERS = ("semantic", "bm25-semantic")
 
 
 def build_retriever(name: str, chunks: list[Chunk]) -> Retriever:

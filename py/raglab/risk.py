@@ -8,8 +8,8 @@ confidently costs a complaint. These measures count the second kind.
   its content terms); any answer to an unanswerable question is wrong. The wrong-answer
   rate is wrong answers / questions, next to the answer rate and the abstention rate.
 - **risk-coverage** (Geifman & El-Yaniv, "Selective classification for deep neural
-  networks", NeurIPS 2017): order the questions by the answerer's confidence (its coverage
-  score) and answer the top share of them. Coverage = answered / questions, risk = wrong /
+  networks", NeurIPS 2017): order the questions by the answerer's confidence (the
+  calibrated probability its abstention threshold cuts) and answer the top share of them. Coverage = answered / questions, risk = wrong /
   answered. Questions tied on confidence are answered together (no threshold can split
   them). AURC = the area under that step curve = (1/n) * sum over answered positions i of
   the risk after answering up to i; lower is better, 0 when no answer is ever wrong. A
@@ -44,7 +44,7 @@ import math
 from itertools import accumulate, repeat
 from operator import add, itemgetter, mul, truediv
 
-from .metrics import holds_fact, overlap
+from .metrics import MIN_INTERVAL_N, holds_fact, overlap
 
 # --- one question -------------------------------------------------------------------
 
@@ -192,7 +192,7 @@ def resample_aurcs(curve: Curve, counts: list[tuple[int, ...]]) -> list[float]:
 
 def aurc_interval(curve: Curve, counts: list[tuple[int, ...]], level: float = 0.95) -> list[float] | None:
     """Percentile bootstrap interval of AURC over the resamples (as `metrics.percentile_interval`)."""
-    if not counts or not counts[0] or not curve.n:
+    if not counts or not counts[0] or curve.n < MIN_INTERVAL_N:
         return None
     values = sorted(resample_aurcs(curve, counts))
     tail = (1.0 - level) / 2
@@ -281,8 +281,8 @@ def summary_fields(records: list[dict], is_answered) -> dict:
 
 
 def curve_of(records: list[dict]) -> Curve:
-    """The risk-coverage curve of one configuration: confidence = the answerer's coverage score."""
-    return Curve([r["coverage"] if r["answer"] is not None else None for r in records],
+    """The risk-coverage curve of one configuration, ordered by the answerer's confidence."""
+    return Curve([r["confidence"] if r["answer"] is not None else None for r in records],
                  [1 if r["outcome"] == "wrong" else 0 for r in records])
 
 

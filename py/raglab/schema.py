@@ -25,11 +25,16 @@ def dumps(obj) -> str:
 
 
 def ask_json(result: AskResult) -> dict:
-    """One answered question: answer, citations, quotes, the question's terms, the
-    configuration and the ranked chunks with their match spans."""
+    """One answered question: answer, short answer(s), answer type, confidence, citations,
+    quotes, the question's terms, the configuration and the ranked chunks with their match spans."""
+    shorts = [asdict(s) for s in result.answer.short_answers]
     return {
         "question": result.question,
         "answer": result.answer.text,
+        "short_answer": shorts[0] if shorts else None,  # text and offsets in its chunk, or null
+        "short_answers": shorts,  # one per fact of a multi-fact answer
+        "answer_type": result.answer.answer_type,
+        "confidence": result.answer.confidence,
         "abstained": result.answer.abstained,
         "citations": result.answer.citations,
         "coverage": result.answer.coverage,
@@ -52,6 +57,13 @@ def ask_json(result: AskResult) -> dict:
             for r in result.chunks
         ],
     }
+
+
+def empty_question(line: int) -> dict:
+    """What `ask --questions` (and the browser's askMany) gives for a blank line or an
+    empty question: an error object in that line's place, so output line n still answers
+    input line n."""
+    return {"error": "the question is empty", "line": line, "question": ""}
 
 
 def analysis(text: str) -> list[dict]:

@@ -2,12 +2,12 @@
 tuning, bootstrap intervals. Records in, plain numbers out; no pipelines, no printing.
 
 A record is the dict `evaluation.evaluate` makes for one question under one
-configuration (its metrics, the answer at threshold 0 with its coverage, the stage).
+configuration (its metrics, the answer at threshold 0 with its confidence, the stage).
 """
 
 from __future__ import annotations
 
-from .metrics import mean, percentile_interval
+from .metrics import MIN_INTERVAL_N, mean, percentile_interval
 from .risk import summary_fields
 
 # Failure attribution, from best to worst outcome; every answerable question gets exactly one.
@@ -27,7 +27,7 @@ TUNING_RULE = ("for each configuration, the abstention threshold in 0.00, 0.05, 
                "to the lower threshold), applied unchanged to the reported split")
 
 def answered(rec: dict, threshold: float) -> bool:
-    return rec["answer"] is not None and rec["coverage"] >= threshold
+    return rec["answer"] is not None and rec["confidence"] >= threshold
 
 
 def summarise(records: list[dict], threshold: float) -> dict:
@@ -40,6 +40,8 @@ def summarise(records: list[dict], threshold: float) -> dict:
     out["words"] = mean(float(r["words"]) for r in records)
     out["f1"] = mean(r["f1"] if answered(r, threshold) else 0.0 for r in ans)
     out["em"] = mean(r["em"] if answered(r, threshold) else 0.0 for r in ans)
+    for key in ("short_f1", "short_em", "holds"):
+        out[key] = mean(r[key] if answered(r, threshold) else 0.0 for r in ans)
     out["faithfulness"] = mean(r["faithfulness"] for r in records if answered(r, threshold))
     out["citation_precision"] = mean(r["citation_precision"] for r in ans if answered(r, threshold))
     out["answer_rate"] = mean(1.0 if answered(r, threshold) else 0.0 for r in ans)
@@ -85,13 +87,15 @@ def round_report(x):
 
 
 def interval(values, draws):
-    """The percentile bootstrap interval of the mean of `values` as [low, high] (None when empty)."""
-    got = percentile_interval(values, draws)
+    """The percentile bootstrap interval of the mean of `values` as [low, high] (None when
+    there are fewer than MIN_INTERVAL_N values)."""
+    got = percentile_interval(values, draws) if len(values) >= MIN_INTERVAL_N else None
     return None if got is None else [got[0], got[1]]
 
 
 def paired(values: list[float], base: list[float], draws) -> dict:
-    """The paired bootstrap of the per-question difference `values` minus `base`."""
+    """The paired bootstrap of the per-question difference `values` minus `base` (no
+    interval below MIN_INTERVAL_N questions)."""
     diffs = [a - b for a, b in zip(values, base)]
-    lo, hi = percentile_interval(diffs, draws) or (None, None)
+    lo, hi = (percentile_interval(diffs, draws) if len(diffs) >= MIN_INTERVAL_N else None) or (None, None)
     return {"diff": mean(diffs), "low": lo, "high": hi, "contains_zero": lo is not None and lo <= 0.0 <= hi}

@@ -26,82 +26,23 @@ import importlib.util
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict
 
 from . import __version__
+from .analyzer import prebuilt_size
 from .chunking import CHUNKERS
-from .corpus import Document, load_corpus, parse_corpus
-from . import evaluation, report
+from .corpus import load_corpus, parse_corpus
 from .goldens import KINDS, LANGS, GoldenError, Question, counts_table, load_goldens, parse_goldens
-from .pipeline import Config, Pipeline
-from .retrieval import RETRIEVERS, HasScores
-from .review import hide_identical, review, served_text, verdict
-from .schema import analysis, article_json, ask_json, dumps, language_counts
+from .pipeline import Config
+from .retrieval import ENCODER_RETRIEVERS, RETRIEVERS, HasScores
+from .review import served_text, verdict
+from .schema import analysis, article_json, ask_json, dumps, empty_question, language_counts
+from .webcompare import compare, compare_view  # noqa: F401  (the worker calls them here)
+from .webstate import _CORPORA, BUNDLED, LoadedCorpus, _corpus, _json_arg, parse_config, pipeline
 
-BUNDLED = "bundled"
 EXAMPLES_PER_KIND = 1  # example questions shown per language and kind
 PROBLEMS_SHOWN = 20  # problems of a broken golden file listed in the page; the rest are counted
 
-
-@dataclass
-class LoadedCorpus:
-    """One corpus as the page sees it: documents, its golden questions, built pipelines."""
-
-    docs: list[Document]
-    questions: list[Question] = field(default_factory=list)
-    goldens_error: str | None = None
-    goldens_problems: list[str] = field(default_factory=list)
-    pipelines: dict[tuple[str, str], Pipeline] = field(default_factory=dict)  # by (chunker, retriever)
-    # The abstention threshold the last evaluation of this corpus tuned on its dev questions
-    # for the served configuration; `ask` uses it when the config names none.
-    tuned: dict | None = None
-
-
-_CORPORA: dict[str, LoadedCorpus] = {}
-
-
-def _corpus(name: str) -> LoadedCorpus:
-    try:
-        return _CORPORA[name]
-    except KeyError:
-        loaded = ", ".join(sorted(_CORPORA)) or "none"
-        raise ValueError(f"no corpus named {name!r} is loaded (loaded: {loaded}); call load() first") from None
-
-
-def _json_arg(value, what: str, kind: type, default):
-    """Decode an argument that arrives as JSON text from JavaScript (or as the object itself)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return default
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{what} is not valid JSON ({err.msg} at column {err.colno})") from None
-    if not isinstance(value, kind):
-        raise ValueError(f"{what} must be a JSON {'object' if kind is dict else 'array'}, got {type(value).__name__}")
-    return value
-
-
-def parse_config(value=None) -> Config:
-    """A checked Config from a JSON object; missing fields take the served defaults."""
-    raw = _json_arg(value, "config", dict, {})
-    names = [f.name for f in fields(Config)]
-    unknown = sorted(k for k in raw if k not in names)
-    if unknown:
-        raise ValueError(f"unknown config field {', '.join(map(repr, unknown))}; the fields are {', '.join(names)}")
-    return Config(**raw).check()
-
-
-def pipeline(config: Config, corpus: str = BUNDLED) -> Pipeline:
-    """The pipeline for a corpus and configuration. The index depends only on the corpus,
-    the chunker and the retriever, so it is built once per such triple and shared, through
-    `Pipeline.with_config`, by every k, threshold and expansion setting."""
-    loaded = _corpus(corpus)
-    key = (config.chunker, config.retriever)
-    if key not in loaded.pipelines:
-        loaded.pipelines[key] = Pipeline(loaded.docs, config)
-    built = loaded.pipelines[key]
-    return built if built.config == config else built.with_config(config)
 
 
 def load(name: str, files, goldens: str | None = None, goldens_name: str = "questions.jsonl") -> str:
@@ -141,6 +82,23 @@ def load_dir(name: str, corpus_dir: str, goldens_path: str | None = None) -> str
             loaded.goldens_error, loaded.goldens_problems = str(err), err.problems
     _CORPORA[name] = loaded
     return summary(name)
+
+
+def use_prebuilt(path: str, sha256: str) -> str:
+    """Install the build's prebuilt analysis of the bundled chunks (see raglab.prebuilt)
+    from a file; returns {"texts": how many texts it answers}. Results never change,
+    only the time the first index takes (the table is keyed by text)."""
+    from .prebuilt import install_file
+
+    return dumps({"texts": install_file(path, sha256)})
+
+
+def prebuilt_table(corpus: str = BUNDLED) -> str:
+    """The prebuilt analysis of a loaded corpus, worked out afresh here: the parity test
+    compares its sha256 with the file the build shipped (analysed natively)."""
+    from .prebuilt import build
+
+    return build(_corpus(corpus).docs).decode("utf-8")
 
 
 def load_squad(name: str, squad_path: str, corpus_dir: str | None = None) -> str:
@@ -215,11 +173,13 @@ def info(corpus: str = BUNDLED) -> str:
         "served": Config().label,
         "chunkers": list(CHUNKERS),
         "retrievers": list(RETRIEVERS),
+        "semantic": semantic_retrievers(),
         "compare": _available("evaluation"),
         "articles": [{"id": d.id, "lang": d.lang, "title": d.title} for d in loaded.docs],
         "examples": examples(loaded.questions),
         "questions": len(loaded.questions),
         "goldens_error": loaded.goldens_error,
+        "prebuilt_texts": prebuilt_size(),
     })
 
 
@@ -267,13 +227,14 @@ def ask(question: str, config=None, corpus: str = BUNDLED) -> str:
 
 def ask_many(questions, config=None, corpus: str = BUNDLED) -> str:
     """Many questions under one configuration, in one call: a JSON list whose i-th element is
-    line i of `raglab ask --questions FILE --json` (empty questions give an empty result there too)."""
+    line i of `raglab ask --questions FILE --json` (an empty question gives the same error object)."""
     items = _json_arg(questions, "questions", list, [])
     bad = [i for i, q in enumerate(items) if not isinstance(q, str)]
     if bad:
         raise ValueError(f"questions must be strings; item {bad[0]} is {type(items[bad[0]]).__name__}")
     pipe = pipeline(_config_for(config, corpus), corpus)
-    return "[" + ", ".join(dumps(ask_json(pipe.ask(q))) for q in items) + "]"
+    return "[" + ", ".join(dumps(ask_json(pipe.ask(q)) if q.strip() else empty_question(i))
+                            for i, q in enumerate(items, 1)) + "]"
 
 
 def raw_scores(questions, config=None, corpus: str = BUNDLED) -> str:
@@ -315,85 +276,6 @@ def article(doc_id: str, corpus: str = BUNDLED) -> str:
     raise ValueError(f"no article {doc_id!r} in the {corpus} corpus")
 
 
-COMPARE_OPTIONS = ("split", "chunker", "retriever", "expand", "k", "min_coverage", "baseline", "seed",
-                   "id_labels", "per_question")
-VIEW_OPTIONS = ("hide_identical",)  # compare_view only: presentation, not part of the report
-
-
-def _compare_report(options, progress, corpus: str):
-    """Run `evaluation.run` with the CLI's options given as a JSON object.
-
-    The options mirror `raglab compare`'s flags: split, chunker and retriever
-    (a name or a list of names; default all), expand ("off", "on" or "both";
-    default both, as on the command line), k, min_coverage, baseline, seed,
-    id_labels, per_question. Anything not given takes the default of `evaluation.run`.
-    """
-    loaded = _corpus(corpus)
-    if loaded.goldens_error:
-        raise GoldenError(loaded.goldens_error)
-    if not loaded.questions:
-        raise GoldenError("no golden questions are loaded for this corpus; add a questions file")
-    opts = {k: v for k, v in _json_arg(options, "options", dict, {}).items() if k not in VIEW_OPTIONS}
-    unknown = sorted(k for k in opts if k not in COMPARE_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown compare option {', '.join(map(repr, unknown))}; "
-                         f"the options are {', '.join(COMPARE_OPTIONS)}")
-
-    def names(key):
-        value = opts.get(key)
-        return [value] if isinstance(value, str) else value
-
-    mode = opts.get("expand") or "both"
-    if mode not in evaluation.EXPAND_MODES:
-        raise ValueError(f"expand must be one of {', '.join(evaluation.EXPAND_MODES)}; got {mode!r}")
-    configs = evaluation.grid(names("chunker"), names("retriever"), evaluation.EXPAND_MODES[mode])
-    kwargs = {key: opts[key] for key in COMPARE_OPTIONS[4:] if key in opts}
-    if "split" in opts:
-        kwargs["split"] = opts["split"]
-    return loaded, evaluation.run(loaded.docs, loaded.questions, configs, progress=progress, **kwargs)
-
-
-def compare(options=None, progress=None, corpus: str = BUNDLED) -> str:
-    """The evaluation grid, run in this process: the same text as `raglab compare --format json`
-    with the same options. `progress(done, total, label)` is called as configurations finish
-    (the worker forwards it to the page's progress bar)."""
-    _, result = _compare_report(options, progress, corpus)
-    return report.render(result, "json")
-
-
-def compare_view(options=None, progress=None, corpus: str = BUNDLED) -> str:
-    """What the Evaluate tab draws: the report, its titled tables (the cells the CLI prints),
-    the CLI's text output, the question texts, and the answer review (raglab.review) when
-    the options ask for per-question rows.
-
-    With the option "hide_identical", configurations whose every figure and per-question
-    outcome repeats an earlier one's are left out and listed under "hidden". An
-    evaluation of a corpus other than the bundled one also records the threshold it tuned
-    for the served configuration, which `ask` then uses for that corpus.
-    """
-    raw = _json_arg(options, "options", dict, {})
-    loaded, result = _compare_report(options, progress, corpus)
-    if corpus != BUNDLED:
-        served = next((r for r in result["configs"] if r["label"] == Config().label), None)
-        if served is not None and served["tuning"]["n"]:
-            loaded.tuned = {"threshold": served["threshold"], "label": served["label"],
-                            "dev_questions": served["tuning"]["n"]}
-    hidden = []
-    if raw.get("hide_identical"):
-        result, hidden = hide_identical(result)
-    tables = report.sections(result)
-    summary_only = {k: v for k, v in result.items() if k != "questions"}
-    return dumps({
-        "report": result,
-        "sections": [t for t in tables if t["title"] != "Per question"],
-        "text": report.render(summary_only, "text"),
-        "questions": {q.id: q.question for q in loaded.questions},
-        "review": review(result, loaded.questions) if "questions" in result else None,
-        "hidden": hidden,
-        "tuned": loaded.tuned,
-    })
-
-
 def module_hashes() -> str:
     """sha256 of every .py and .json file of the installed raglab package, by "raglab/<path>".
 
@@ -410,3 +292,71 @@ def module_hashes() -> str:
                     digest = hashlib.sha256(fh.read()).hexdigest()
                 out["raglab/" + os.path.relpath(path, package).replace(os.sep, "/")] = digest
     return dumps(out)
+
+
+# ---------------------------------------------------------------- the semantic model
+# The page loads the encoder after start-up (js/semantic.js); these are its Python side.
+
+def load_encoder(header, digest: str, vectors_path: str) -> str:
+    """Install the browser's wasm kernel as the encoder (see raglab.wasm_kernel).
+
+    `header` is the model file up to its weights (bytes, or the worker's Uint8Array),
+    `digest` the whole file's sha256 as checked against the manifest, `vectors_path` the
+    fetched vector store. Pipelines built while the encoder was missing never existed (their
+    build raised), so nothing stale needs dropping.
+    """
+    from .wasm_kernel import install
+
+    data = header.to_bytes() if hasattr(header, "to_bytes") else bytes(header)
+    cache = install(data, digest, vectors_path)
+    return dumps({"digest": digest, "dim": cache.encoder.dim, "vectors": len(cache.known)})
+
+
+def semantic_retrievers() -> list[str]:
+    """The registered retrievers that need the encoder (the page shows them as loading until it is)."""
+    return [name for name in RETRIEVERS if name in ENCODER_RETRIEVERS]
+
+
+def _vector_digest(vector) -> str:
+    return hashlib.sha256(",".join(float(x).hex() for x in vector).encode()).hexdigest()
+
+
+def vector_digests(texts) -> str:
+    """For each text, the sha256 of its vector's components as float.hex, computed by the
+    kernel now (never read from a store): the parity tests compare these across runtimes.
+    A vector the process did not know yet is kept in memory, as a question's would be."""
+    from .vectors import native_cache, text_key
+
+    cache = native_cache()
+    out = []
+    for text in _json_arg(texts, "texts", list, []):
+        vector = cache.encoder.encode(text)
+        cache.known.setdefault(text_key(text), vector.tobytes())
+        out.append(_vector_digest(vector))
+    return dumps(out)
+
+
+def encode_passages(config=None, corpus: str = BUNDLED, limit: int = 0) -> str:
+    """Encode up to `limit` chunk vectors a semantic configuration still lacks (0: none, just
+    count). The worker calls this in small batches for own data, so it can show progress and
+    an estimate and stop when the user cancels; {"done", "total"}."""
+    from .chunking import chunk_corpus
+    from .encoder import PASSAGE
+    from .ranking import index_text
+    from .vectors import native_cache, text_key
+
+    chunker = parse_config(config).chunker
+    loaded = _corpus(corpus)
+    if chunker in loaded.encoded:  # the common case (every question asks this): no work
+        return dumps({"done": 0, "total": 0})
+    cache = native_cache()
+    if chunker not in loaded.pending:  # chunked once, not once per batch
+        texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunk_corpus(loaded.docs, chunker)))
+        loaded.pending[chunker] = ([t for t in texts if text_key(t) not in cache.known], len(texts))
+    missing, total = loaded.pending[chunker]
+    if limit > 0 and missing:
+        cache.get(missing[:limit])
+        del missing[:limit]
+    if not missing:
+        loaded.encoded.add(chunker)
+    return dumps({"done": total - len(missing), "total": total})
