@@ -185,8 +185,8 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
         drawLoaded();
         if (loaded.questions && raglab.info && raglab.info.compare) {
           const options = evaluationOptions();
-          // the semantic retrievers only when asked for: they first encode every chunk here
-          const semantic = (options.retriever || []).some((r) => (raglab.info.semantic || []).includes(r));
+          // a semantic retriever first needs every chunk encoded here
+          const semantic = (options.retriever || raglab.info.retrievers).some((r) => (raglab.info.semantic || []).includes(r));
           if (semantic && !(await encodeOwnData(raglab, raglab.info.chunkers))) return;
           view = await runCompare(raglab, t, {
             options, corpus: "user", progress: $("own-progress"), status: $("own-status"),
@@ -206,21 +206,19 @@ export function setupOwnData({ raglab, t, onLanguage, askThere }) {
   }
 
   /** The served retriever (and expansion setting) with every chunker, unless the full grid is asked
-   * for. Semantic retrievers need every chunk encoded in this tab first, so they are in only when
-   * that box is ticked; a semantic served retriever is then replaced by its lexical part. */
+   * for. A semantic served retriever is evaluated as served (the Ask tab needs these chunks'
+   * vectors for it anyway); the full grid has the semantic retrievers only when that box is ticked,
+   * since they first encode every chunk of every chunker in this tab. */
   function evaluationOptions() {
     const info = raglab.info;
     const options = { split: "all", per_question: true, hide_identical: true };
     const encoders = info.semantic || [];
-    const withSemantic = $("own-semantic").checked && encoders.length > 0;
-    const lexical = info.retrievers.filter((r) => !encoders.includes(r));
-    if ($("own-full").checked) return withSemantic ? options : { ...options, retriever: lexical };
+    if ($("own-full").checked) {
+      const withSemantic = $("own-semantic").checked && encoders.length > 0;
+      return withSemantic ? options : { ...options, retriever: info.retrievers.filter((r) => !encoders.includes(r)) };
+    }
     const d = info.defaults;
-    const served = withSemantic || !encoders.includes(d.retriever);
-    const base = d.retriever.split("-")[0];
-    const retriever = served ? d.retriever : (lexical.includes(base) ? base : lexical[0]);
-    return { ...options, chunker: info.chunkers, retriever: [retriever], expand: d.expand ? "on" : "off",
-      ...(served ? { baseline: info.served } : {}) };
+    return { ...options, chunker: info.chunkers, retriever: [d.retriever], expand: d.expand ? "on" : "off", baseline: info.served };
   }
 
   function drawLoaded() {

@@ -24,6 +24,7 @@ const HEADER_BN = {
   served: "পরিবেশিত", "ranked-low": "নিচে র‍্যাঙ্ক", reranker: "রির‍্যাঙ্কার", retriever: "রিট্রিভার", chunker: "চাঙ্কার",
   "labels by": "লেবেল যে চাঙ্কারের", wrong: "ভুল", risk: "ঝুঁকি", "max cov.": "সর্বোচ্চ কভারেজ", candidate: "প্রার্থী",
   p: "p-মান", "Holm p": "Holm p-মান", survives: "টিকে থাকে", MDE: "ন্যূনতম শনাক্তযোগ্য প্রভাব", words: "শব্দ",
+  "holds fact": "তথ্য ঠিক", "short F1": "সংক্ষিপ্ত F1", "short EM": "সংক্ষিপ্ত EM",
   "dev paraphrase MRR": "dev ভিন্ন ভাষ্যে MRR", "dev MRR@10": "dev MRR@10", scored: "মাপা হয়েছে", "MRR ids": "MRR (id)", "MRR spans": "MRR (স্প্যান)", diff: "পার্থক্য",
 };
 /** Sections whose titles and columns are translated but whose notes are still English. */
@@ -48,10 +49,13 @@ function header(cell) {
   m = /^(recall|MRR)@(\d+) (ids|spans)$/.exec(cell);
   if (m) return `${m[1]}@${m[2]} (${m[3] === "ids" ? "id" : "স্প্যান"})`;
   // slice columns: "en (n=12)", "bn paraphrase (n=3)", "paraphrase (n=7)"
+  // and per-language answer columns: "holds fact en (n=54)"
   m = /^(.+) \(n=(\d+)\)$/.exec(cell);
   if (m) {
-    const words = m[1].split(" ").map((w) => LANG_BN[w] || KIND_BN[w] || w);
-    return `${words.join(" ")} (${num(Number(m[2]))}টি)`;
+    const metric = Object.keys(HEADER_BN).find((key) => m[1].startsWith(key + " "));
+    const rest = metric ? m[1].slice(metric.length + 1) : m[1];
+    const words = rest.split(" ").map((w) => LANG_BN[w] || KIND_BN[w] || w);
+    return `${metric ? HEADER_BN[metric] + " " : ""}${words.join(" ")} (${num(Number(m[2]))}টি)`;
   }
   return cell;
 }
@@ -69,7 +73,7 @@ function title(raw) {
   let m = /^Against the baseline \((.+)\)$/.exec(raw);
   if (m) return `বেসলাইনের (${m[1]}) তুলনায়`;
   m = /^(.+) by (language x kind|language|kind)$/.exec(raw);
-  if (m) return `${m[1]}, ${GROUP_BN[m[2]]}`;
+  if (m) return `${m[1] in fixed ? fixed[m[1]] : m[1]}, ${GROUP_BN[m[2]]}`;
   return raw;
 }
 
@@ -96,13 +100,17 @@ function notes(raw, report) {
       return [
         "সীমা: প্রতিটি কনফিগারেশনের জন্য ০.০০, ০.০৫, …, ১.০০ এর মধ্যে সেই বিরতির সীমা, যা dev-এর উত্তরযোগ্য প্রশ্নে উত্তরের হার আর "
           + "উত্তরহীন প্রশ্নে বিরত থাকার হারের যোগফল সবচেয়ে বড় করে; সেটিই রিপোর্টের স্প্লিটে অপরিবর্তিত প্রয়োগ হয়।",
-        `F1 ও EM উত্তরযোগ্য প্রশ্নে (বিরত থাকলে ০); বিশ্বস্ততা: উত্তরের যত বাক্য শীর্ষ ${k}টি অংশে হুবহু আছে তার ভাগ; `
+        "তথ্য ঠিক: উত্তর (সংক্ষিপ্ত উত্তর ও উদ্ধৃত বাক্য) রেফারেন্স উত্তরের প্রতিটি সংখ্যা ও বাকি শব্দের অন্তত অর্ধেক বলে; "
+          + "সংক্ষিপ্ত F1 ও EM: সংক্ষিপ্ত উত্তরের (না থাকলে উদ্ধৃত বাক্যের) টোকেন F1 ও হুবহু মিল, রেফারেন্সের সঙ্গে।",
+        `F1 ও EM উদ্ধৃত বাক্যের, উত্তরযোগ্য প্রশ্নে (বিরত থাকলে ০); বিশ্বস্ততা: উত্তরের যত বাক্য শীর্ষ ${k}টি অংশে হুবহু আছে তার ভাগ; `
           + "উদ্ধৃতির নির্ভুলতা: উদ্ধৃত অংশের যত ভাগ প্রমাণ ধারণ করে।",
       ];
     case "Failure attribution":
       return [`প্রতিটি উত্তরযোগ্য প্রশ্ন ঠিক একটি ধাপের নামে (মোট ${nAns}টি): পরিবেশিত — প্রমাণ-ধারী অংশ শীর্ষ k-তে আছে; `
         + "নিচে র‍্যাঙ্ক — প্রথম ধাপের শীর্ষ ৫০-এ আছে কিন্তু শীর্ষ k-তে নেই; রির‍্যাঙ্কার — প্রথম ধাপের শীর্ষ k-তে ছিল, রির‍্যাঙ্কার সরিয়ে দিয়েছে; "
         + "রিট্রিভার — প্রমাণ-ধারী অংশ আছে কিন্তু শীর্ষ ৫০-এ নেই; চাঙ্কার — কোনো অংশই প্রমাণ ধারণ করে না।"];
+    case "Answers by language":
+      return ["প্রতিটি ভাষার উত্তরযোগ্য প্রশ্নে তথ্য ঠিক, সংক্ষিপ্ত F1 ও উত্তরের হার।"];
     case "Id labels versus spans":
       return ["প্রতিটি প্রশ্ন একটি চাঙ্কারের অংশ-id দিয়ে লেবেল করা, আর প্রতিটি চাঙ্কার সেই id ও স্প্যান দুইভাবে মাপা; পার্থক্যটুকুই এক চাঙ্কারে লেবেল করার দাম।"];
     default:

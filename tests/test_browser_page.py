@@ -295,8 +295,9 @@ def test_the_bangla_interface_has_no_english_interface_text(app_page, artifacts_
 
 
 def test_a_question_asked_during_an_evaluation_waits_with_progress_and_cancel(app_page):
-    served = Config()
-    before_eval = run_evaluation(app_page, ["fixed", "recursive", "sentence"], ["bm25", served.retriever], "both")
+    # Lexical retrievers: a semantic one would first encode every sentence chunk in the tab
+    # (the build ships vectors for fixed and recursive only), long before the first "(1 of 12)".
+    before_eval = run_evaluation(app_page, ["fixed", "recursive", "sentence"], ["bm25", "dense"], "both")
     app_page.wait_for_function("() => /\\(\\d+ of 12\\)/.test(document.getElementById('eval-status').textContent)",
                                timeout=60_000)
     restarts = app_page.evaluate("() => window.raglab.restarts")
@@ -365,7 +366,8 @@ def test_a_new_file_choice_replaces_the_old_one_and_loaded_appears_after_checkin
     app_page.click("#own-clear")
     broken = md("broken.md", "no title line here\n")
     app_page.set_input_files("#own-articles", [md("lockers.md", LOCKERS), md("gym.md", GYM), broken])
-    assert "3 articles" in app_page.text_content("#own-files")
+    # files are read in the background ("Reading your files… 0 of 3"), then named
+    app_page.wait_for_function("() => document.getElementById('own-files').textContent.includes('3 articles')")
     app_page.set_input_files("#own-articles", [md("lockers.md", LOCKERS), md("gym.md", GYM)])
     app_page.wait_for_function("() => document.getElementById('own-files').textContent.includes('2 articles')")
     files = app_page.text_content("#own-files")

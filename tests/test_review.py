@@ -19,7 +19,11 @@ def test_verdicts_follow_the_reference_fact_and_abstentions():
     assert review.verdict(True, None, "1.85%") == "wrongly-abstained"
     assert review.verdict(False, None, None) == "abstained"
     assert review.verdict(False, "Lockers are free.", None) == "wrong"
-    assert review.served_text({"abstained": False, "answer": "long sentence", "short_answer": "Tk 20"}) == "Tk 20"
+    # `raglab ask --json`: short answers are objects (text and offsets), one per fact
+    shorts = [{"text": "Tk 20", "start": 4, "end": 9}, {"text": "2 days", "start": 20, "end": 26}]
+    assert review.served_text({"abstained": False, "answer": "long sentence", "short_answer": shorts[0],
+                               "short_answers": shorts}) == "Tk 20; 2 days"
+    assert review.served_text({"abstained": False, "answer": "long sentence", "short_answers": []}) == "long sentence"
     assert review.served_text({"abstained": True, "answer": None}) is None
 
 

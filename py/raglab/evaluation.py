@@ -387,7 +387,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                 said = answered(r, row["threshold"])
                 report["questions"].append({
                     "id": q.id, "lang": q.lang, "kind": q.kind, "config": row["label"], "rank": r.get("rank"),
-                    "stage": r.get("stage"), "answered": said, "answer": r["answer"] if said else None,
+                    "stage": r.get("stage"), "answered": said, "answer": r["short"] if said else None,
                     "f1": (r["f1"] if said else 0.0) if q.answerable else None})
     return round_report(report)
 

@@ -25,11 +25,13 @@ VERDICTS = ("wrong", "wrongly-abstained", "abstained", "right")
 
 
 def served_text(result: dict) -> str | None:
-    """What the customer was shown: the short answer when the answerer gives one, else the
-    answer sentence; None for an abstention. `result` is `raglab ask --json` output."""
+    """What the customer was shown: the short answers when the answerer gives them (joined
+    by "; ", as the evaluation's "short" field), else the answer sentence; None for an
+    abstention. `result` is `raglab ask --json` output."""
     if result.get("abstained"):
         return None
-    return result.get("short_answer") or result.get("answer")
+    shorts = [s.get("text", "") for s in result.get("short_answers") or [] if isinstance(s, dict)]
+    return "; ".join(shorts) or result.get("answer")
 
 
 def verdict(answerable: bool, answer: str | None, reference: str | None) -> str:
