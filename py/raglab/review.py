@@ -91,9 +91,11 @@ def hide_identical(report: dict) -> tuple[dict, list[dict]]:
     """The report without configurations whose every figure and per-question outcome equals
     an earlier one's (e.g. expansion on and off over articles the synonym table never
     matches), and the list of what was hidden: [{"label", "same_as"}]. The baseline is
-    always kept, so every remaining comparison still has its reference row."""
+    always kept, so every remaining comparison still has its reference row, and so is every
+    configuration the recommendation names (its table has a row for each candidate)."""
     per_question = report.get("questions", [])
     baseline = report["settings"]["baseline"]
+    named = set((report.get("recommendation") or {}).get("candidates") or [])
     keeper: dict[str, str] = {}
     order = sorted(report["configs"], key=lambda r: r["label"] != baseline)  # baseline first: it keeps its group
     for row in order:
@@ -101,7 +103,7 @@ def hide_identical(report: dict) -> tuple[dict, list[dict]]:
     kept, hidden = [], []
     for row in report["configs"]:
         first = keeper[_outcome(row, per_question)]
-        if first == row["label"]:
+        if first == row["label"] or row["label"] in named:
             kept.append(row)
         else:
             hidden.append({"label": row["label"], "same_as": first})
