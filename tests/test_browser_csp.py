@@ -9,6 +9,7 @@ import http.server
 import threading
 
 import pytest
+from raglab.pipeline import Config
 
 READY_MS = 180_000
 # connect-src 'self' refuses a data: URL; a worker under no policy fetches it.
@@ -40,7 +41,7 @@ def test_worker_is_under_the_meta_policy_without_a_csp_header(browser, pages_lik
         response = page.goto(pages_like_url)
         assert "content-security-policy" not in response.headers
         page.wait_for_function("() => window.raglab && window.raglab.state === 'ready'", timeout=READY_MS)
-        assert page.evaluate("() => window.raglab.ask('What is the cash out fee?', {}).then(r => r.chunks.length)") == 5
+        assert page.evaluate("() => window.raglab.ask('What is the cash out fee?', {}).then(r => r.chunks.length)") == Config().k
         [worker] = page.workers
         assert worker.url.startswith("blob:")
         assert worker.evaluate(FETCH_DATA) == "TypeError"  # refused by the page's connect-src

@@ -124,7 +124,7 @@ OWN_DATA = """async ([files]) => {
   const first = [];
   let cancelled = null;
   try {
-    await window.raglab.encodePassages({chunker: "recursive"}, (p) => {
+    await window.raglab.encodePassages({chunker: "sentence"}, (p) => {
       first.push(p);
       if (first.length === 1) window.raglab.cancelEncoding();
     }, {corpus: "owntest"});
@@ -132,7 +132,7 @@ OWN_DATA = """async ([files]) => {
     cancelled = [err.type, err.message];
   }
   const second = [];
-  const done = await window.raglab.encodePassages({chunker: "recursive"}, (p) => second.push(p), {corpus: "owntest"});
+  const done = await window.raglab.encodePassages({chunker: "sentence"}, (p) => second.push(p), {corpus: "owntest"});
   return {first, cancelled, second, done};
 }"""
 
@@ -141,19 +141,23 @@ def test_own_data_vectors_have_progress_an_estimate_and_cancel(app_page, native_
     """Own articles' chunk vectors are computed in the worker with progress and an estimate;
     Cancel stops between batches and keeps what was done; then semantic answers equal native."""
     names = ["en-pin.md", "en-lost-phone.md", "bn-pin.md"]
-    # renamed wallet: no chunk text equals a bundled one, so none of their vectors shipped
+    # renamed wallet: no chunk text equals a bundled one, so none of their vectors shipped; sentence
+    # chunks, because loading own articles already encodes the served default's (fixed) chunks,
+    # which often equal recursive ones, and Cancel needs batches still to come
     files = {n: open(os.path.join(CORPUS, n), encoding="utf-8").read().replace("Shapla Pay", "Kodom Pay")
              for n in names}
     got = app_page.evaluate(OWN_DATA, [files])
-    assert got["cancelled"] and got["cancelled"][0] == "Cancelled" and "kept" in got["cancelled"][1], got["cancelled"]
+    assert got["cancelled"] and got["cancelled"][0] == "Cancelled" and "kept" in got["cancelled"][1], {k: (v if k != "second" else len(v)) for k, v in got.items()}
     first = got["first"]
-    assert len(first) == 1 and 0 < first[0]["done"] < first[0]["total"], first
-    assert first[0]["label"].startswith("vectors recursive ") and first[0]["label"].split()[-1].isdigit()
+    # the cancel message reaches the worker while a batch may already be running: it stops at
+    # the next batch boundary, well before the end
+    assert first and 0 < first[-1]["done"] < first[-1]["total"], first
+    assert first[0]["label"].startswith("vectors sentence ") and first[0]["label"].split()[-1].isdigit()
     second = got["second"]
-    assert second and second[0]["done"] > first[0]["done"], "the cancelled batch's vectors were not kept"
+    assert second and second[0]["done"] > first[-1]["done"], "the cancelled batch's vectors were not kept"
     assert second[-1]["done"] == second[-1]["total"] == first[0]["total"]
     native_web.load("owntest", json.dumps(files))
-    config = {"retriever": "semantic", "chunker": "recursive"}
+    config = {"retriever": "semantic", "chunker": "sentence"}
     question = "I forgot my PIN, what do I do?"
     browser = app_page.evaluate("([q, c]) => window.raglab.raw('ask', q, c, 'owntest')", [question, config])
     assert browser == native_web.ask(question, json.dumps(config), "owntest")
