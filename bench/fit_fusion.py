@@ -5,7 +5,7 @@
     python bench/fit_fusion.py --write             # also write py/raglab/data/fusion.json
 
 For every weight w in 0, 0.05, …, 1 it ranks each dev question's recursive chunks by
-``w · cos' + (1 − w) · bm25'`` (see `raglab.semantic.fuse`; expansion on, as served) and
+``w · cos' + (1 − w) · bm25'`` (see `raglab.retrieval.semantic.fuse`; expansion on, as served) and
 takes MRR@10 per set; the chosen weight maximises the mean over the sets (each set counts
 once, so our own 400-odd questions cannot outvote strangers' phrasing), ties going to the
 smaller weight. Test splits are never read.
@@ -22,15 +22,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
-from raglab.analyzer import analyze  # noqa: E402
-from raglab.chunking import chunk_corpus  # noqa: E402
-from raglab.evaluation import coverage_index  # noqa: E402
-from raglab.corpus import bundled_corpus_dir, load_corpus  # noqa: E402
-from raglab.expansion import expand  # noqa: E402
-from raglab.goldens import load_goldens  # noqa: E402
-from raglab.metrics import gains, reciprocal_rank, recall_at  # noqa: E402
-from raglab.ranking import top_n  # noqa: E402
-from raglab.semantic import FUSION_TABLE, SemanticRetriever, fuse  # noqa: E402
+from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
+from raglab.corpus.chunking import chunk_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.evaluation.engine import coverage_index  # noqa: E402
+from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
+from raglab.retrieval.expansion import expand  # noqa: E402
+from raglab.retrieval.ranking import top_n  # noqa: E402
+from raglab.retrieval.semantic import FUSION_TABLE, SemanticRetriever, fuse  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
 
 WEIGHTS = [i / 20 for i in range(21)]
 

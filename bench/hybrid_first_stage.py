@@ -21,10 +21,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "py"))
 sys.path.insert(0, HERE)
 
-from raglab.bm25 import BM25  # noqa: E402
-from raglab.corpus import load_corpus  # noqa: E402
-from raglab.hybrid import DEPTH  # noqa: E402
-from raglab.retrieval import top_n  # noqa: E402
+from raglab.corpus.articles import load_corpus  # noqa: E402
+from raglab.retrieval.bm25 import BM25  # noqa: E402
+from raglab.retrieval.hybrid import DEPTH  # noqa: E402
+from raglab.retrieval.registry import top_n  # noqa: E402
 from synth import queries, scaled_corpus  # noqa: E402
 
 

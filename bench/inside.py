@@ -21,9 +21,9 @@ import time
 
 import synth
 from quantile import percentile
-from raglab.bm25 import BM25
-from raglab.corpus import parse_corpus
-from raglab.ranking import top_n
+from raglab.corpus.articles import parse_corpus
+from raglab.retrieval.bm25 import BM25
+from raglab.retrieval.ranking import top_n
 
 SEED_CORPUS, SEED_QUERIES = 8, 80
 
@@ -84,7 +84,7 @@ def measure(files: dict[str, str], size: int = 10_000, n_queries: int = 1000, ro
 def main() -> None:  # pragma: no cover - used by hand: python3 bench/inside.py
     import os
 
-    from raglab.corpus import read_corpus_files
+    from raglab.corpus.articles import read_corpus_files
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     print(json.dumps(measure(read_corpus_files(os.path.join(root, "corpus"))), indent=1))

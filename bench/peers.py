@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from raglab.bm25 import BM25
-from raglab.ranking import top_n
+from raglab.retrieval.bm25 import BM25
+from raglab.retrieval.ranking import top_n
 
 K1, B = 1.2, 0.75
 N = 10

@@ -21,11 +21,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
-from raglab.corpus import load_corpus  # noqa: E402
-from raglab.expansion import expand  # noqa: E402
-from raglab.goldens import load_goldens  # noqa: E402
-from raglab.pipeline import Config, Pipeline  # noqa: E402
 from quantile import percentile  # noqa: E402
+from raglab.corpus.articles import load_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.pipeline import Config, Pipeline  # noqa: E402
+from raglab.retrieval.expansion import expand  # noqa: E402
 
 
 def main() -> int:

@@ -33,11 +33,15 @@ import measure  # noqa: E402
 import peers  # noqa: E402
 import report  # noqa: E402
 import synth  # noqa: E402
-from raglab.analyzer import analyze  # noqa: E402
-from raglab.bm25 import BM25  # noqa: E402
-from raglab.chunking import CHUNKERS, chunk_corpus  # noqa: E402
-from raglab.corpus import load_corpus  # noqa: E402
-from raglab.ranking import index_text, top_n  # noqa: E402
+from raglab.corpus.articles import load_corpus  # noqa: E402
+from raglab.corpus.chunking import (  # noqa: E402
+    CHUNKERS,
+    chunk_corpus,
+    index_text,  # noqa: E402
+)
+from raglab.retrieval.bm25 import BM25  # noqa: E402
+from raglab.retrieval.ranking import top_n  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
 
 
 def require_peers() -> None:
@@ -80,9 +84,10 @@ def machine() -> dict:
                     mem_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
     except OSError:
         pass
+    from importlib.metadata import version
+
     import bm25s
     import numpy as np
-    from importlib.metadata import version
 
     return {
         "cpu": cpu,
@@ -207,9 +212,9 @@ def correctness(indexes: dict, queries: list[list[str]], answers: dict[str, list
 
 def bench_pipeline(docs, args) -> dict:
     """Index build per chunker and `ask` latency over the golden set (bundled corpus)."""
-    from raglab.goldens import load_goldens
+    from raglab.corpus.goldens import load_goldens
     from raglab.pipeline import Config, Pipeline
-    from raglab.retrieval import RETRIEVERS
+    from raglab.retrieval.registry import RETRIEVERS
 
     goldens = load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)
     questions = [g.question for g in goldens]
@@ -307,8 +312,13 @@ def main(argv=None) -> int:
                 fh.write(text + "\n")
     if args.out != "-":
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        kept = ""
+        if os.path.exists(args.out):  # the encoder's section (bench/encoder_speed.py --write) stays
+            with open(args.out, encoding="utf-8") as fh:
+                kept = report.kept_block(fh.read())
+        text = report.keep_sections(report.markdown(results, kept), args.out)  # and e.g. bench/cluster.py's
         with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(report.markdown(results))
+            fh.write(text)
         log(f"wrote {os.path.relpath(args.out, ROOT)} in {results['seconds']:.0f}s")
     return 0
 

@@ -46,11 +46,12 @@ def site_bytes(dist: str) -> dict:
 
 def semantic_figures(browser, url: str, dist: str, questions: list[str], runs: int = 2,
                      chunk_sample: int = 20) -> dict:
-    from raglab import vectors, web
-    from raglab.chunking import chunk_corpus
-    from raglab.corpus import bundled_corpus_dir, load_corpus
-    from raglab.encoder import PASSAGE, QUERY, native_encoder
-    from raglab.retrieval import ENCODER_RETRIEVERS, index_text
+    from raglab.corpus.articles import bundled_corpus_dir, load_corpus
+    from raglab.corpus.chunking import chunk_corpus, index_text
+    from raglab.encoder import vectors
+    from raglab.encoder.native import PASSAGE, QUERY, native_encoder
+    from raglab.retrieval.registry import ENCODER_RETRIEVERS
+    from raglab.web import api as web
 
     figures: dict = {"bytes": site_bytes(dist)}
     after = []
@@ -71,7 +72,7 @@ def semantic_figures(browser, url: str, dist: str, questions: list[str], runs: i
     enc = native_encoder()
     # answers first: the page keeps every question vector it computes, so each must be new to it
     retriever = ENCODER_RETRIEVERS[0]
-    from browser_timings import ASK_IN_PAGE  # the same submit-to-rendered measurement
+    from page_probes import ASK_IN_PAGE  # the same submit-to-rendered measurement
 
     page.select_option("#retriever", retriever)
     page.evaluate(ASK_IN_PAGE, questions[0])
@@ -125,7 +126,7 @@ def semantic_figures(browser, url: str, dist: str, questions: list[str], runs: i
 
 
 def _corpus_files() -> dict:
-    from raglab.corpus import bundled_corpus_dir, read_corpus_files
+    from raglab.corpus.articles import bundled_corpus_dir, read_corpus_files
 
     return read_corpus_files(bundled_corpus_dir())
 

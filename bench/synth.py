@@ -22,10 +22,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from raglab.analyzer import analyze, sentences, words
-from raglab.chunking import Chunk
-from raglab.corpus import Document
-from raglab.ranking import index_text
+from raglab.corpus.articles import Document
+from raglab.corpus.chunking import Chunk, index_text
+from raglab.text.analyzer import analyze, sentences, words
 
 _BANGLA_ZERO = 0x09E6
 

@@ -1,16 +1,17 @@
 // The page: start the Python worker, show its start-up, wire the language switch
 // and the tabs, and publish the JS API as `window.raglab` (documented in client.js).
 
-import { Raglab, STAGES } from "./client.js";
+import { raglab } from "./start.js"; // the worker is already starting (index.html loads start.js first)
+import { STAGES } from "./client.js";
 import { errorText, initialLanguage, saveLanguage, setLanguage, t, num } from "./i18n.js";
 import { setupAsk } from "./ask.js";
 import { setupEvaluate } from "./evaluate.js";
 import { setupOwnData } from "./owndata.js";
 import { setupSemantic } from "./semantic-ui.js";
 import { errorDetails, replace } from "./dom.js";
+import { deployment, setupOffline } from "./offline.js";
+import { footer, setupAbout } from "./about.js";
 
-const raglab = new Raglab();
-window.raglab = raglab;
 
 const $ = (id) => document.getElementById(id);
 const languageListeners = [];
@@ -129,14 +130,18 @@ const ask = setupAsk(context);
 const { askThere } = setupEvaluate(context);
 setupOwnData({ ...context, askThere });
 setupSemantic(context);
+setupOffline(context);
+setupAbout(context);
 applyLanguage(initialLanguage());
 
 // Until Python is ready the controls show the served defaults, disabled (the manifest
 // carries them, so no selector is an empty sliver while the runtime downloads).
-fetch(new URL("../manifest.json", import.meta.url)).then((r) => r.json()).then((manifest) => {
+deployment().then(({ manifest }) => {
   if (raglab.state !== "ready" && manifest.defaults) ask.placeholders(manifest.defaults);
 }, () => {});
 
-raglab.ready.then((info) => {
-  replace($("foot"), `raglab ${info.version} · Python ${info.python} (${info.platform}) · Pyodide`);
-}, () => {});
+function drawFooter() {
+  if (raglab.info) replace($("foot"), footer(raglab.info, raglab.runtime));
+}
+raglab.addEventListener("ready", drawFooter);
+onLanguage(drawFooter);

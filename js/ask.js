@@ -2,18 +2,40 @@
 // and the result: the cited answer (or the abstention), the top chunks with the
 // query's matched terms highlighted, and the article view behind every citation.
 // Every offset used for highlighting comes from Python (chunk "matches", quote
-// and chunk spans), and so does a golden example's verdict (raglab.web.judge);
+// and chunk spans), and so does a golden example's verdict (raglab.web.api.judge);
 // this file only turns them into DOM nodes.
 
 import { el, errorDetails, guessLang, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
-import { errorText, num, say, sayRaw } from "./i18n.js";
+import { addStrings, errorText, kindLabel, num, say, sayRaw } from "./i18n.js";
+
+addStrings({
+  en: {
+    "ask.model": "Waiting for the semantic model ({done} of {total} MB)…",
+    "ask.model.start": "Waiting for the semantic model…",
+    "ask.link": "Link to this question",
+  },
+  bn: {
+    "ask.model": "সিমান্টিক মডেলের অপেক্ষা ({total} মেগাবাইটের {done} এসেছে)…",
+    "ask.model.start": "সিমান্টিক মডেলের অপেক্ষা…",
+    "ask.link": "এই প্রশ্নের লিংক",
+  },
+});
 
 const $ = (id) => document.getElementById(id);
 const K_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 10];
 const TOP_SHOWN = 5;
 const NARROW = window.matchMedia("(max-width: 40rem)"); // the CSS breakpoint for phones
 const MARKS = { right: "✓", wrong: "✗", abstained: "✓", "wrongly-abstained": "✗" };
+const MB = 1e6;
+const LINK_FIELDS = ["chunker", "retriever", "k", "expand"];
+
+/** The URL fragment that asks `question` with `config`: #q=…&chunker=…&retriever=…&k=…&expand=on|off. */
+export function shareHash(question, config) {
+  const params = new URLSearchParams({ q: question });
+  for (const name of LINK_FIELDS) params.set(name, name === "expand" ? (config.expand ? "on" : "off") : String(config[name]));
+  return `#${params}`;
+}
 
 export function setupAsk({ raglab, t, onLanguage }) {
   let info = null;
@@ -23,13 +45,15 @@ export function setupAsk({ raglab, t, onLanguage }) {
   let seq = 0; // counts finished asks; #result[data-seq] lets tests and embedders wait for a new answer
   const verdicts = { bundled: {}, user: {} }; // corpus -> example id -> verdict of its last asking
   let waiting = false; // a question is queued behind a running evaluation
+  let linked = window.location.hash; // the fragment last asked or written (a new one is a new link)
 
   const corpusInfo = (corpus) => (corpus === "user" ? userInfo : info);
 
   /** Before Python is ready: every selector shows its served default, disabled. */
   function placeholders(defaults) {
     for (const id of ["chunker", "retriever", "k"]) {
-      replace($(id), el("option", { value: String(defaults[id]) }, `${defaults[id]} ${t("ask.default")}`));
+      const shown = id === "k" ? num(defaults[id]) : defaults[id];
+      replace($(id), el("option", { value: String(defaults[id]) }, `${shown} ${t("ask.default")}`));
     }
     $("expand").checked = Boolean(defaults.expand);
     drawSummary(defaults);
@@ -49,10 +73,10 @@ export function setupAsk({ raglab, t, onLanguage }) {
     $("settings").open = !NARROW.matches;
   }
 
-  function fillSelect(select, values, selected) {
+  function fillSelect(select, values, selected, label = String) {
     const current = select.value || String(selected);
     replace(select, values.map((value) => el("option", { value: String(value) },
-      String(value) + (String(value) === String(selected) ? " " + t("ask.default") : ""))));
+      label(value) + (String(value) === String(selected) ? " " + t("ask.default") : ""))));
     select.value = values.map(String).includes(current) ? current : String(selected);
   }
 
@@ -65,7 +89,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     }
     fillSelect($("chunker"), info.chunkers, d.chunker);
     fillSelect($("retriever"), info.retrievers, d.retriever);
-    fillSelect($("k"), K_CHOICES.includes(d.k) ? K_CHOICES : [...K_CHOICES, d.k].sort((a, b) => a - b), d.k);
+    fillSelect($("k"), K_CHOICES.includes(d.k) ? K_CHOICES : [...K_CHOICES, d.k].sort((a, b) => a - b), d.k, num);
     for (const id of ["chunker", "retriever", "k", "expand", "corpus"]) $(id).disabled = false;
     drawExamples();
     drawSummary();
@@ -74,6 +98,8 @@ export function setupAsk({ raglab, t, onLanguage }) {
   function drawExamples() {
     const corpus = $("corpus").value;
     const source = corpusInfo(corpus) || info;
+    // Redrawn after an example is judged: the button that was pressed keeps the focus.
+    const focused = $("examples").contains(document.activeElement) ? document.activeElement.dataset.id : null;
     $("examples-title").textContent = t(corpus === "user" ? "ask.examples.user" : "ask.examples");
     replace($("examples"), source.examples.map((ex) => {
       const v = verdicts[corpus][ex.id];
@@ -83,10 +109,12 @@ export function setupAsk({ raglab, t, onLanguage }) {
             $("question").value = ex.question;
             ask();
           } }, ex.question),
-        " ", el("span", { class: "badge", lang: document.documentElement.lang }, t(`kind.${ex.kind}`)),
+        " ", el("span", { class: "badge", lang: document.documentElement.lang }, kindLabel(ex.kind, corpus)),
         v ? el("span", { class: `verdict-mark verdict-${v}`, dataset: { verdict: v }, lang: document.documentElement.lang,
           title: t(`verdict.${v}`) }, ` ${MARKS[v]} ${t(`verdict.${v}`)}`) : null);
     }));
+    const again = focused && [...$("examples").querySelectorAll(".example")].find((b) => b.dataset.id === focused);
+    if (again) again.focus({ preventScroll: true });
   }
 
   const currentConfig = () => ({
@@ -118,12 +146,14 @@ export function setupAsk({ raglab, t, onLanguage }) {
       return;
     }
     const corpus = $("corpus").value;
+    const chosen = config();
+    $("result").setAttribute("aria-busy", "true");
+    await waitForModel(chosen);
     waiting = Boolean(raglab.running);
     showWorking();
-    $("result").setAttribute("aria-busy", "true");
-    const started = performance.now();
+    const started = performance.now(); // the answer's time: the wait for the model is not in it
     try {
-      const result = await raglab.ask(question, config(), { corpus });
+      const result = await raglab.ask(question, chosen, { corpus });
       // A golden example gets its verdict (right / wrong ...) from Python, next to its reference answer.
       const example = (corpusInfo(corpus)?.examples || []).find((ex) => ex.question === result.question);
       const judged = example ? await raglab.judge(result, example.id, { corpus }) : null;
@@ -131,6 +161,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
       last = { result, corpus, ms: performance.now() - started, judged };
       sayRaw($("ask-status"), "");
       drawResult();
+      share(result, corpus);
       if (judged) drawExamples();
       bringIntoView();
     } catch (err) {
@@ -143,6 +174,64 @@ export function setupAsk({ raglab, t, onLanguage }) {
       $("result").removeAttribute("aria-busy");
       $("result").dataset.seq = String(++seq);
     }
+  }
+
+  /** A semantic question waits for the model in the page, saying how much of it has arrived,
+   * so that the answer's reported time is the answer's own. */
+  async function waitForModel(chosen) {
+    const loading = ["idle", "loading"].includes(raglab.semantic.state); // a failed model: the worker says why
+    if (!info || !(info.semantic || []).includes(chosen.retriever) || !loading) return;
+    const show = () => {
+      const s = raglab.semantic;
+      if (s.state === "loading" && s.total) {
+        say($("ask-status"), "ask.model", () => ({
+          done: num(Math.round(raglab.semantic.done / MB)), total: num(Math.round(raglab.semantic.total / MB)) }));
+      } else {
+        say($("ask-status"), "ask.model.start");
+      }
+    };
+    show();
+    raglab.addEventListener("semantic", show);
+    try {
+      await raglab.semanticReady();
+    } catch {
+      // the question is sent anyway: the worker's answer says what failed and what to do
+    } finally {
+      raglab.removeEventListener("semantic", show);
+    }
+  }
+
+  /** The address bar names the question and its configuration, so the URL can be shared
+   * (not for your own data, which lives only in this tab). */
+  function share(result, corpus) {
+    const url = new URL(window.location.href);
+    url.hash = corpus === "bundled" ? shareHash(result.question, result.config) : "";
+    linked = url.hash;
+    window.history.replaceState(window.history.state, "", url.hash ? url.href : url.pathname + url.search);
+  }
+
+  /** A link's question and configuration (#q=…&retriever=…), asked; false when there is none.
+   * A setting the page does not offer falls back to the served default. */
+  function askLink() {
+    const params = new URLSearchParams(window.location.hash.slice(1));
+    const question = params.get("q");
+    linked = window.location.hash;
+    if (!question || !question.trim() || !info) return false;
+    const d = info.defaults;
+    const offered = { chunker: info.chunkers, retriever: info.retrievers, k: [...$("k").options].map((o) => o.value) };
+    $("corpus").value = "bundled";
+    for (const name of ["chunker", "retriever", "k"]) {
+      const value = params.get(name);
+      $(name).value = value !== null && offered[name].map(String).includes(value) ? value : String(d[name]);
+    }
+    const expand = params.get("expand");
+    $("expand").checked = expand === "on" || expand === "off" ? expand === "on" : Boolean(d.expand);
+    $("question").value = question;
+    $("question").lang = guessLang(question);
+    drawExamples();
+    drawSummary();
+    ask();
+    return true;
   }
 
   /** "Searching…", or, behind a running evaluation, how far it is and a way to cancel it. */
@@ -167,6 +256,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     if (NARROW.matches) answer.focus({ preventScroll: true });
   }
 
+  /** The language of article `doc` (an article id: a chunk id is `<doc>#<n>`). */
   function langOf(doc) {
     return articleLangs[last.corpus]?.[doc] || "en";
   }
@@ -177,11 +267,18 @@ export function setupAsk({ raglab, t, onLanguage }) {
     const qlang = guessLang(r.question);
     const where = t(last.corpus === "user" ? "ask.where.user" : "ask.where.bundled");
     const closest = r.chunks[0];
+    // Digits enough that an abstention never shows "confidence 0.25, threshold 0.25".
+    const belowThreshold = (c, th) => {
+      let d = 2;
+      while (d < 6 && c < th && c.toFixed(d) === th.toFixed(d)) d += 1;
+      return { confidence: num(c, d), threshold: num(th, d) };
+    };
     const answer = r.abstained
       ? el("div", { id: "answer", class: "answer abstained", tabindex: "-1", dataset: { abstained: "true" } },
           el("h2", {}, t("ask.answer")),
           el("p", { id: "answer-text", class: "abstention" },
-            t("ask.abstained", { where, confidence: num(r.confidence, 2), threshold: num(r.config.threshold, 2) })),
+            t("ask.abstained", { where, ...belowThreshold(r.confidence, r.config.threshold) })),
+          r.chunks.length ? el("p", { class: "passages-note" }, t("ask.passages")) : null,
           closest ? el("p", { id: "closest", class: "closest" }, t("ask.closest"), " ",
             el("button", { type: "button", class: "closest-link", lang: langOf(closest.doc),
               dataset: { doc: closest.doc, chunk: closest.id }, onclick: () => openArticle(closest, r) },
@@ -189,7 +286,12 @@ export function setupAsk({ raglab, t, onLanguage }) {
           reference(judged))
       : el("div", { id: "answer", class: "answer", tabindex: "-1", dataset: { abstained: "false" } },
           el("h2", {}, t("ask.answer")),
-          el("blockquote", { id: "answer-text", lang: langOf(r.citations[0]) }, r.answer),
+          // The short answer first, in bold (one per fact asked), then the quoted sentences.
+          (r.short_answers || []).length
+            ? el("p", { id: "short-answer", class: "short-answer", lang: langOf(r.short_answers[0].chunk.split("#")[0]) },
+                el("strong", {}, r.short_answers.map((s) => s.text).join("; ")))
+            : null,
+          el("blockquote", { id: "answer-text", lang: langOf(r.citations[0].split("#")[0]) }, r.answer),
           el("p", { class: "citations-label" }, t("ask.citations")),
           el("ul", { id: "citations", class: "citations" }, r.citations.map((id) => {
             const chunk = r.chunks.find((c) => c.id === id);
@@ -220,10 +322,13 @@ export function setupAsk({ raglab, t, onLanguage }) {
           renderMarkdown(c.text, c.matches.map(([start, end]) => ({ start, end, className: "match", mark: true })),
             { headingLevelOffset: 2 })),
         el("button", { type: "button", class: "open-article", onclick: () => openArticle(c, r) }, t("ask.open"))))));
+    // Only the question's, answer's and articles' own text carries their language; the
+    // interface words around them keep the interface's (the page's <html lang>).
+    const link = last.corpus === "bundled" ? el("a", { id: "share-link", href: shareHash(r.question, r.config) }, t("ask.link")) : null;
     replace($("result"), answer, terms,
-      el("p", { class: "meta timing", lang: document.documentElement.lang }, t("ask.time", { ms: num(Math.round(last.ms)) })),
+      el("p", { class: "meta timing" }, t("ask.time", { ms: num(Math.round(last.ms)) }), link ? " · " : null, link),
       chunks);
-    $("result").lang = qlang;
+    $("result").dataset.lang = qlang;
     $("result").dataset.question = r.question;
     $("result").dataset.config = JSON.stringify(r.config);
   }
@@ -308,7 +413,17 @@ export function setupAsk({ raglab, t, onLanguage }) {
     articleLangs.bundled = langsOf(info);
     drawControls({ initial: first });
     if (first) $("question").focus();
+    if (first) askLink();
   });
+  window.addEventListener("hashchange", () => {
+    if (window.location.hash !== linked) askLink();
+  });
+  // A shared link shows its question while the page starts.
+  const opening = new URLSearchParams(window.location.hash.slice(1)).get("q");
+  if (opening) {
+    $("question").value = opening;
+    $("question").lang = guessLang(opening);
+  }
   // Your own data loaded (or evaluated: the tuned threshold and the examples come with it):
   // the Ask tab switches to it, with its questions as examples.
   raglab.addEventListener("userdata", async (event) => {
@@ -319,6 +434,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     if (event.detail && event.detail.select) $("corpus").value = "user";
     drawExamples();
     drawSummary();
+    $("corpus").dispatchEvent(new Event("corpusshown")); // the own-data banner (owndata.js) follows the corpus
   });
   onLanguage(() => {
     drawSummary();

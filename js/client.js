@@ -9,9 +9,9 @@
 //                                               // == raglab ask --json --retriever bm25 -k 5 "..."
 //   await raglab.askMany(["q1", "q2"], config)  // [== line 1, == line 2] of raglab ask --questions FILE
 //   await raglab.analyze("২৫,০০০ টাকা")          // == raglab analyze --json "..."
-//   await raglab.compare({split: "test"}, ({done, total, label}) => ...)
+//   await raglab.compare({split: "test"}, ({done, total, label, detail}) => ...)
 //                                               // == raglab compare --format json --split test
-//   await raglab.moduleHashes()                 // {"raglab/analyzer.py": "<sha256>", ...} inside Pyodide
+//   await raglab.moduleHashes()                 // {"raglab/text/analyzer.py": "<sha256>", ...} inside Pyodide
 //   await raglab.article("en-cash-out")         // {id, lang, title, text, sections}
 //   await raglab.semanticReady()                // the semantic model loaded (it loads after ready;
 //                                               // "semantic" events report {state, done, total})
@@ -21,12 +21,12 @@
 // missing fields take the served defaults (raglab's Config). An optional last
 // argument {corpus: "user"} targets the articles loaded in the Your-own-data tab;
 // for that corpus a missing threshold is the one its last evaluation tuned on its
-// dev questions, when it had any (raglab.web.compare_view records it).
+// dev questions, when it had any (raglab.web.api.compare_view records it).
 // Errors reject with an Error whose `type` is the Python exception's class name
 // and whose message says what to fix.
 //
 // One worker runs one call at a time, so a question asked during an evaluation
-// waits for it: `raglab.running` is {op, done, total, label} while an evaluation
+// waits for it: `raglab.running` is {op, done, total, label, detail} while an evaluation
 // runs (a "busy" event fires on every change), and `raglab.cancel()` stops it by
 // restarting the worker (Python cannot be interrupted mid-call without
 // cross-origin isolation); loaded corpora are loaded again and every other
@@ -80,7 +80,7 @@ export class Raglab extends EventTarget {
     this.start();
   }
 
-  /** A promise of `info` (the parsed raglab.web.info JSON) once Python is ready. */
+  /** A promise of `info` (the parsed raglab.web.api.info JSON) once Python is ready. */
   get ready() {
     return this.#ready;
   }
@@ -192,11 +192,16 @@ export class Raglab extends EventTarget {
     } else if (message.type === "ready") {
       this.timings.ready = performance.now() - this.timings.start;
       this.info = JSON.parse(message.info);
+      this.runtime = { pyodide: message.pyodide };
       this.state = "ready";
       this.#resolveReady(this.info);
       this.dispatchEvent(new CustomEvent("ready", { detail: this.info }));
     } else if (message.type === "failed") {
       this.#fail(message.stage, message.error);
+    } else if (message.type === "timing") {
+      // e.g. defaultIndex: the served default's index took `ms`; it could answer at `defaultIndexAt`
+      this.timings[message.name] = message.ms;
+      this.timings[`${message.name}At`] = performance.now() - this.timings.start;
     } else if (message.type === "semantic") {
       if (message.state === "ready") this.timings.semanticReady = performance.now() - this.timings.start;
       this.semantic = message;
@@ -205,8 +210,9 @@ export class Raglab extends EventTarget {
       const call = this.#pending.get(message.id);
       if (!call) return;
       if (message.type === "progress") {
-        this.#setRunning({ id: message.id, op: call.op, done: message.done, total: message.total, label: message.label });
-        if (call.onProgress) call.onProgress({ done: message.done, total: message.total, label: message.label });
+        const { done, total, label, detail = null } = message;
+        this.#setRunning({ id: message.id, op: call.op, done, total, label, detail });
+        if (call.onProgress) call.onProgress({ done, total, label, detail });
         return;
       }
       this.#pending.delete(message.id);
@@ -256,7 +262,7 @@ export class Raglab extends EventTarget {
     return this.#json("compare", [options, corpus], onProgress);
   }
 
-  /** What the Evaluate tab draws: {report, sections, text, questions} (see raglab.web.compare_view). */
+  /** What the Evaluate tab draws: {report, sections, text, questions} (see raglab.web.api.compare_view). */
   compareView(options = {}, onProgress = null, { corpus = "bundled" } = {}) {
     return this.#json("compareView", [options, corpus], onProgress);
   }
@@ -297,17 +303,35 @@ export class Raglab extends EventTarget {
     return this.#json("retrySemantic", []);
   }
 
-  /** Resolves once the semantic model is in (rejects if it failed to load). */
+  /** Resolves once the semantic model is in (rejects if it failed to load, or Python stopped). */
   semanticReady() {
     if (this.semantic.state === "ready") return Promise.resolve(this.semantic);
+    if (this.state === "failed") return Promise.reject(new RaglabError(this.failure));
+    // a load that failed (or a build without the model) before anyone asked: settle now, not never
+    if (this.semantic.state === "failed") return Promise.reject(new RaglabError(this.semantic.error));
+    if (this.semantic.state === "absent") {
+      return Promise.reject(new RaglabError({ type: "SemanticLoadError", message: "this build has no semantic model" }));
+    }
     return new Promise((resolve, reject) => {
+      const stop = () => {
+        this.removeEventListener("semantic", listen);
+        this.removeEventListener("failed", failed);
+      };
       const listen = (event) => {
         if (event.detail.state === "ready") resolve(event.detail);
         else if (event.detail.state === "failed") reject(new RaglabError(event.detail.error));
+        else if (event.detail.state === "absent") {
+          reject(new RaglabError({ type: "SemanticLoadError", message: "this build has no semantic model" }));
+        }
         else return;
-        this.removeEventListener("semantic", listen);
+        stop();
+      };
+      const failed = (event) => {
+        stop();
+        reject(new RaglabError(event.detail));
       };
       this.addEventListener("semantic", listen);
+      this.addEventListener("failed", failed);
     });
   }
 

@@ -80,7 +80,7 @@ export function highlighted(text, ranges, { tag = "mark" } = {}) {
 }
 
 /** "bn" when the text is mostly Bangla letters, else "en" (for lang attributes only).
- * The Bengali-block test mirrors raglab.analyzer.in_bangla_block (U+0980-U+09FF). */
+ * The Bengali-block test mirrors raglab.text.analyzer.in_bangla_block (U+0980-U+09FF). */
 export function guessLang(text) {
   let bangla = 0;
   let latin = 0;
@@ -92,15 +92,44 @@ export function guessLang(text) {
   return bangla > latin ? "bn" : "en";
 }
 
+/** Set `box`'s more-left / more-right classes: a wide table's box shows a shadow at an edge
+ * only while there is more of the table beyond it (none when the table fits). */
+export function markOverflow(box) {
+  const more = box.scrollWidth - box.clientWidth > 1;
+  box.classList.toggle("more-left", more && box.scrollLeft > 1);
+  box.classList.toggle("more-right", more && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+}
+
+const overflowWatch = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const box = entry.target.closest(".table-scroll");
+      if (box) markOverflow(box);
+    }
+  })
+  : null;
+
+/** A box that scrolls `child` (a table) sideways, keyboard-focusable, its shadows kept current. */
+export function scrollBox(child, label) {
+  const box = el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label }, child);
+  box.addEventListener("scroll", () => markOverflow(box), { passive: true });
+  if (overflowWatch) {
+    overflowWatch.observe(box);
+    overflowWatch.observe(child);
+  }
+  return box;
+}
+
 /** A table from a header row and rows of cell strings (numeric-looking columns right-aligned). */
 export function table(header, rows, { caption = null, className = "data" } = {}) {
-  const numeric = header.map((_, i) => i > 0 && rows.length > 0 && rows.every((r) => /^[-+\[\d]|^n\/a$/.test(r[i] ?? "")));
-  return el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": caption || header.join(", ") },
+  const numeric = header.map((_, i) => i > 0 && rows.length > 0 && rows.every((r) => /^[-+\[\d০-৯]|^n\/a$/.test(r[i] ?? "")));
+  return scrollBox(
     el("table", { class: className },
       caption ? el("caption", {}, caption) : null,
       el("thead", {}, el("tr", {}, header.map((h, i) => el("th", { scope: "col", class: numeric[i] ? "num" : null }, h)))),
       el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) =>
-        i === 0 ? el("th", { scope: "row" }, cell) : el("td", { class: numeric[i] ? "num" : null }, cell)))))));
+        i === 0 ? el("th", { scope: "row" }, cell) : el("td", { class: numeric[i] ? "num" : null }, cell)))))),
+    caption || header.join(", "));
 }
 
 /** A "details" toggle with an error's technical text (null when it has none). */

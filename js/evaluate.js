@@ -1,15 +1,87 @@
 // The Evaluate tab: run raglab compare in the worker with a progress bar (and a
 // Cancel), then show the report: an SVG chart of MRR@10 with its confidence
-// interval, the very tables the CLI prints (raglab.report.sections, cell for cell,
+// interval, the very tables the CLI prints (raglab.evaluation.report.sections, cell for cell,
 // their titles and notes in the interface language), the CLI's text output, and the
 // answer review (review.js).
 
 import { el, replace, svg, table } from "./dom.js";
-import { language, num, say, sayRaw } from "./i18n.js";
-import { UNTRANSLATED_NOTES, localSection } from "./report_text.js";
+import { addStrings, language, num, say, sayRaw } from "./i18n.js";
+import { localSection } from "./report_text.js";
 import { reviewSection } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
+
+// What a running evaluation is doing, in words (the worker's progress detail, see worker.js and
+// raglab.web.compare.progress_detail). Counts name what they count: the run asks the reported
+// split's questions and, besides, the dev questions the thresholds are tuned on.
+addStrings({
+  en: {
+    "eval.vectors": "Loading the vectors of the sentence chunks and the golden questions: {done} of {total} MB…",
+    "eval.encode": "Encoding the {chunker} chunks: {done} of {total}{left}…",
+    "eval.encode.start": "Encoding the {chunker} chunks…",
+    "eval.left.s": ", about {n} seconds left",
+    "eval.left.min": ", about {n} minutes left",
+    "eval.left.min.one": ", about a minute left",
+    "eval.index": "Evaluating {config} ({n} of {configs}): building its index…",
+    "eval.questions": "Evaluating {config} ({n} of {configs}): question {question} of {questions}…",
+    "eval.questions.extra": "Evaluating {config} ({n} of {configs}): question {question} of {questions} ({reported} {split} questions for the report and {extra} dev questions that tune the threshold)…",
+    "eval.report": "Writing the report: confidence intervals and significance tests…",
+    "eval.progress": "{text}",
+    "eval.finished": "Done in {seconds} s: {configs} configurations, {questions} {split} questions in the report.",
+    "eval.finished.one": "Done in {seconds} s: 1 configuration, {questions} {split} questions in the report.",
+    "eval.finished.extra": "Done in {seconds} s: {configs} configurations, {questions} {split} questions in the report ({extra} dev questions tuned the thresholds).",
+    "eval.finished.extra.one": "Done in {seconds} s: 1 configuration, {questions} {split} questions in the report ({extra} dev questions tuned the thresholds).",
+  },
+  bn: {
+    "eval.vectors": "বাক্যভিত্তিক অংশ ও গোল্ডেন প্রশ্নের ভেক্টর লোড হচ্ছে: {total} মেগাবাইটের {done}…",
+    "eval.encode": "{chunker} অংশগুলোর ভেক্টর হিসাব হচ্ছে: {total}টির মধ্যে {done}টি{left}…",
+    "eval.encode.start": "{chunker} অংশগুলোর ভেক্টর হিসাব হচ্ছে…",
+    "eval.left.s": ", আনুমানিক আর {n} সেকেন্ড",
+    "eval.left.min": ", আনুমানিক আর {n} মিনিট",
+    "eval.left.min.one": ", আনুমানিক আর এক মিনিট",
+    "eval.index": "{config} মূল্যায়ন হচ্ছে ({configs}টির মধ্যে {n}): ইনডেক্স তৈরি হচ্ছে…",
+    "eval.questions": "{config} মূল্যায়ন হচ্ছে ({configs}টির মধ্যে {n}): {questions}টি প্রশ্নের {question} নম্বর…",
+    "eval.questions.extra": "{config} মূল্যায়ন হচ্ছে ({configs}টির মধ্যে {n}): {questions}টি প্রশ্নের {question} নম্বর (রিপোর্টের জন্য {split} স্প্লিটের {reported}টি, আর সীমা ঠিক করতে dev স্প্লিটের {extra}টি)…",
+    "eval.report": "রিপোর্ট তৈরি হচ্ছে: আস্থা-ব্যবধান ও তাৎপর্য পরীক্ষা…",
+    "eval.progress": "{text}",
+    "eval.finished": "{seconds} সেকেন্ডে শেষ: {configs}টি কনফিগারেশন, রিপোর্টে {split} স্প্লিটের {questions}টি প্রশ্ন।",
+    "eval.finished.extra": "{seconds} সেকেন্ডে শেষ: {configs}টি কনফিগারেশন, রিপোর্টে {split} স্প্লিটের {questions}টি প্রশ্ন (সীমা ঠিক করেছে dev স্প্লিটের {extra}টি প্রশ্ন)।",
+    "eval.finished.one": "{seconds} সেকেন্ডে শেষ: ১টি কনফিগারেশন, রিপোর্টে {split} স্প্লিটের {questions}টি প্রশ্ন।",
+    "eval.finished.extra.one": "{seconds} সেকেন্ডে শেষ: ১টি কনফিগারেশন, রিপোর্টে {split} স্প্লিটের {questions}টি প্রশ্ন (সীমা ঠিক করেছে dev স্প্লিটের {extra}টি প্রশ্ন)।",
+  },
+});
+
+/** A count for the interface: digits grouped (1,603), in Bangla digits in the Bangla interface. */
+export function count(n) {
+  return num(Number(n).toLocaleString("en-US"));
+}
+
+/** "about 2 minutes left" for a number of seconds (nothing when not known yet). */
+function timeLeft(t, seconds) {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "";
+  if (seconds < 90) return t("eval.left.s", { n: count(Math.max(1, Math.round(seconds / 5) * 5)) });
+  const minutes = Math.round(seconds / 60);
+  return minutes === 1 && language() === "en" ? t("eval.left.min.one") : t("eval.left.min", { n: count(minutes) });
+}
+
+/** The status line for one progress report of a running evaluation (or an encoding before it). */
+export function progressText(t, { done, total, label, detail }, split = null) {
+  const d = detail || {};
+  const MB = 1e6;
+  if (d.phase === "vectors") return t("eval.vectors", { done: num(d.done / MB, 1), total: num(d.total / MB, 1) });
+  if (d.phase === "encode") {
+    if (!d.total) return t("eval.encode.start", { chunker: d.chunker });
+    return t("eval.encode", { chunker: d.chunker, done: count(d.done), total: count(d.total), left: timeLeft(t, d.left) });
+  }
+  if (d.phase === "report") return t("eval.report");
+  const where = { config: d.config || label, n: count(d.n || done + 1), configs: count(d.configs || total) };
+  if (d.phase === "questions") {
+    const key = d.extra ? "eval.questions.extra" : "eval.questions";
+    return t(key, { ...where, question: count(d.question), questions: count(d.questions), reported: count(d.reported),
+      extra: count(d.extra), split: split ? t(`eval.split.${split}`) : "" });
+  }
+  return t("eval.index", where);
+}
 
 /** Run compareView with a progress bar and a Cancel button; returns the view or null (the error is shown). */
 export async function runCompare(raglab, t, { options, corpus, progress, status, cancel }) {
@@ -21,16 +93,22 @@ export async function runCompare(raglab, t, { options, corpus, progress, status,
   cancel.onclick = () => raglab.cancel();
   const started = performance.now();
   try {
-    const view = await raglab.compareView(options, ({ done, total, label }) => {
-      progress.max = total;
-      progress.value = done;
-      say(status, "eval.running", () => ({ label, done: num(done), total: num(total) }));
+    const view = await raglab.compareView(options, (update) => {
+      progress.max = update.total || 1;
+      progress.value = update.done;
+      status.dataset.phase = (update.detail && update.detail.phase) || "";
+      say(status, "eval.progress", () => ({ text: progressText(t, update, options.split) }));
     }, { corpus });
     const st = view.report.settings;
     const seconds = (performance.now() - started) / 1000;
     const configs = view.report.configs.length + (view.hidden ? view.hidden.length : 0);
-    say(status, "eval.done", () => ({ seconds: num(seconds, 1), configs: num(configs), questions: num(st.questions) }));
+    // dev questions asked besides the reported split's, to tune the thresholds
+    const extra = st.split === "test" ? st.dev_questions : 0;
+    const key = "eval.finished" + (extra ? ".extra" : "") + (configs === 1 ? ".one" : "");
+    say(status, key, () => ({ seconds: num(seconds, 1), configs: count(configs), questions: count(st.questions),
+      extra: count(extra), split: t(`eval.split.${st.split}`) }));
     status.dataset.seconds = String(seconds);
+    status.dataset.phase = "done";
     return view;
   } catch (err) {
     if (err.type === "Cancelled") say(status, "eval.cancelled");
@@ -58,7 +136,7 @@ export function mrrChart(report, title) {
     const v = tick / 10;
     chart.append(
       svg("line", { x1: x(v), x2: x(v), y1: top - 6, y2: height - 6, class: "grid" }),
-      svg("text", { x: x(v), y: top - 12, "text-anchor": "middle", class: "tick" }, v.toFixed(1)));
+      svg("text", { x: x(v), y: top - 12, "text-anchor": "middle", class: "tick" }, num(v, 1)));
   }
   rows.forEach((row, i) => {
     const y = top + i * rowHeight + rowHeight / 2;
@@ -73,7 +151,7 @@ export function mrrChart(report, title) {
       svg("line", { x1: x(ci[1]), x2: x(ci[1]), y1: y - 5, y2: y + 5, class: "ci" }));
     if (mrr !== null) {
       g.append(svg("circle", { cx: x(mrr), cy: y, r: 4.5, class: "dot" },
-        svg("title", {}, `${row.label}: MRR@10 ${mrr.toFixed(3)}` + (ci ? ` [${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : ""))));
+        svg("title", {}, `${row.label}: MRR@10 ${num(mrr, 3)}` + (ci ? ` [${num(ci[0], 3)}, ${num(ci[1], 3)}]` : ""))));
     }
     chart.append(g);
   });
@@ -102,8 +180,8 @@ export function riskChart(report, title, t) {
     chart.append(
       svg("line", { x1: x(v), x2: x(v), y1: y(0), y2: y(1), class: "grid" }),
       svg("line", { x1: x(0), x2: x(1), y1: y(v), y2: y(v), class: "grid" }),
-      svg("text", { x: x(v), y: y(0) + 16, "text-anchor": "middle", class: "tick" }, v.toFixed(1)),
-      svg("text", { x: x(0) - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v.toFixed(1)));
+      svg("text", { x: x(v), y: y(0) + 16, "text-anchor": "middle", class: "tick" }, num(v, 1)),
+      svg("text", { x: x(0) - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, num(v, 1)));
   }
   chart.append(
     svg("text", { x: x(0.5), y: y(0) + 34, "text-anchor": "middle", class: "label" }, t("eval.risk.x")),
@@ -115,7 +193,7 @@ export function riskChart(report, title, t) {
     const points = row.curve.filter((p) => p.risk !== null && p.coverage !== null);
     if (!points.length) continue;
     const role = roles(row.label);
-    const aurc = row.aurc && row.aurc.value !== null ? row.aurc.value.toFixed(3) : "n/a";
+    const aurc = row.aurc && row.aurc.value !== null ? num(row.aurc.value, 3) : "n/a";
     const line = svg("polyline", {
       points: points.map((p) => `${x(p.coverage).toFixed(1)},${y(p.risk).toFixed(1)}`).join(" "),
       class: "risk-line " + (role.length ? role[0] : "other"),
@@ -148,9 +226,7 @@ export function drawReport(container, view, { t, onAsk, corpus, command = null, 
     const section = localSection(raw, report);
     parts.push(el("section", { class: "report-section", dataset: { title: raw.title } },
       el("h3", {}, section.title),
-      section.notes.map((note) => el("p", { class: "note",
-        ...(section.notes === raw.notes && UNTRANSLATED_NOTES.has(raw.title) && language() !== "en"
-          ? { lang: "en", dataset: { untranslated: raw.title } } : {}) }, note)),
+      section.notes.map((note) => el("p", { class: "note" }, note)),
       table(section.header, section.rows, { caption: null })));
   }
   parts.push(el("details", { class: "cli-text" },
@@ -178,6 +254,8 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
       chunker: picked("eval-chunkers"),
       retriever: picked("eval-retrievers"),
       expand: $("eval-expand").value,
+      // the served k, so the served configuration's row (and its answer review) is what Ask serves
+      k: info.defaults.k,
       per_question: true,
     };
     // Differences are taken against the served configuration when it is in the grid
@@ -196,7 +274,7 @@ export function setupEvaluate({ raglab, t, onLanguage, selectTab }) {
     const parts = ["raglab compare", `--split ${opts.split}`];
     if (opts.chunker.length < info.chunkers.length) parts.push(...opts.chunker.map((c) => `--chunker ${c}`));
     if (opts.retriever.length < info.retrievers.length) parts.push(...opts.retriever.map((r) => `--retriever ${r}`));
-    parts.push(`--expand ${opts.expand}`);
+    parts.push(`--expand ${opts.expand}`, `-k ${opts.k}`);
     if (opts.baseline) parts.push(`--baseline ${opts.baseline}`);
     return parts.join(" ");
   }

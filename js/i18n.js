@@ -49,7 +49,7 @@ const STRINGS = {
     "ask.working": "Searching…",
     "ask.answer": "Answer",
     "ask.citations": "Sources",
-    "ask.abstained": "Not sure: {where} does not clearly answer this. No sentence answers the question with enough confidence (confidence {confidence}, threshold {threshold}), so raglab does not guess.",
+    "ask.abstained": "Not sure: {where} clearly answer this. No sentence answers the question with enough confidence (confidence {confidence}, threshold {threshold}; an answer needs a confidence at or above the threshold), so raglab does not guess.",
     "ask.coverage": "Confidence: {confidence} · coverage of the question: {coverage}",
     "ask.top": "Top {n} passages",
     "ask.rank": "Rank",
@@ -62,7 +62,9 @@ const STRINGS = {
     "kind.paraphrase": "paraphrase",
     "kind.multi": "two facts",
     "kind.crosslingual": "cross-lingual",
+    "kind.typo": "with typos",
     "kind.unanswerable": "not in the help centre",
+    "kind.unanswerable.user": "not in your articles",
     "article.close": "Close",
     "article.legend.chunk": "the retrieved passage",
     "article.legend.evidence": "the quoted evidence",
@@ -76,8 +78,6 @@ const STRINGS = {
     "eval.expand.both": "both (separate rows)",
     "eval.run": "Run the evaluation",
     "eval.hint": "Every box checked with expansion “both” is the command line’s full grid; it takes minutes in a browser.",
-    "eval.running": "Evaluating {label} ({done} of {total})…",
-    "eval.done": "Done in {seconds} s: {configs} configurations, {questions} questions.",
     "eval.unavailable": "This build has no evaluation module (raglab compare).",
     "eval.same": "The same tables as the command",
     "eval.chart": "MRR@10 per configuration, with its 95% confidence interval",
@@ -102,19 +102,20 @@ const STRINGS = {
     "own.questionsFile": "questions from {name}",
     "own.run": "Check and evaluate",
     "own.example": "An example line",
-    "own.exampleNote": "\"doc\" is an article's file name without .md; \"quote\" must occur exactly once in it. kind: direct, paraphrase, multi, crosslingual or unanswerable (then evidence is [] and answer null); split: dev or test.",
-    "own.loaded": "Loaded {articles} articles and {questions} questions.",
+    "own.exampleNote": "\"doc\" is an article's file name without .md; \"quote\" must occur exactly once in it. kind: direct, paraphrase, multi, crosslingual, typo or unanswerable (then evidence is [] and answer null); split: dev or test.",
     "own.error": "Problem in your files",
     "own.askHint": "Your articles are now selectable under “Articles” in the Ask tab.",
     "own.needArticles": "Add at least one Markdown article first (or a SQuAD .json questions file).",
-    "own.imported": "Imported from SQuAD JSON as `raglab import squad` does; dropped {dropped}: {reasons}.",
+    "own.imported": "Imported from SQuAD JSON as the command raglab import squad does; dropped {dropped}: {reasons}.",
     "yes": "yes",
     "no": "no",
     "boot.download": "Loading the search engine in your browser, {loaded} of {total} MB…",
     "ask.examples.user": "Examples from your questions",
-    "ask.where.bundled": "the help centre",
-    "ask.where.user": "your articles",
+    // with the verb, which agrees with it ("the help centre does not", "your articles do not")
+    "ask.where.bundled": "the help centre does not",
+    "ask.where.user": "your articles do not",
     "ask.closest": "Closest:",
+    "ask.passages": "The passages below are what the help centre has closest to your question: read them before asking someone.",
     "ask.reference": "Reference answer:",
     "ask.reference.none": "none (the articles do not answer this question)",
     "ask.waiting": "Waiting for the evaluation ({done}/{total}) to finish; your question is next.",
@@ -150,16 +151,13 @@ const STRINGS = {
     "lost.reranker": "reranker",
     "lost.retriever": "retriever",
     "lost.chunker": "chunker",
-    "own.chosen": "Chosen, not checked yet: {articles} articles ({names}), {questions}.",
     "own.checking": "Checking your files…",
-    "own.problems": "{n} problems in your questions file",
     "own.more": "and {n} more",
     "own.full": "Every retriever, with and without expansion (the command line's full grid; slower)",
     "own.all": "all",
     "own.col.lang": "language",
     "own.col.kind": "kind",
     "own.col.total": "total",
-    "own.tuned": "The Ask tab now answers from your articles, with your questions as examples and the abstention threshold tuned on your dev questions: {threshold} ({n} dev questions).",
     "lang.en": "English",
     "lang.bn": "Bangla",
     "eval.risk.x": "coverage (answered share)",
@@ -213,7 +211,7 @@ const STRINGS = {
     "ask.working": "খোঁজা হচ্ছে…",
     "ask.answer": "উত্তর",
     "ask.citations": "উৎস",
-    "ask.abstained": "নিশ্চিত নই: {where} এই প্রশ্নের স্পষ্ট উত্তর দেয় না। কোনো বাক্য যথেষ্ট আস্থার সঙ্গে প্রশ্নের উত্তর দেয় না (আস্থা {confidence}, সীমা {threshold}), তাই raglab অনুমান করে না।",
+    "ask.abstained": "নিশ্চিত নই: {where} এই প্রশ্নের স্পষ্ট উত্তর দেয় না। কোনো বাক্য যথেষ্ট আস্থার সঙ্গে প্রশ্নের উত্তর দেয় না (আস্থা {confidence}, সীমা {threshold}; উত্তরের জন্য আস্থা সীমার সমান বা বেশি হতে হয়), তাই raglab অনুমান করে না।",
     "ask.coverage": "আস্থা: {confidence} · প্রশ্নের কভারেজ: {coverage}",
     "ask.top": "সেরা {n}টি অংশ",
     "ask.rank": "ক্রম",
@@ -226,7 +224,9 @@ const STRINGS = {
     "kind.paraphrase": "ভিন্ন ভাষ্যে",
     "kind.multi": "দুটি তথ্য",
     "kind.crosslingual": "আন্তঃভাষিক",
+    "kind.typo": "বানান ভুলসহ",
     "kind.unanswerable": "সহায়তা কেন্দ্রে নেই",
+    "kind.unanswerable.user": "আপনার নিবন্ধে নেই",
     "article.close": "বন্ধ করুন",
     "article.legend.chunk": "খুঁজে পাওয়া অংশ",
     "article.legend.evidence": "উদ্ধৃত প্রমাণ",
@@ -240,8 +240,6 @@ const STRINGS = {
     "eval.expand.both": "দুটোই (আলাদা সারি)",
     "eval.run": "মূল্যায়ন চালান",
     "eval.hint": "সব বাক্সে টিক দিয়ে সম্প্রসারণ “দুটোই” রাখলে কমান্ড লাইনের পুরো গ্রিড চলে; ব্রাউজারে তাতে কয়েক মিনিট লাগে।",
-    "eval.running": "{label} মূল্যায়ন হচ্ছে ({total}টির মধ্যে {done}টি)…",
-    "eval.done": "{seconds} সেকেন্ডে শেষ: {configs}টি কনফিগারেশন, {questions}টি প্রশ্ন।",
     "eval.unavailable": "এই বিল্ডে মূল্যায়নের মডিউল নেই।",
     "eval.same": "কমান্ড লাইনে একই টেবিল:",
     "eval.chart": "প্রতিটি কনফিগারেশনের MRR@10, ৯৫% আস্থা-ব্যবধানসহ",
@@ -255,7 +253,7 @@ const STRINGS = {
     "eval.nothing": "অন্তত একটি চাঙ্কার ও একটি রিট্রিভার বাছাই করুন।",
     "own.intro": "আপনার নিজের নিবন্ধ ও প্রশ্ন মূল্যায়ন করুন। ফাইলগুলো এই ট্যাবেই থাকে: কিছুই আপলোড হয় না।",
     "own.articles": "নিবন্ধ (মার্কডাউন, প্রতি নিবন্ধে একটি ফাইল, প্রথম লাইন '# শিরোনাম')",
-    "own.questions": "প্রশ্ন (গোল্ডেন ফরম্যাটে প্রতি লাইনে একটি JSON অবজেক্ট: id, lang, kind, split, question, answer, evidence; অথবা SQuAD 1.1/2.0 .json ফাইল, যাতে নিবন্ধও থাকে)",
+    "own.questions": "প্রশ্ন (গোল্ডেন ফরম্যাটে প্রতি লাইনে একটি JSON অবজেক্ট: id, lang, kind, split, question, answer, evidence; অথবা SQuAD ১.১/২.০ .json ফাইল, যাতে নিবন্ধও থাকে)",
     "own.paste": "…অথবা একটি নিবন্ধ পেস্ট করুন",
     "own.pasteName": "ফাইলের নাম",
     "own.pasteQuestions": "…অথবা প্রশ্নগুলো পেস্ট করুন",
@@ -266,12 +264,11 @@ const STRINGS = {
     "own.questionsFile": "{name} থেকে প্রশ্ন",
     "own.run": "যাচাই ও মূল্যায়ন করুন",
     "own.example": "একটি উদাহরণ লাইন",
-    "own.exampleNote": "\"doc\" হলো নিবন্ধের ফাইলের নাম (.md ছাড়া); \"quote\" নিবন্ধে ঠিক একবার থাকতে হবে। kind: direct, paraphrase, multi, crosslingual বা unanswerable (তখন evidence [] এবং answer null); split: dev বা test।",
-    "own.loaded": "{articles}টি নিবন্ধ ও {questions}টি প্রশ্ন লোড হয়েছে।",
+    "own.exampleNote": "\"doc\" হলো নিবন্ধের ফাইলের নাম (.md ছাড়া); \"quote\" নিবন্ধে ঠিক একবার থাকতে হবে। kind: direct, paraphrase, multi, crosslingual, typo বা unanswerable (তখন evidence [] এবং answer null); split: dev বা test।",
     "own.error": "আপনার ফাইলে সমস্যা",
     "own.askHint": "আপনার নিবন্ধগুলো এখন ‘প্রশ্ন করুন’ ট্যাবের ‘নিবন্ধ’ থেকে বাছাই করা যাবে।",
     "own.needArticles": "আগে অন্তত একটি মার্কডাউন নিবন্ধ যোগ করুন (অথবা একটি SQuAD .json প্রশ্নের ফাইল)।",
-    "own.imported": "`raglab import squad`-এর মতো SQuAD JSON থেকে আনা হয়েছে; বাদ গেছে {dropped}টি: {reasons}।",
+    "own.imported": "raglab import squad কমান্ডের মতো করে SQuAD JSON থেকে আনা হয়েছে; বাদ গেছে {dropped}টি: {reasons}।",
     "yes": "হ্যাঁ",
     "no": "না",
     "boot.download": "আপনার ব্রাউজারে সার্চ ইঞ্জিন লোড হচ্ছে, {total} মেগাবাইটের {loaded}…",
@@ -279,6 +276,7 @@ const STRINGS = {
     "ask.where.bundled": "সহায়তা কেন্দ্র",
     "ask.where.user": "আপনার নিবন্ধ",
     "ask.closest": "সবচেয়ে কাছের:",
+    "ask.passages": "নিচের অংশগুলো সহায়তা কেন্দ্রে আপনার প্রশ্নের সবচেয়ে কাছের লেখা: কাউকে জিজ্ঞেস করার আগে পড়ে দেখুন।",
     "ask.reference": "নির্ধারিত উত্তর:",
     "ask.reference.none": "নেই (নিবন্ধগুলোতে এই প্রশ্নের উত্তর নেই)",
     "ask.waiting": "মূল্যায়ন ({done}/{total}) শেষ হওয়ার অপেক্ষা; এরপরই আপনার প্রশ্ন।",
@@ -314,16 +312,13 @@ const STRINGS = {
     "lost.reranker": "রির‍্যাঙ্কার",
     "lost.retriever": "রিট্রিভার",
     "lost.chunker": "চাঙ্কার",
-    "own.chosen": "বাছাই হয়েছে, এখনো যাচাই হয়নি: {articles}টি নিবন্ধ ({names}), {questions}।",
     "own.checking": "আপনার ফাইল যাচাই হচ্ছে…",
-    "own.problems": "আপনার প্রশ্নের ফাইলে {n}টি সমস্যা",
     "own.more": "আরও {n}টি",
     "own.full": "সব রিট্রিভার, সম্প্রসারণসহ ও ছাড়া (কমান্ড লাইনের পুরো গ্রিড; ধীর)",
     "own.all": "সব",
     "own.col.lang": "ভাষা",
     "own.col.kind": "ধরন",
     "own.col.total": "মোট",
-    "own.tuned": "‘প্রশ্ন করুন’ ট্যাব এখন আপনার নিবন্ধ থেকে উত্তর দেয়, আপনার প্রশ্নগুলো উদাহরণ হিসেবে, আর আপনার dev প্রশ্নে ঠিক করা বিরতির সীমা {threshold} ({n}টি dev প্রশ্ন) দিয়ে।",
     "lang.en": "ইংরেজি",
     "lang.bn": "বাংলা",
     "eval.risk.x": "কভারেজ (উত্তর দেওয়ার ভাগ)",
@@ -409,11 +404,33 @@ export function saveLanguage(lang) {
   }
 }
 
+/** Python's f"{x:.{digits}f}": the nearest decimal, a tie kept even (toFixed rounds a tie up),
+ * so the page prints a number exactly as the command line does. */
+export function fixed(x, digits) {
+  const text = x.toFixed(digits);
+  if (!Number.isFinite(x) || Math.abs(x) >= 1e21) return text;
+  const exact = Math.abs(x).toFixed(100); // a double's whole decimal expansion at this size
+  const cut = exact.indexOf(".") + 1 + digits;
+  if (!/^50*$/.test(exact.slice(cut))) return text;
+  const down = exact.slice(0, digits ? cut : cut - 1);
+  return Number(down.at(-1)) % 2 === 0 ? (x < 0 ? "-" : "") + down : text;
+}
+
+/** Digits in the interface's script: Bangla digits in the Bangla interface. */
+export function digits(text) {
+  return current === "bn" ? String(text).replace(/[0-9]/g, (d) => String.fromCharCode(0x09e6 + Number(d))) : String(text);
+}
+
 /** Format a number for the interface (Bangla digits in the Bangla interface). */
-export function num(value, digits = null) {
+export function num(value, places = null) {
   if (value === null || value === undefined || Number.isNaN(value)) return "n/a";
-  const text = digits === null ? String(value) : Number(value).toFixed(digits);
-  return current === "bn" ? text.replace(/[0-9]/g, (d) => String.fromCharCode(0x09e6 + Number(d))) : text;
+  return digits(places === null ? String(value) : fixed(Number(value), places));
+}
+
+/** The label of a golden question's kind; an unanswerable question of your own data is not
+ * "not in the help centre" but not in your articles. */
+export function kindLabel(kind, corpus = "bundled") {
+  return t(kind === "unanswerable" && corpus === "user" ? "kind.unanswerable.user" : `kind.${kind}`);
 }
 
 /** Add interface strings ({en: {key: text}, bn: {...}}) from a feature's own module. */

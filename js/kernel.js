@@ -1,4 +1,4 @@
-// The encoder kernel (kernel/encoder.c compiled to wasm32) inside the worker, and the
+// The encoder kernel (py/raglab/encoder/kernel.c compiled to wasm32) inside the worker, and the
 // small module Python calls it through. Nothing here computes a result of its own:
 // Python tokenizes, ranks and rounds; this file moves token ids and float32 vectors
 // in and out of the kernel's memory and calls its exported functions.

@@ -10,7 +10,7 @@
 // of plain text. A chunk may start or end inside a list or a table: each line is read
 // on its own, so a partial table or list still renders.
 
-import { el, highlighted } from "./dom.js";
+import { el, highlighted, scrollBox } from "./dom.js";
 
 const HEADING = /^(#{1,6})[ \t]+/;
 const BULLET = /^[ \t]*[-*+][ \t]+/;
@@ -117,7 +117,9 @@ export function renderMarkdown(text, ranges = [], { headingLevelOffset = 1 } = {
         close();
         const body = el("tbody");
         const node = el("table", { class: "md-table" }, el("thead"), body);
-        root.append(el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": raw.trim() }, node));
+        // named by its first row's cells (the article's own words, in the article's language)
+        const label = cells(points, line).map((c) => points.slice(c.start, c.end).join("")).join(", ");
+        root.append(scrollBox(node, label));
         table = { node, body, header: false };
       }
       table.body.append(el("tr", {}, cells(points, line).map((c) => el("td", {}, piece(c.start, c.end)))));

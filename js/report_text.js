@@ -1,16 +1,19 @@
 // The evaluation report's words in the interface language. Python makes the report's
-// tables (raglab.report.sections) in English, for the command line; the page shows
+// tables (raglab.evaluation.report.sections) in English, for the command line; the page shows
 // the same cells, with section titles, notes, column names and the few worded cells
-// translated here. Numbers and configuration names stay exactly as Python wrote
-// them. A section this file does not know keeps its English (and the Bangla
-// interface test fails, so it gets translated). The notes of the findings sections
-// (raglab.findings) are long computed sentences not yet translated: they are shown in
-// English, marked as such (UNTRANSLATED_NOTES), and the test names them one by one.
+// translated here, and in the Bangla interface every number in Bangla digits (configuration
+// and metric names stay as the command line prints them). A section this file does not know
+// keeps its English (and the Bangla interface test fails, so it gets translated). The notes'
+// `code` and *emphasis* (Markdown, for the command line's --format markdown) are shown as
+// such, never as raw backticks or asterisks.
 
-import { language, num } from "./i18n.js";
+import { el } from "./dom.js";
+import { digits, language, num } from "./i18n.js";
+import { findingsNotes } from "./findings_bn.js";
 
 const KIND_BN = {
-  direct: "সরাসরি", paraphrase: "ভিন্ন ভাষ্যে", multi: "দুটি তথ্য", crosslingual: "আন্তঃভাষিক", unanswerable: "উত্তরহীন",
+  direct: "সরাসরি", paraphrase: "ভিন্ন ভাষ্যে", multi: "দুটি তথ্য", crosslingual: "আন্তঃভাষিক", typo: "বানান ভুলসহ",
+  unanswerable: "উত্তরহীন",
 };
 const LANG_BN = { en: "ইংরেজি", bn: "বাংলা" };
 const SPLIT_BN = { all: "সব (dev ও test)", dev: "dev", test: "test" };
@@ -24,28 +27,51 @@ const HEADER_BN = {
   served: "পরিবেশিত", "ranked-low": "নিচে র‍্যাঙ্ক", reranker: "রির‍্যাঙ্কার", retriever: "রিট্রিভার", chunker: "চাঙ্কার",
   "labels by": "লেবেল যে চাঙ্কারের", wrong: "ভুল", risk: "ঝুঁকি", "max cov.": "সর্বোচ্চ কভারেজ", candidate: "প্রার্থী",
   p: "p-মান", "Holm p": "Holm p-মান", survives: "টিকে থাকে", MDE: "ন্যূনতম শনাক্তযোগ্য প্রভাব", words: "শব্দ",
-  "holds fact": "তথ্য ঠিক", "short F1": "সংক্ষিপ্ত F1", "short EM": "সংক্ষিপ্ত EM",
+  "holds fact": "তথ্য ঠিক", "holds strict": "তথ্য ঠিক (কঠোর)", "short F1": "সংক্ষিপ্ত F1", "short EM": "সংক্ষিপ্ত EM",
   "dev paraphrase MRR": "dev ভিন্ন ভাষ্যে MRR", "dev MRR@10": "dev MRR@10", scored: "মাপা হয়েছে", "MRR ids": "MRR (id)", "MRR spans": "MRR (স্প্যান)", diff: "পার্থক্য",
+  "ms/question": "ms/প্রশ্ন",
 };
-/** Sections whose titles and columns are translated but whose notes are still English. */
-export const UNTRANSLATED_NOTES = new Set([
-  "Harm and selective answering", "Risk-coverage", "Contextual precision and recall (on spans)",
-  "Is the golden set big enough?", "Recommendation",
-]);
 const CELL_BN = {
   better: "ভালো", worse: "খারাপ", "no clear difference (interval contains 0)": "স্পষ্ট পার্থক্য নেই (ব্যবধানে ০ আছে)",
+  yes: "হ্যাঁ", no: "না",
 };
+const WORD_BN = { better: "ভালো", worse: "খারাপ" };
+
+/** A worded cell in Bangla (numbers in Bangla digits); other cells as Python wrote them. */
+function cellBn(cell) {
+  if (cell in CELL_BN) return CELL_BN[cell];
+  let m = /^n too small \(< (\d+)\)$/.exec(cell);
+  if (m) return `n খুব কম (< ${digits(m[1])})`;
+  m = /^(better|worse), but not after Holm's correction$/.exec(cell);
+  if (m) return `${WORD_BN[m[1]]}, তবে Holm সংশোধনের পরে নয়`;
+  m = /^(better|worse) \(survives Holm's correction\)$/.exec(cell);
+  if (m) return `${WORD_BN[m[1]]} (Holm সংশোধনের পরও টিকে থাকে)`;
+  // numbers, intervals, "0.52 / 0.10", "<0.001", "+0.012", "n/a": digits only
+  if (/\d/.test(cell) && /^[\d\s.,+\-\[\]/<>%]*$/.test(cell.replaceAll("n/a", ""))) return digits(cell);
+  return cell;
+}
+
+/** A note's text as nodes: `code` as <code>, *emphasis* as <em>, the rest as text. */
+export function noteNodes(text) {
+  return text.split(/(`[^`]+`|\*[^*\s][^*]*\*)/).filter(Boolean).map((part) => {
+    if (part.length > 2 && part.startsWith("`") && part.endsWith("`")) {
+      return el("code", { lang: "en", dataset: { content: "code" } }, part.slice(1, -1));
+    }
+    if (part.length > 2 && part.startsWith("*") && part.endsWith("*")) return el("em", {}, part.slice(1, -1));
+    return part;
+  });
+}
 
 function header(cell) {
   if (cell in HEADER_BN) return HEADER_BN[cell];
   let m = /^t = ([\d.]+)$/.exec(cell);
-  if (m) return `সীমা = ${m[1]}`;
+  if (m) return `সীমা = ${digits(m[1])}`;
   m = /^ctx (precision|recall)@(\d+)$/.exec(cell);
-  if (m) return `প্রাসঙ্গিক ${m[1] === "precision" ? "নির্ভুলতা" : "recall"}@${m[2]}`;
+  if (m) return `প্রাসঙ্গিক ${m[1] === "precision" ? "নির্ভুলতা" : "recall"}@${m[1] === "precision" ? digits(m[2]) : m[2]}`;
   m = /^(test|dev) (.+)$/.exec(cell);
   if (m && m[2] in HEADER_BN) return `${m[1]}-এ ${HEADER_BN[m[2]]}`;
   m = /^words@(\d+)$/.exec(cell);
-  if (m) return `শব্দ@${m[1]}`;
+  if (m) return `শব্দ@${digits(m[1])}`;
   m = /^(recall|MRR)@(\d+) (ids|spans)$/.exec(cell);
   if (m) return `${m[1]}@${m[2]} (${m[3] === "ids" ? "id" : "স্প্যান"})`;
   // slice columns: "en (n=12)", "bn paraphrase (n=3)", "paraphrase (n=7)"
@@ -118,18 +144,19 @@ function notes(raw, report) {
         return ["প্রশ্নভিত্তিক পার্থক্যের (কনফিগারেশন বিয়োগ বেসলাইন) জোড়া বুটস্ট্র্যাপ, ৯৫% ব্যবধান। ব্যবধানে ০ থাকলে ডেটা দুটিকে আলাদা করতে পারে না; "
           + "অনেক কনফিগারেশন থাকলে প্রায় বিশটিতে একটি ব্যবধান কেবল দৈবক্রমে ০ বাদ দেবে।"];
       }
-      return raw.notes.length ? null : [];
+      return findingsNotes(raw.title, report) ?? (raw.notes.length ? null : []);
   }
 }
 
-/** `section` ({title, notes, header, rows}) with its words in the interface language. */
+/** `section` ({title, notes, header, rows}) with its words in the interface language; its
+ * notes as lists of nodes (noteNodes). */
 export function localSection(section, report) {
-  if (language() !== "bn") return section;
+  if (language() !== "bn") return { ...section, notes: section.notes.map(noteNodes) };
   const translatedNotes = notes(section, report);
   return {
     title: title(section.title),
-    notes: translatedNotes === null ? section.notes : translatedNotes,
+    notes: (translatedNotes === null ? section.notes : translatedNotes).map(noteNodes),
     header: section.header.map(header),
-    rows: section.rows.map((row) => row.map((cell, i) => (i > 0 && cell in CELL_BN ? CELL_BN[cell] : cell))),
+    rows: section.rows.map((row) => row.map((cell, i) => (i > 0 ? cellBn(cell) : cell))),
   };
 }

@@ -1,12 +1,12 @@
 // The answer review of the Evaluate tab: per question, what the customer was served,
 // the reference answer, the verdict (right / wrong / abstained / wrongly abstained)
 // and the stage that lost it, with a filter per verdict ("Answered wrongly" first).
-// Every verdict and stage comes from Python (raglab.review via compare_view); this
+// Every verdict and stage comes from Python (raglab.evaluation.review via compare_view); this
 // file only lays them out: key columns first, a row expands for the rest, so the
 // table fits a phone without hidden columns.
 
 import { el, guessLang, replace } from "./dom.js";
-import { num } from "./i18n.js";
+import { kindLabel, num } from "./i18n.js";
 
 /** The review section for `view.review`, or null when the run had no per-question rows. */
 export function reviewSection(view, { t, onAsk, corpus }) {
@@ -45,7 +45,7 @@ export function reviewSection(view, { t, onAsk, corpus }) {
       el("dt", {}, t("review.reference")), el("dd", { class: "review-reference" }, reference),
       el("dt", {}, t("review.facts")),
       el("dd", {}, el("code", { dataset: { content: "id" } }, row.id),
-        ` · ${t(`lang.${row.lang}`)} · ${t(`kind.${row.kind}`)} · ${t("eval.drill.rank")} ${row.rank === null ? "-" : num(row.rank)}`
+        ` · ${t(`lang.${row.lang}`)} · ${kindLabel(row.kind, corpus)} · ${t("eval.drill.rank")} ${row.rank === null ? "-" : num(row.rank)}`
         + ` · F1 ${row.f1 === null ? "-" : num(row.f1, 2)}`),
       el("dd", {}, el("button", { type: "button", class: "drill-ask",
         onclick: () => onAsk(row.question, { chunker: config.chunker, retriever: config.retriever, expand: config.expand }, corpus) },

@@ -4,28 +4,31 @@
 // until it is in. Questions asked with them meanwhile simply wait in the worker.
 
 import { addStrings, t, num } from "./i18n.js";
+import { progressText } from "./evaluate.js";
 
 addStrings({
   en: {
     "semantic.loading": "Semantic model {done} / {total} MB…",
     "semantic.ready": "Semantic model ready.",
+    "semantic.absent": "This build has no semantic model; the lexical retrievers answer.",
     "semantic.failed": "The semantic model did not load: {message}. Lexical retrievers keep working.",
     "semantic.retry": "Retry",
     "semantic.option": "(loading…)",
+    "semantic.unavailable": "(unavailable)",
     "semantic.default": "The served default is semantic: its first answer waits for the model; pick a lexical retriever to answer at once.",
     "own.semantic": "Include the semantic retrievers (your chunks' vectors are computed in this tab first)",
-    "own.vectors": "Chunk vectors ({chunker}): {done} / {total}, about {left} s left",
     "own.vectorsCancel": "Cancel",
   },
   bn: {
     "semantic.loading": "সিমান্টিক মডেল {done} / {total} MB…",
     "semantic.ready": "সিমান্টিক মডেল প্রস্তুত।",
+    "semantic.absent": "এই বিল্ডে সিমান্টিক মডেল নেই; শব্দভিত্তিক রিট্রিভার উত্তর দেয়।",
     "semantic.failed": "সিমান্টিক মডেল লোড হয়নি: {message}। শব্দভিত্তিক রিট্রিভার কাজ করছে।",
     "semantic.retry": "আবার চেষ্টা করুন",
     "semantic.option": "(লোড হচ্ছে…)",
+    "semantic.unavailable": "(পাওয়া যাচ্ছে না)",
     "semantic.default": "ডিফল্ট রিট্রিভার সিমান্টিক: প্রথম উত্তর মডেলের জন্য অপেক্ষা করবে; এখনই উত্তর পেতে শব্দভিত্তিক রিট্রিভার বেছে নিন।",
     "own.semantic": "সিমান্টিক রিট্রিভারও যাচাই করুন (আপনার অংশগুলোর ভেক্টর আগে এই ট্যাবেই হিসাব হবে)",
-    "own.vectors": "অংশের ভেক্টর ({chunker}): {done} / {total}, আনুমানিক আর {left} সেকেন্ড",
     "own.vectorsCancel": "বাতিল",
   },
 });
@@ -41,11 +44,14 @@ export function setupSemantic({ raglab, onLanguage }) {
   function markOptions() {
     const info = raglab.info;
     if (!info || !info.semantic) return;
-    const loading = raglab.semantic.state !== "ready";
+    const state = raglab.semantic.state;
+    const loading = state !== "ready";
+    // a model that failed or is not in this build is not "loading": say it is unavailable
+    const note = state === "failed" || state === "absent" ? t("semantic.unavailable") : t("semantic.option");
     for (const option of document.querySelectorAll("option")) {
       if (!info.semantic.includes(option.value)) continue;
       if (!option.dataset.label) option.dataset.label = option.textContent;
-      const label = option.dataset.label + (loading ? " " + t("semantic.option") : "");
+      const label = option.dataset.label + (loading ? " " + note : "");
       if (option.textContent !== label) option.textContent = label; // (unchanged: no mutation, no loop)
     }
     for (const input of document.querySelectorAll('input[type="checkbox"]')) {
@@ -64,7 +70,9 @@ export function setupSemantic({ raglab, onLanguage }) {
     box.dataset.state = s.state;
     retry.hidden = s.state !== "failed";
     bar.hidden = s.state !== "loading" && s.state !== "idle";
-    if (s.state === "failed") {
+    if (s.state === "absent") {
+      text.textContent = t("semantic.absent");
+    } else if (s.state === "failed") {
       text.textContent = t("semantic.failed", { message: s.error.message });
     } else if (s.state === "ready") {
       text.textContent = t("semantic.ready");
@@ -111,12 +119,11 @@ export async function encodeOwnData(raglab, chunkers, { corpus = "user" } = {}) 
   cancel.addEventListener("click", stop);
   try {
     for (const chunker of chunkers) {
-      text.textContent = t("own.vectors", { chunker, done: num(0), total: "…", left: "…" });
-      await raglab.encodePassages({ chunker }, ({ done, total, label }) => {
-        bar.max = total || 1;
-        bar.value = done;
-        const left = Number(label.split(" ").pop());
-        text.textContent = t("own.vectors", { chunker, done: num(done), total: num(total), left: num(left) });
+      text.textContent = progressText(t, { detail: { phase: "encode", chunker, done: 0, total: 0, left: null } });
+      await raglab.encodePassages({ chunker }, (update) => {
+        bar.max = update.total || 1;
+        bar.value = update.done;
+        text.textContent = progressText(t, update); // "Encoding the fixed chunks: 65 of 1,603, about 2 minutes left…"
       }, { corpus });
     }
     return true;

@@ -1,12 +1,12 @@
 // The semantic model in the worker: loaded after the page is ready, checked, retried.
 //
 // The build's manifest lists three files under "encoder" (each {path, sha256, bytes}):
-// the kernel (.wasm, kernel/encoder.c compiled to wasm32), raglab's model file and the
+// the kernel (.wasm, py/raglab/encoder/kernel.c compiled to wasm32), raglab's model file and the
 // bundled corpus's chunk vectors. They are fetched only after start-up finished, so the
 // lexical configurations are never held up by them, and each is checked against its
 // sha256 before use. Then the kernel gets the model's weights (js/kernel.js), is
 // registered with Pyodide as the module `raglab_kernel`, and Python installs it as its
-// encoder (raglab.wasm_kernel, through raglab.web.load_encoder).
+// encoder (raglab.encoder.wasm, through raglab.web.api.load_encoder).
 //
 // Messages out: {type: "semantic", state: "loading", done, total}   bytes so far
 //               {type: "semantic", state: "ready", info, files, at}   files: their sha256
@@ -14,7 +14,7 @@
 
 import { Kernel, KernelError, fetchChecked, instantiateChecked } from "./kernel.js";
 
-const MODEL_HEADER_WEIGHTS_OFFSET = 44; // u32: where the weights start (kernel/encoder.c)
+const MODEL_HEADER_WEIGHTS_OFFSET = 44; // u32: where the weights start (py/raglab/encoder/kernel.c)
 
 export class Semantic {
   state = "idle"; // idle | loading | ready | failed | absent
@@ -22,8 +22,9 @@ export class Semantic {
   #settle = null;
   #kernel = null;
 
-  constructor({ pyodide, web, root, manifest, post }) {
+  constructor({ pyodide, web, root, manifest, post, prepare = () => {} }) {
     this.pyodide = pyodide;
+    this.prepare = prepare; // run once the encoder is in, before "ready" is posted
     this.web = web;
     this.root = root;
     this.entry = manifest.encoder || null;
@@ -58,7 +59,7 @@ export class Semantic {
       this.#settle.resolve(info);
     }, (err) => {
       this.state = "failed";
-      const error = { type: err.name === "KernelError" ? "SemanticLoadError" : err.name || "Error", message: err.message || String(err) };
+      const error = { type: err.name === "KernelError" ? "SemanticLoadError" : err.type || err.name || "Error", message: oneLine(err) };
       this.error = error;
       this.post({ type: "semantic", state: "failed", error });
       this.#settle.reject(err);
@@ -109,8 +110,21 @@ export class Semantic {
     });
     this.pyodide.FS.mkdirTree("encoder");
     this.pyodide.FS.writeFile("encoder/vectors.bin", vectorBytes);
-    return this.web.load_encoder(header, model.digest, "encoder/vectors.bin");
+    const info = this.web.load_encoder(header, model.digest, "encoder/vectors.bin");
+    try {
+      this.prepare();
+    } catch {
+      // building an index ahead is only a head start: the question that needs it builds it
+    }
+    return info;
   }
+}
+
+/** An error as the one line the page shows: a Python error's last line (its message), never the traceback. */
+function oneLine(err) {
+  const text = String((err && err.message) || err).trim();
+  if (!(err && err.type && text.includes("Traceback"))) return text;
+  return (text.split("\n").pop() || "").replace(/^(?:[\w.]+\.)?\w+: /, "");
 }
 
 /** Run fn on a Python buffer's contents, read in place as a typed array. */

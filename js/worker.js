@@ -2,7 +2,7 @@
 // boots, fetches raglab's wheel, the raw corpus files and the golden questions; it
 // unpacks the wheel into site-packages (no micropip: the wheel is pure Python with no
 // dependencies, so installing it is unzipping it), hands the corpus to
-// raglab.web.load_dir, builds the default index, and then answers requests from the
+// raglab.web.api.load_dir, builds the default index, and then answers requests from the
 // page. Nothing here computes a result: every answer is the JSON string Python
 // returned, passed through untouched.
 //
@@ -10,22 +10,28 @@
 // Messages out: {type: "alive"}                   the worker holds its lifetime lock (see below)
 //               {type: "stage", stage, detail}   start-up progress (runtime, raglab, corpus, indexing)
 //               {type: "bytes", loaded, total}   start-up download progress in bytes
-//               {type: "ready", info}            start-up finished; info is raglab.web.info() as JSON text
+//               {type: "ready", info, pyodide}   start-up finished; info is raglab.web.api.info() as JSON text,
+//                                                pyodide the runtime's version
 //               {type: "failed", stage, error}   start-up failed at `stage`
 //               {id, type: "result", json}       a request's JSON text
 //               {id, type: "error", error}       a request failed: {type, message}
-//               {id, type: "progress", done, total, label}
+//               {id, type: "progress", done, total, label, detail}
+//                                               detail: what is being done, as data the page words
+//                                               ({phase: "vectors" | "encode" | "index" | "questions" | "report", ...})
 //               {type: "semantic", state, ...}      the semantic model's loading (js/semantic.js)
+//               {type: "timing", name, ms}       how long a step after start-up took (the served default's index)
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { Semantic, chunkersOf, corpusOf, retrieversOf } from "./semantic.js";
+import { fetchChecked, sha256Hex } from "./kernel.js";
 
 const ROOT = new URL("../", import.meta.url); // dist/, wherever it is hosted
 let stage = "runtime";
-let web = null; // the raglab.web module, as a Pyodide proxy
+let web = null; // the raglab.web.api module, as a Pyodide proxy
 let FS = null; // Pyodide's file system
 let semantic = null; // the semantic model (js/semantic.js), loaded after ready
-let info = null; // raglab.web.info() of the bundled corpus, parsed
+let info = null; // raglab.web.api.info() of the bundled corpus, parsed
+let manifest = null; // the build's manifest.json, parsed
 
 function post(message) {
   self.postMessage(message);
@@ -63,7 +69,8 @@ function describe(err, when = null) {
   const type = python ? err.type : (err && err.name) || "Error";
   let technical = python ? err.message.trim() : String((err && err.message) || err);
   let last = technical.split("\n").pop() || "";
-  if (python && last.startsWith(type + ": ")) last = last.slice(type.length + 2);
+  // Python names a raglab exception by its module too ("raglab.corpus.articles.CorpusError: ...")
+  if (python) last = last.replace(new RegExp(`^(?:[\\w.]+\\.)?${type}: `), "");
   if (python) technical = technical.split("\n").slice(-12).join("\n"); // the end of the traceback
   if (python && USER_ERRORS.has(type)) return { type, message: last, details: technical };
   if (!python && err && err.forUser) return { type, message: technical }; // the worker's own sentences (semantic model)
@@ -85,7 +92,7 @@ async function fetchBytes(path) {
 }
 
 // Files go into Pyodide's in-memory file system, where Python reads them with the
-// CLI's own loaders (raglab.web.load_dir). Paths are relative to Python's working
+// CLI's own loaders (raglab.web.api.load_dir). Paths are relative to Python's working
 // directory, so error messages read like the CLI's: "corpus/x.md:3: ...".
 function checkName(name) {
   if (!name || name === "." || name === ".." || /[\/\0]/.test(name)) {
@@ -127,13 +134,17 @@ async function start() {
   // Everything is requested at once: the runtime, the manifest and, as soon as the
   // manifest names them, the wheel and the data (only local files, relative to ROOT).
   let sitePackages = null;
-  const runtime = loadPyodide({
-    indexURL: new URL("pyodide/", ROOT).href,
+  const indexURL = new URL("pyodide/", ROOT).href;
+  const watch = watchFetches(indexURL);
+  const loaded = loadPyodide({
+    indexURL,
     fsInit: async (_fs, info) => {
       sitePackages = info.sitePackages;
     },
   });
-  const manifest = JSON.parse(await fetchText("manifest.json"));
+  const runtime = Promise.race([loaded, watch.failed]).finally(watch.stop);
+  runtime.catch(() => {}); // awaited in boot
+  manifest = parseManifest(await fetchText("manifest.json"));
   const total = manifest.download_bytes || 0;
   const report = () => post({ type: "bytes", loaded: Math.min(downloaded(), total), total });
   const ticker = total ? setInterval(report, 250) : null;
@@ -147,18 +158,70 @@ async function start() {
   }
 }
 
+/** Emscripten reports a failed download of the runtime's own files (the .wasm, the
+ * standard library) from a promise nobody awaits, so loadPyodide may never settle, and
+ * whether an unhandled rejection reaches the worker depends on the browser's build. The
+ * worker watches those downloads itself: `failed` rejects at the first one that fails. */
+function watchFetches(prefix) {
+  const plain = self.fetch;
+  let fail;
+  const failed = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failed.catch(() => {});
+  self.fetch = async (input, init) => {
+    const url = String(input && input.url ? input.url : input);
+    const ours = url.startsWith(prefix);
+    const file = url.slice(prefix.length).split("?")[0];
+    let response;
+    try {
+      response = await plain.call(self, input, init);
+    } catch (err) {
+      if (ours) fail(new Error(`pyodide/${file} could not be downloaded (${err.message})`));
+      throw err;
+    }
+    if (ours && !response.ok) fail(new Error(`pyodide/${file}: HTTP ${response.status}`));
+    return response;
+  };
+  return { failed, stop: () => { self.fetch = plain; } };
+}
+
+/** The manifest, or a one-line error for the page when it is cut short or altered. */
+function parseManifest(text) {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw userError(`manifest.json is not valid JSON (${err.message}); the deployment is incomplete or damaged: `
+      + "reload the page, or rebuild the site with python3 build.py build");
+  }
+}
+
+function userError(message) {
+  const err = new Error(message);
+  err.forUser = true; // describe() shows it as it is
+  return err;
+}
+
+/** The wheel's bytes, checked against the manifest like every other file. */
+async function checkedWheel(bytes) {
+  const expected = manifest.wheel_sha256;
+  const got = await sha256Hex(bytes);
+  if (!expected || got !== expected) {
+    throw userError(`${manifest.wheel}: sha256 ${got.slice(0, 12)}… does not match the manifest's `
+      + `${expected ? expected.slice(0, 12) + "…" : "(none)"}; reload the page, or rebuild the site`);
+  }
+  return bytes;
+}
+
 async function boot(manifest, runtime, sitePackages) {
   const wheel = fetchBytes(manifest.wheel);
   const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchBytes(path)]));
   const goldens = manifest.goldens ? fetchBytes(manifest.goldens) : Promise.resolve(null);
-  // The build's analysis of the bundled chunks (raglab.prebuilt): a memo that spares
-  // tokenizing them again here. Without it start-up is slower, never different.
-  const analysis = manifest.analysis ? fetchBytes(manifest.analysis.path) : Promise.resolve(null);
-  for (const pending of [wheel, corpusFiles, goldens, analysis]) pending.catch(() => {}); // awaited below
+  for (const pending of [wheel, corpusFiles, goldens]) pending.catch(() => {}); // awaited below
   const pyodide = await runtime;
   setStage("raglab", manifest.wheel);
-  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages() });
-  web = pyodide.pyimport("raglab.web");
+  pyodide.unpackArchive(await checkedWheel(await wheel), "wheel", { extractDir: sitePackages() });
+  web = pyodide.pyimport("raglab.web.api");
   setStage("corpus", `${manifest.corpus.length} articles`);
   FS = pyodide.FS;
   writeFolder(FS, "corpus", Object.fromEntries(await corpusFiles));
@@ -167,24 +230,52 @@ async function boot(manifest, runtime, sitePackages) {
   // JavaScript null would arrive as jsnull; undefined arrives as None.
   web.load_dir("bundled", "corpus", goldenBytes ? "goldens/questions.jsonl" : undefined);
   setStage("indexing");
-  const analysisBytes = await analysis;
-  if (analysisBytes) {
-    FS.writeFile("analysis.json", analysisBytes);
-    web.use_prebuilt("analysis.json", manifest.analysis.sha256);
-    FS.unlink("analysis.json");
-  }
-  semantic = new Semantic({ pyodide, web, root: ROOT, manifest, post });
-  const text = web.info("bundled");
+  // A semantic served default's index is built once the model is in and before the model is
+  // announced ready, so that the first answer's reported time is the answer's own (the page
+  // waits for "ready"); it uses the build's analysis and counts, fetched meanwhile (they are
+  // small and arrive long before the model), and is only ever a head start.
+  const prepare = () => {
+    if (!info.semantic.includes(info.defaults.retriever)) return;
+    const started = performance.now();
+    web.warm("{}");
+    // the served default can answer now: how long its index took (bench/browser_timings.py reports it)
+    post({ type: "timing", name: "defaultIndex", ms: performance.now() - started });
+  };
+  semantic = new Semantic({ pyodide, web, root: ROOT, manifest, post, prepare });
+  let text = web.info("bundled");
   info = JSON.parse(text);
-  // A semantic served default needs the model: the page is ready for lexical
-  // configurations at once, and the default's index is built when the model is in.
-  if (!info.semantic.includes(info.defaults.retriever)) web.warm("{}");
-  post({ type: "ready", info: text, at: performance.now() });
+  // A semantic served default needs the model: the page is ready for lexical configurations
+  // at once, and the default's index is built when the model is in.
+  const semanticDefault = info.semantic.includes(info.defaults.retriever);
+  if (!semanticDefault) {
+    await installPrebuilt();
+    web.warm("{}");
+    text = web.info("bundled");
+  }
+  post({ type: "ready", info: text, pyodide: pyodide.version, at: performance.now() });
+  if (semantic.state === "absent") post({ type: "semantic", state: "absent" }); // not "0 / 0 MB" forever
+  if (!semanticDefault) return;
   setTimeout(() => {
-    semantic.load().then(() => {
-      if (info.semantic.includes(info.defaults.retriever)) web.warm("{}");
-    }, () => {});
+    installPrebuilt();
+    semantic.load().catch(() => {});
   }, 0);
+}
+
+// The build's analysis and index counts of the served chunks (raglab.retrieval.prebuilt): a memo
+// that spares tokenizing and counting them here. Without it the index takes longer, never differs.
+let prebuiltInstalled = null;
+
+function installPrebuilt() {
+  if (!manifest.analysis) return Promise.resolve();
+  prebuiltInstalled ??= fetchBytes(manifest.analysis.path).then((bytes) => {
+    FS.writeFile("analysis.json", bytes);
+    try {
+      web.use_prebuilt("analysis.json", manifest.analysis.sha256);
+    } finally {
+      FS.unlink("analysis.json");
+    }
+  }).catch((err) => console.warn(`prebuilt analysis not used: ${err.message}`));
+  return prebuiltInstalled;
 }
 
 // Each op takes the page's arguments (strings, numbers, plain objects) and returns
@@ -203,8 +294,9 @@ const OPS = {
   warm: (config = {}, corpus = "bundled") => web.warm(JSON.stringify(config || {}), corpus),
   load: (name, files, goldens = null, goldensName = "questions.jsonl") =>
     web.load(name, JSON.stringify(files), goldens ?? undefined, goldensName),
-  // Uploaded files as bytes ({name: Uint8Array}, and {name, bytes} or null), read by the
-  // CLI's loaders from <name>/articles/ and <name>/<questions name>.
+  // Uploaded files as bytes ({name: Uint8Array}, and {name, bytes, shown} or null), read by the
+  // CLI's loaders from <name>/articles/ and <name>/<questions name>; errors name the files as
+  // the user chose them (`shown`: e.g. "pasted questions" for text pasted into the page).
   loadFiles: (name, articles, questions = null) => {
     checkName(name);
     if (["bundled", "corpus", "goldens"].includes(name)) throw new Error(`${name}: this corpus name is the bundled one's`);
@@ -215,10 +307,12 @@ const OPS = {
       FS.writeFile(`${name}/${questions.name}`, questions.bytes);
     }
     // A .json questions file is SQuAD 1.1/2.0, read by the importer `raglab import squad` uses.
+    const shown = questions ? questions.shown || questions.name : "";
     if (questions && /\.json$/i.test(questions.name)) {
-      return web.load_squad(name, `${name}/${questions.name}`, Object.keys(articles).length ? `${name}/articles` : undefined);
+      return web.load_squad(name, `${name}/${questions.name}`, Object.keys(articles).length ? `${name}/articles` : undefined,
+        shown);
     }
-    return web.load_dir(name, `${name}/articles`, questions ? `${name}/${questions.name}` : undefined);
+    return web.load_dir(name, `${name}/articles`, questions ? `${name}/${questions.name}` : undefined, shown);
   },
   judge: (result, id, corpus = "bundled") => web.judge(JSON.stringify(result), id, corpus),
   moduleHashes: () => web.module_hashes(),
@@ -249,6 +343,7 @@ const booted = start().then(() => {
   post({ type: "failed", stage, error: describe(err, stage) });
   throw err;
 });
+booted.catch(() => {}); // reported above; each later request awaits `booted` and answers with the failure
 
 // Emscripten reports a failed wasm download from a promise of its own, so
 // loadPyodide may never settle; an error nobody handled during start-up is a
@@ -272,13 +367,21 @@ self.onmessage = async (event) => {
     post({ id, type: "error", error: { type: "ValueError", message: `unknown operation ${JSON.stringify(op)}` } });
     return;
   }
-  const progress = (done, total, label) => post({ id, type: "progress", done, total, label: String(label ?? "") });
+  // Python passes its detail as JSON text (raglab.web.compare.progress_detail); the worker's own steps pass objects.
+  const progress = (done, total, label, detail = null) => post({
+    id, type: "progress", done, total, label: String(label ?? ""),
+    detail: typeof detail === "string" ? JSON.parse(detail) : detail,
+  });
   const call = () => (WITH_PROGRESS.has(op) ? handler(progress, ...args) : handler(...args));
   try {
     if (needsSemantic(op, args)) {
       await semanticReady();
-      // chunk vectors that did not ship (own data, the sentence chunker) are computed first
-      if (op !== "vectorDigests") await encodeMissing(op, args, corpusOf(op, args), progress);
+      if (op !== "vectorDigests") {
+        // the evaluation's vectors (the sentence chunks, the golden questions) are fetched the
+        // first time they are needed; chunk vectors that did not ship (own data) are computed
+        await evaluationVectors(op, args, progress);
+        await encodeMissing(op, args, corpusOf(op, args), progress);
+      }
     }
     let json;
     try {
@@ -325,9 +428,46 @@ async function encodeMissing(op, args, corpus, progress) {
       }
       state = JSON.parse(web.encode_passages(config, corpus, ENCODE_BATCH));
       const rate = (performance.now() - started) / Math.max(1, state.done - first);
-      progress(state.done, state.total, `vectors ${chunker} ${Math.round((rate * (state.total - state.done)) / 1000)}`);
+      const left = Math.round((rate * (state.total - state.done)) / 1000);
+      progress(state.done, state.total, `vectors ${chunker} ${left}`,
+        { phase: "encode", chunker, done: state.done, total: state.total, left });
       await new Promise((resolve) => setTimeout(resolve, 0)); // let a cancel message in
     }
+  }
+}
+
+// The build's second vector store (manifest encoder.evaluation): the bundled corpus's chunks of
+// the chunkers whose vectors do not load with the model (the sentence chunker's 1,603) and the
+// golden questions. Fetched and checked once, when an evaluation of the bundled corpus or a
+// semantic configuration over those chunkers first needs it; if it cannot be had, the chunks
+// are encoded here instead (encodeMissing: minutes, with progress), never answered otherwise.
+let evaluationLoaded = null; // a promise once the store is being fetched
+
+async function evaluationVectors(op, args, progress) {
+  const entry = manifest && manifest.encoder && manifest.encoder.evaluation;
+  if (!entry || corpusOf(op, args) !== "bundled") return;
+  const needed = op.startsWith("compare") || chunkersOf(op, args, info).some((c) => entry.chunkers.includes(c));
+  if (!needed) return;
+  if (!evaluationLoaded) {
+    progress(0, entry.bytes, "evaluation vectors", { phase: "vectors", done: 0, total: entry.bytes });
+    evaluationLoaded = (async () => {
+      const bytes = await fetchChecked(new URL(entry.path, ROOT), entry, (done, total) =>
+        progress(done, total, "evaluation vectors", { phase: "vectors", done, total }));
+      FS.writeFile("evaluation-vectors.bin", bytes);
+      try {
+        return JSON.parse(web.add_vectors("evaluation-vectors.bin"));
+      } finally {
+        FS.unlink("evaluation-vectors.bin");
+      }
+    })();
+    evaluationLoaded.catch(() => {
+      evaluationLoaded = null; // the next request tries again; this one encodes what it needs
+    });
+  }
+  try {
+    await evaluationLoaded;
+  } catch (err) {
+    console.warn(`evaluation vectors: ${err.message}; the chunks are encoded here instead`);
   }
 }
 

@@ -9,13 +9,14 @@ browser tests never builds or starts anything):
 - ``site_url``: dist/ served on 127.0.0.1 on a free port, from a background thread,
   with the page's CSP also sent as a header (so the worker runs under it too).
 - ``browser``: Debian's Chromium (/usr/bin/chromium), launched by Playwright.
+- ``browser_context``: the session's context (service workers blocked; see there).
 - ``app_page``: the app, loaded and ready (Python started, corpus indexed), with
   ``window.raglab`` available; its raglab modules are checked to be byte-identical
   to py/raglab/ before any test uses it, so a stale wheel fails loudly.
 - ``offsite_requests``: every request the page (or its worker) made outside the
   served origin, for tests that assert none.
 - ``artifacts_dir``: test-artifacts/ (git-ignored) for screenshots.
-- ``native_web``: raglab.web loaded natively with the same raw files the worker
+- ``native_web``: raglab.web.api loaded natively with the same raw files the worker
   fetches, so ``native_web.ask(q, config_json)`` is the byte-exact reference for
   ``window.raglab.raw("ask", q, config)``.
 
@@ -88,7 +89,10 @@ def browser(build_module):
 
 @pytest.fixture(scope="session")
 def browser_context(browser, site_url):
-    context = browser.new_context(viewport={"width": 1100, "height": 1400}, locale="en-US")
+    # Service workers are blocked here: these tests watch and block the page's requests
+    # (page.route), which a service worker answering from its cache would hide. The
+    # offline tests (test_browser_offline.py) run the service worker in a context of their own.
+    context = browser.new_context(viewport={"width": 1100, "height": 1400}, locale="en-US", service_workers="block")
     origin = site_url.rstrip("/")
     context.offsite = []
     # blob:<origin>/... is the worker's bootstrap, made in the page (client.js): local, not offsite.
@@ -105,7 +109,7 @@ def offsite_requests(browser_context):
 
 
 def native_module_hashes() -> dict:
-    from raglab import web
+    from raglab.web import api as web
 
     return json.loads(web.module_hashes())
 
@@ -146,11 +150,27 @@ def artifacts_dir():
 
 @pytest.fixture(scope="session")
 def native_web():
-    from raglab import web
-
-    from raglab.corpus import read_corpus_files
+    from raglab.corpus.articles import read_corpus_files
+    from raglab.web import api as web
 
     files = read_corpus_files(os.path.join(ROOT, "corpus"))
     with open(os.path.join(ROOT, "goldens", "questions.jsonl"), encoding="utf-8") as fh:
         web.load("bundled", json.dumps(files), fh.read(), "questions.jsonl")
     return web
+
+
+# The quick tier (`python3 build.py test --quick`) leaves out what needs Chromium and the
+# few tests marked slow; everything else runs in both tiers.
+BROWSER_FIXTURES = {"dist_dir", "site_url", "browser", "browser_context", "app_page"}
+
+
+# Run first: the longest file, so that when the suite is spread over processes (one file per
+# process, `build.py test`) the others fill the remaining processes while it runs.
+LONGEST_FIRST = ("test_parity.py",)
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)  # stable: otherwise as collected
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())) or item.path.name.startswith("test_browser"):
+            item.add_marker(pytest.mark.browser)

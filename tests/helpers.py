@@ -3,8 +3,8 @@
 import functools
 import os
 
-from raglab.corpus import load_corpus
-from raglab.goldens import load_goldens
+from raglab.corpus.articles import load_corpus
+from raglab.corpus.goldens import load_goldens
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")

@@ -3,9 +3,10 @@
 import unicodedata
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from raglab.analyzer import analyze, normalize, quote_span, sentences, tokens
+from raglab.text.analyzer import analyze, normalize, quote_span, sentences, tokens
 
 NUKTA = "\u09bc"
 ZWJ, ZWNJ, SHY, ZWSP = "\u200d", "\u200c", "\u00ad", "\u200b"
@@ -143,3 +144,56 @@ def test_analysis_never_raises_and_is_idempotent(text):
 def test_terminal_escape_sequences_are_skipped_like_spaces(text, expected):
     assert [(t.term, t.start, t.end) for t in tokens(text)] == expected
     assert analyze(text) == [term for term, _, _ in expected]
+
+
+# --- the Bangla stemmer (raglab.text.stemmer) ------------------------------------------
+
+from raglab.text import stemmer  # noqa: E402
+from raglab.text.stemmer import MIN_STEM_LETTERS, UNSTEMMED, letters, stem_bangla  # noqa: E402
+
+
+def test_the_issues_question_keeps_its_stems():
+    assert analyze("ন্যানো লোনের সুদের হার কত?") == ["ন্যানো", "লোন", "সুদ", "হার", "কত"]
+
+
+@pytest.mark.parametrize("word, stem", [
+    # inflections fold onto the bare word
+    ("সুদের", "সুদ"), ("মেয়াদের", "মেয়াদ"), ("টাকার", "টাকা"), ("টাকায়", "টাকা"), ("টাকাগুলো", "টাকা"),
+    ("ফোনে", "ফোন"), ("ব্যাংকে", "ব্যাংক"), ("অ্যাপেতে", "অ্যাপ"), ("এজেন্টকে", "এজেন্ট"),
+    ("এজেন্টদেরকে", "এজেন্ট"), ("গ্রাহকরা", "গ্রাহক"), ("প্রতারকেরা", "প্রতারক"), ("অ্যাকাউন্টটির", "অ্যাকাউন্ট"),
+    ("ভাইয়ের", "ভাই"), ("আয়ের", "আয়"), ("পিনটি", "পিন"), ("কোম্পানির", "কোম্পানি"),
+    # words that merely end like a suffix stay whole
+    ("হার", "হার"), ("বার", "বার"), ("দর", "দর"), ("সময়", "সময়"), ("জাতীয়", "জাতীয়"), ("নিষ্ক্রিয়", "নিষ্ক্রিয়"),
+    ("ঘণ্টা", "ঘণ্টা"), ("খুচরা", "খুচরা"), ("ছুটি", "ছুটি"), ("সঞ্চয়", "সঞ্চয়"), ("কিউআর", "কিউআর"),
+    ("সেন্টার", "সেন্টার"), ("শুক্রবার", "শুক্রবার"), ("দোকানদার", "দোকানদার"), ("আটকে", "আটক"),
+    # ... and their inflections fold onto them
+    ("হারের", "হার"), ("হাজারের", "হাজার"), ("সেন্টারে", "সেন্টার"), ("সময়ের", "সময়"), ("ঘণ্টার", "ঘণ্টা"),
+])
+def test_bangla_stems(word, stem):
+    assert stem_bangla(word) == stem
+    assert analyze(word) == [stem]
+
+
+def test_a_number_keeps_its_classifier_off():
+    assert analyze("৫০টি লেনদেন") == ["50", "লেনদেন"]
+
+
+@pytest.mark.parametrize("word", sorted(UNSTEMMED))
+def test_unstemmed_words_and_their_inflections(word):
+    assert stem_bangla(word) == word
+    ending = "ের" if not stemmer._ends_in_vowel(word) else "র"
+    assert stem_bangla(word + ending) == word
+
+
+bangla_word = st.text(alphabet=st.characters(min_codepoint=0x0981, max_codepoint=0x09E3), min_size=1, max_size=14)
+
+
+@settings(max_examples=500, deadline=None)
+@given(bangla_word)
+def test_a_stem_is_a_prefix_of_at_least_the_minimum_letters(word):
+    stem = stem_bangla(word)
+    assert word.startswith(stem) and stem
+    if stem != word:
+        assert letters(stem) >= MIN_STEM_LETTERS
+        assert not stem.endswith("\u09cd")
+    assert stem_bangla(stem) == stem  # stemming twice changes nothing

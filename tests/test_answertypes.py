@@ -2,11 +2,12 @@
 
 import doctest
 import json
+import os
 
 import pytest
 
-from raglab import answertypes
-from raglab.answertypes import SPAN_TYPES, TYPES, accepts, parse_table, question_type, question_types, typed_spans
+from raglab.text import answertypes
+from raglab.text.answertypes import SPAN_TYPES, TYPES, accepts, parse_table, question_type, question_types, typed_spans
 
 # (question, expected type): at least one per type and language the table claims to cover.
 QUESTIONS = [
@@ -206,6 +207,6 @@ def test_docstring_examples():
 def test_patterns_use_explicit_character_classes():
     """\\w, \\b, \\d and \\s depend on the Unicode database, which differs between the native
     Python and the browser's; the table must spell its classes out."""
-    raw = open(answertypes.__file__.replace("answertypes.py", "data/answer_types.json"), encoding="utf-8").read()
+    raw = open(os.path.join(os.path.dirname(answertypes.__file__), "..", "data", "answer_types.json"), encoding="utf-8").read()
     for escape in ("\\\\w", "\\\\b", "\\\\d", "\\\\s", "\\\\W", "\\\\B", "\\\\D", "\\\\S"):
         assert escape not in raw, escape

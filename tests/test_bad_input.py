@@ -28,12 +28,11 @@ import time
 
 import pytest
 
-from raglab.analyzer import sentences
-from raglab.corpus import CorpusError, load_corpus, parse_corpus
-from raglab.goldens import GoldenError, load_goldens, parse_goldens
-from raglab.schema import ask_json
-
 from helpers import CORPUS, ROOT, docs
+from raglab.corpus.articles import CorpusError, load_corpus, parse_corpus
+from raglab.corpus.goldens import GoldenError, load_goldens, parse_goldens
+from raglab.schema import ask_json
+from raglab.text.analyzer import sentences
 
 # --- a small valid golden file, built from the corpus (not from the golden set) ----
 
@@ -403,7 +402,7 @@ def test_decomposed_bangla_question_finds_what_the_composed_one_finds():
 
 
 def test_cli_question_over_the_length_limit_is_refused(tmp_path):
-    from raglab.limits import MAX_QUESTION_CHARS
+    from raglab.text.limits import MAX_QUESTION_CHARS
 
     too_long = ("What is the cash out fee at an agent? " * 2700)[:MAX_QUESTION_CHARS + 1]
     r = raglab("ask", too_long)

@@ -11,20 +11,21 @@
 import contextlib
 import math
 import os
+import random
 import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from raglab.analyzer import analyze
-from raglab import bm25 as bm25_module
-from raglab.bm25 import BM25
-from raglab.chunking import chunk_corpus
-from raglab.ranking import Query, index_text, top_n
-from raglab.retrieval import BM25Retriever
-
 from helpers import ROOT, docs, questions
+from raglab.corpus.chunking import chunk_corpus, index_text
+from raglab.retrieval import bm25 as bm25_module
+from raglab.retrieval.bm25 import BM25
+from raglab.retrieval.lexical import weighted_terms
+from raglab.retrieval.ranking import Query, top_n
+from raglab.retrieval.registry import BM25Retriever
+from raglab.text.analyzer import analyze
 
 
 def Q(text):
@@ -149,12 +150,12 @@ def always_prune():
         bm25_module._SMALL = saved
 
 
-def assert_same_top(index, query, n):
+def assert_same_top(index, query, n, weights=None):
     """The pruned ranking equals the exhaustive one, and its scores are the exact ones."""
-    every = index.scores(query)
+    every = index.scores(query, weights)
     for prune in (True, False):
         with always_prune() if prune else contextlib.nullcontext():
-            pruned = index.top_scores(query, n)
+            pruned = index.top_scores(query, n, weights)
         for i, s in pruned.items():
             assert s == every[i], (query, i)
         assert top_n(pruned, n) == top_n(every, n), (query, n, prune)
@@ -207,8 +208,25 @@ def test_top_scores_is_exact_on_the_scaled_corpus_queries(scaled, n):
         assert_same_top(index, q, n)
 
 
+@pytest.mark.parametrize("n", [1, 10])
+def test_top_scores_is_exact_with_term_weights(scaled, n):
+    index, qs = scaled
+    rng = random.Random(5)
+    for q in qs[:120]:
+        assert_same_top(index, q, n, [rng.choice([1.0, 0.7, 0.45, 0.6000000000000001]) for _ in q])
+
+
+def test_weights_of_one_are_plain_bm25(scaled):
+    index, qs = scaled
+    for q in qs[:50]:
+        assert index.scores(q, [1.0] * len(q)) == index.scores(q)
+
+
 def test_retriever_search_uses_the_exact_ranking():
     chunks = chunk_corpus(list(docs()), "recursive")
     retriever = BM25Retriever(chunks)
-    for q in [q.question for q in questions()[:30]] + EXTRA_QUERIES:
-        assert retriever.search(Q(q), 5) == top_n(retriever.bm25.scores(analyze(q)), 5), q
+    for q in [q.question for q in questions()[:30]] + EXTRA_QUERIES + ["wat is the cashout fe at agnet", "ক্যাসআউট চার্জ কতো?"]:
+        assert retriever.search(Q(q), 5) == top_n(retriever.scores(Q(q)), 5), q
+    # the misspelt words are searched as the index words they meant, below an exact match
+    terms, weights = weighted_terms(retriever.bm25, analyze("wat is the cashout fe at agnet"))
+    assert ("agent" in terms and "cash" in terms and "out" in terms) and max(weights) < 1

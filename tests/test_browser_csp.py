@@ -9,6 +9,7 @@ import http.server
 import threading
 
 import pytest
+
 from raglab.pipeline import Config
 
 READY_MS = 180_000

@@ -9,7 +9,7 @@ import os
 from helpers import assert_renders, docs, marked, rendered, shown_in
 from test_browser import ask_in_ui, native_ask
 
-FEE_QUESTION = "What is the cash out fee?"
+FEE_QUESTION = "What is the cash out fee at an agent?"
 BANGLA_QUESTION = "এজেন্টের কাছে ক্যাশ আউট করলে চার্জ কত?"
 
 

@@ -49,8 +49,10 @@ STEPS = [  # (file name, how, words the status line must show)
 
 
 @pytest.fixture
-def guarded_site(build_module, dist_dir):
-    """dist/ served by a server that drops or alters the request for one file on demand."""
+def guarded_site(build_module, dist_dir, browser_context):
+    """dist/ served by a server that drops or alters the request for one file on demand.
+    Its own origin is not "offsite" for the tests that check the app fetches nothing
+    elsewhere (they share the browser context), so its requests are taken off that list."""
     server = build_module.make_server(dist_dir, 0)
     base = server.RequestHandlerClass.func
     blocked = {}  # {"name": file name, "how": "drop" | "tamper"}
@@ -78,7 +80,9 @@ def guarded_site(build_module, dist_dir):
     server.RequestHandlerClass = type(server.RequestHandlerClass)(Guarded, *server.RequestHandlerClass.args,
                                                                   **server.RequestHandlerClass.keywords)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/", blocked
+    url = f"http://127.0.0.1:{server.server_port}/"
+    yield url, blocked
+    browser_context.offsite[:] = [u for u in browser_context.offsite if not u.startswith((url, f"blob:{url}"))]
     server.shutdown()
     server.server_close()
 
@@ -153,6 +157,9 @@ def test_own_data_vectors_have_progress_an_estimate_and_cancel(app_page, native_
     # the next batch boundary, well before the end
     assert first and 0 < first[-1]["done"] < first[-1]["total"], first
     assert first[0]["label"].startswith("vectors sentence ") and first[0]["label"].split()[-1].isdigit()
+    detail = first[0]["detail"]  # what the page words: "Encoding the sentence chunks: 4 of 61, about 20 seconds left"
+    assert detail == {"phase": "encode", "chunker": "sentence", "done": first[0]["done"], "total": first[0]["total"],
+                      "left": int(first[0]["label"].split()[-1])}
     second = got["second"]
     assert second and second[0]["done"] > first[-1]["done"], "the cancelled batch's vectors were not kept"
     assert second[-1]["done"] == second[-1]["total"] == first[0]["total"]

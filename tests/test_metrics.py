@@ -7,13 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from raglab import metrics as M
-from raglab.chunking import Chunk
-from raglab.evaluation import coverage_index
-from raglab.goldens import Evidence
-from raglab.pipeline import Config, Pipeline
-
 from helpers import docs, questions
+from raglab.corpus.chunking import Chunk
+from raglab.corpus.goldens import Evidence
+from raglab.evaluation import metrics as M
+from raglab.evaluation.engine import coverage_index
+from raglab.pipeline import Config, Pipeline
 
 
 def chunk(doc, start, end):
@@ -104,11 +103,19 @@ def test_an_abstention_scores_zero():
     assert M.token_f1(None, "Tk 50") == 0.0 and M.exact_match(None, "Tk 50") == 0.0
 
 
-def test_faithfulness_is_measured_per_sentence():
-    context = ["The fee is 1.85%. It is charged at the agent."]
-    assert M.faithfulness("The fee is 1.85%.", context) == 1.0
-    assert M.faithfulness("The fee is 1.85%. Agents will refund it.", context) == 0.5
-    assert M.faithfulness("The fee is 1.95%.", context) == 0.0
+def test_faithfulness_is_measured_per_quote():
+    from raglab.answer.answerer import Quote
+    text = "The fee is 1.85%. It is charged at the agent.\n\n| Where | Fee |\n|---|---|\n| Agent | 1.85% |\n"
+    texts = {"a": text}
+    right = Quote("a#1", "a", 0, 17, "The fee is 1.85%.")
+    wrong = Quote("a#1", "a", 0, 17, "The fee is 1.95%.")  # not what the article says there
+    row_start = text.index("| Agent")
+    row = Quote("a#2", "a", row_start + 2, len(text) - 3, "Agent — Fee: 1.85%", "row")
+    made_up = Quote("a#2", "a", row_start + 2, len(text) - 3, "Agent — Charge: 1.85%", "row")
+    assert M.faithfulness([right], texts) == 1.0
+    assert M.faithfulness([right, wrong], texts) == 0.5
+    assert M.faithfulness([row], texts) == 1.0 and M.faithfulness([made_up], texts) == 0.0
+    assert M.faithfulness([right], {}) == 0.0  # an article that was not retrieved
 
 
 def test_citation_precision_on_spans():
@@ -227,3 +234,41 @@ def test_holds_fact(answer, reference, expected):
 
 def test_numbers_fold_scripts_and_grouping():
     assert M.numbers("Tk 1,50,000 a month, ১.৮৫% fee, 150,000.") == ["150000", "1.85", "150000"]
+
+
+@pytest.mark.parametrize("text, values", [
+    ("দুই লাখ টাকা", ["200000"]),
+    ("২,০০,০০০ টাকা", ["200000"]),
+    ("Tk 200,000", ["200000"]),
+    ("2 lakh taka", ["200000"]),
+    ("১.৫ লাখ", ["150000"]),
+    ("দেড় লাখ", ["150000"]),
+    ("সাড়ে তিন হাজার", ["3500"]),
+    ("five digits", ["5"]),
+    ("twenty-five thousand", ["25000"]),
+    ("two hundred and fifty", ["250"]),
+    ("দুই হাজার পাঁচশো", ["2500"]),
+    ("পাঁচটি নম্বর, তিনবার", ["5", "3"]),
+    ("one account per NID", ["1"]),
+    ("open one. One of them", []),  # "one" as a pronoun is no number
+    ("একটি নম্বর", []),  # the indefinite article
+    ("এটা ফ্রি নয়।", []),  # নয় as "is not"
+    ("নয় শতাংশ", ["9"]),
+    ("2 lakh, five", ["200000", "5"]),  # punctuation ends a number
+    ("Tk 18.50", ["18.50"]),  # digits as written
+])
+def test_number_values_read_words_and_either_digit_script(text, values):
+    assert M.number_values(text) == values
+
+
+@pytest.mark.parametrize("answer, reference, lenient, strict", [
+    ("Up to ২,০০,০০০ টাকা a month.", "দুই লাখ টাকা", True, False),
+    ("You can send up to Tk 200,000 a month.", "Tk 2 lakh a month", True, False),
+    ("শাপলা পে-র পিন ৫ সংখ্যার।", "পাঁচ অঙ্কের পিন।", True, False),
+    ("The PIN has five digits.", "The PIN has 5 digits.", True, False),
+    ("The PIN has 4 digits.", "Five digits.", False, True),  # a number in words is checked as a number
+    ("The fee is 1.95% at an ATM.", "1.85%", False, False),  # nothing else is loosened
+])
+def test_holds_fact_reads_numbers_in_words_and_reports_the_strict_reading(answer, reference, lenient, strict):
+    assert M.holds_fact(answer, reference) is lenient
+    assert M.holds_fact(answer, reference, strict=True) is strict

@@ -1,7 +1,7 @@
 """Parity: the browser (CPython 3.14 in wasm, musl) and native Python (this CPython)
 return byte-identical results for every golden question and every configuration.
 
-Both sides run the same facade, `raglab.web`, on the same raw corpus files: natively
+Both sides run the same facade, `raglab.web.api`, on the same raw corpus files: natively
 in this process, and in the browser through the page's `window.raglab.raw`, which
 returns Python's JSON text unparsed. Results are collected in one call per
 configuration. On a mismatch the failure names the question, the configuration and
@@ -14,23 +14,32 @@ import os
 
 import pytest
 
-from raglab.analyzer import sentences
-from raglab.chunking import CHUNKERS, chunk_corpus
-from raglab.encoder import PASSAGE, QUERY
-from raglab.ranking import index_text
-from raglab.retrieval import ENCODER_RETRIEVERS, RETRIEVERS
-
 from conftest import _load_build_module
 from helpers import ROOT, docs, questions
+from raglab.corpus.chunking import CHUNKERS, chunk_corpus, index_text
+from raglab.encoder.native import PASSAGE, QUERY
+from raglab.retrieval.registry import ENCODER_RETRIEVERS, RETRIEVERS
+from raglab.text.analyzer import sentences
 from stress_questions import stress_questions
 
-# The page ships the chunk vectors of these chunkers; a semantic configuration over another
-# chunker first encodes its chunks in the worker (minutes in wasm), which this suite skips.
-SHIPPED = _load_build_module().BROWSER_VECTOR_CHUNKERS
+# The page ships the chunk vectors of every chunker: these load with the model, the rest
+# (EVALUATION) when an evaluation or a configuration over them first needs them.
+_BUILD = _load_build_module()
+WITH_MODEL = _BUILD.BROWSER_VECTOR_CHUNKERS
+EVALUATION = _BUILD.EVALUATION_VECTOR_CHUNKERS
+SHIPPED = WITH_MODEL + EVALUATION
 CONFIGS = [{"chunker": c, "retriever": r, "k": 5, "expand": e}
            for c in CHUNKERS for r in RETRIEVERS for e in (False, True)
            if r not in ENCODER_RETRIEVERS or c in SHIPPED]
 LEXICAL = [r for r in RETRIEVERS if r not in ENCODER_RETRIEVERS]
+# Raw scores (a diagnostic beside the byte-identical answers, which cover every configuration
+# above): each retriever once, the chunkers taken in turn so each is seen.
+def _chunkers_for(retriever: str) -> list[str]:
+    return [c for c in CHUNKERS if retriever not in ENCODER_RETRIEVERS or c in SHIPPED]
+
+
+RAW_SCORE_CONFIGS = [{"chunker": _chunkers_for(r)[i % len(_chunkers_for(r))], "retriever": r, "k": 5, "expand": False}
+                     for i, r in enumerate(RETRIEVERS)]
 SEMANTIC_READY_MS = 120_000
 
 
@@ -99,7 +108,8 @@ def test_browser_runs_the_same_module_files(app_page):
     for rel, digest in seen.items():
         with open(os.path.join(package, rel.removeprefix("raglab/")), "rb") as fh:
             assert hashlib.sha256(fh.read()).hexdigest() == digest, rel
-    on_disk = {f for f in os.listdir(package) if f.endswith(".py")}
+    on_disk = {os.path.relpath(os.path.join(folder, f), package).replace(os.sep, "/")
+               for folder, _, names in os.walk(package) for f in names if f.endswith(".py")}
     assert on_disk <= {r.removeprefix("raglab/") for r in seen}
 
 
@@ -131,24 +141,34 @@ def browser_and_native(page, op, args, native_fn):
 
 
 def shipped_sample(dist_dir):
-    """50 chunk texts spread over the page's shipped vectors, and the digests of those vectors."""
-    from raglab.vectors import read_store, text_key
+    """70 chunk texts spread over the page's two vector stores (50 loaded with the model, 20 of the
+    evaluation's), and the digests of those vectors."""
+    from raglab.encoder.vectors import read_store, text_key
+    from raglab.text.analyzer import normalize
 
     with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
         entry = json.load(fh)["encoder"]
-    store = read_store(os.path.join(dist_dir, *entry["vectors"]["path"].split("/")), entry["model"]["digest"], 384)
-    texts = list(dict.fromkeys(PASSAGE + index_text(c) for n in SHIPPED for c in chunk_corpus(list(docs()), n)))
-    assert {text_key(t) for t in texts} == set(store), "the shipped store does not hold exactly the shipped chunkers' chunks"
-    sample = texts[:: max(1, len(texts) // 50)][:50]
-    digests = [hashlib.sha256(",".join(float(x).hex() for x in memoryview(store[text_key(t)]).cast("f")).encode()).hexdigest()
-               for t in sample]
+    sample, digests = [], []
+    for role, chunkers, extra, n in (("vectors", WITH_MODEL, [], 50),
+                                     ("evaluation", EVALUATION, [QUERY + normalize(q.question) for q in questions()], 20)):
+        store = read_store(os.path.join(dist_dir, *entry[role]["path"].split("/")), entry["model"]["digest"], 384)
+        texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunks_of(chunkers)))
+        assert {text_key(t) for t in texts + extra} == set(store), f"the {role} store does not hold exactly what it should"
+        picked = texts[:: max(1, len(texts) // n)][:n]
+        sample += picked
+        digests += [hashlib.sha256(",".join(float(x).hex() for x in memoryview(store[text_key(t)]).cast("f")).encode())
+                    .hexdigest() for t in picked]
     return sample, digests
+
+
+def chunks_of(chunkers):
+    return [c for n in chunkers for c in chunk_corpus(list(docs()), n)]
 
 
 def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, native, dist_dir):
     """The kernel compiled to wasm32 gives the native library's bits: the float.hex digest of every
-    golden and stress question's vector ("query: " + question) is the same in the browser; and 50
-    chunks spread over the shipped store, encoded again by the page, give exactly the shipped
+    golden and stress question's vector ("query: " + question) is the same in the browser; and 70
+    chunks spread over the two shipped stores, encoded again by the page, give exactly the shipped
     vectors (so they are current). One browser call; the native side runs meanwhile."""
     texts, ids = golden_and_stress()
     queries = [QUERY + t for t in texts]
@@ -156,16 +176,16 @@ def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, nati
     native_text, browser_text = browser_and_native(semantic_page, "vectorDigests", [queries + sample],
                                                    lambda: native.vector_digests(json.dumps(queries)))
     nat, brw = json.loads(native_text), json.loads(browser_text)
-    assert len(nat) == len(queries) and len(brw) == len(queries) + len(sample) == len(texts) + 50
+    assert len(nat) == len(queries) and len(brw) == len(queries) + len(sample) == len(texts) + 70
     differ = [ids[i] for i, (a, b) in enumerate(zip(nat, brw)) if a != b]
     assert not differ, f"{len(differ)} query vectors differ between native and browser, first {differ[:5]}"
     stale = [i for i, (a, b) in enumerate(zip(shipped, brw[len(queries):])) if a != b]
-    assert not stale, f"{len(stale)} of 50 re-encoded chunks differ from the shipped vectors (first: sample {stale[0]})"
+    assert not stale, f"{len(stale)} of 70 re-encoded chunks differ from the shipped vectors (first: sample {stale[0]})"
 
 
 def test_page_loaded_the_current_kernel_and_model(semantic_page, build_module):
     """A stale build cannot pass: the .wasm and model file the page loaded are the ones built from
-    kernel/encoder.c and derived by setup now (the native side's very files)."""
+    py/raglab/encoder/kernel.c and derived by setup now (the native side's very files)."""
     loaded = semantic_page.evaluate("() => window.raglab.semantic.files")
     wasm = build_module.build_kernel_wasm()
     model = os.path.join(ROOT, ".cache", "encoder", "e5-small-raglab.rle5")
@@ -176,8 +196,8 @@ def test_page_loaded_the_current_kernel_and_model(semantic_page, build_module):
 @pytest.mark.parametrize("cfg", CONFIGS, ids=label)
 def test_top5_answers_and_citations_are_identical(app_page, native, cfg):
     texts, ids = golden_and_stress()
-    native_text = native.ask_many(json.dumps(texts), json.dumps(cfg))
-    browser_text = browser_call(app_page, "askMany", texts, cfg)
+    native_text, browser_text = browser_and_native(app_page, "askMany", [texts, cfg],
+                                                   lambda: native.ask_many(json.dumps(texts), json.dumps(cfg)))
     assert_same(native_text, browser_text, ids, label(cfg))
     # the fields the promise is about, checked explicitly as well as byte for byte
     for x, y in zip(json.loads(native_text), json.loads(browser_text)):
@@ -188,13 +208,14 @@ def test_top5_answers_and_citations_are_identical(app_page, native, cfg):
         assert (x["answer"], x["citations"], x["abstained"]) == (y["answer"], y["citations"], y["abstained"])
 
 
-@pytest.mark.parametrize("cfg", [c for c in CONFIGS if not c["expand"]], ids=label)
+@pytest.mark.parametrize("cfg", RAW_SCORE_CONFIGS, ids=label)
 def test_raw_scores_before_rounding(app_page, native, cfg, capsys):
     """Scores are ranked after rounding to 12 significant digits; this counts how many of the
     unrounded top-5 scores differ in their last bits between the platforms (expected 0)."""
     texts, ids = golden_and_stress()
-    nat = json.loads(native.raw_scores(json.dumps(texts), json.dumps(cfg)))
-    brw = json.loads(browser_call(app_page, "rawScores", texts, cfg))
+    native_text, browser_text = browser_and_native(app_page, "rawScores", [texts, cfg],
+                                                   lambda: native.raw_scores(json.dumps(texts), json.dumps(cfg)))
+    nat, brw = json.loads(native_text), json.loads(browser_text)
     assert [[h[0] for h in row] for row in nat] == [[h[0] for h in row] for row in brw]
     compared = differing = 0
     for row_n, row_b in zip(nat, brw):
@@ -224,22 +245,24 @@ def test_semantic_evaluation_table_is_identical(semantic_page, native):
 def test_evaluation_table_is_identical(app_page, native):
     """The Evaluate tab's compare, run in the browser, equals the native report number for number."""
     options = {"split": "test", "retriever": LEXICAL}
-    native_text = native.compare(json.dumps(options))
-    browser_text = app_page.evaluate("(o) => window.raglab.raw('compare', o)", options)
+    native_text, browser_text = browser_and_native(app_page, "compare", [options],
+                                                   lambda: native.compare(json.dumps(options)))
     if native_text != browser_text:
         diff = first_difference(json.loads(native_text), json.loads(browser_text))
         pytest.fail(f"compare report differs at {diff[0]}: native {diff[1]!r} vs browser {diff[2]!r}", pytrace=False)
 
 
 def test_prebuilt_analysis_is_what_pyodide_works_out(app_page, dist_dir):
-    """The build analysed the bundled chunks natively and shipped the table; Pyodide
+    """The build analysed the served chunks natively and shipped the table; Pyodide
     analyses them afresh here: both give the file whose sha256 the manifest names, and
-    the app started with that table installed."""
+    the app installed that table."""
     with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
         shipped = json.load(fh)["analysis"]
     fresh = browser_call(app_page, "prebuiltTable").encode("utf-8")
     assert hashlib.sha256(fresh).hexdigest() == shipped["sha256"]
     with open(os.path.join(dist_dir, *shipped["path"].split("/")), "rb") as fh:
         assert fh.read() == fresh
-    info = app_page.evaluate("() => window.raglab.info")
+    # installed with the served default's index, after the model (a semantic default) is in
+    app_page.wait_for_function("() => window.raglab.timings.defaultIndexAt", timeout=SEMANTIC_READY_MS)
+    info = app_page.evaluate("() => window.raglab.corpusInfo()")
     assert info["prebuilt_texts"] == len(json.loads(fresh)["tokens"]) > 0

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from helpers import docs
-from raglab import web
-from raglab.corpus import bundled_corpus_dir
+from raglab.corpus.articles import bundled_corpus_dir
 from raglab.pipeline import AskResult, Config, Pipeline
 from raglab.schema import ask_json
+from raglab.web import api as web
 
 
 @pytest.mark.parametrize("k", [True, False, 0, -1, 2.0, "5"])
@@ -43,3 +43,9 @@ def _check_shared_index():
     c = web.pipeline(Config(retriever="dense", k=3), "cache-test")
     assert c.retriever is not a.retriever
 
+
+
+def test_the_web_facade_offers_the_evaluation_it_ships():
+    """The page enables "Run the evaluation" only when the facade finds the evaluation package."""
+    web.load_dir("facade-check", bundled_corpus_dir())
+    assert json.loads(web.info("facade-check"))["compare"] is True

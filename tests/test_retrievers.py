@@ -7,17 +7,17 @@ import zlib
 import pytest
 
 from helpers import docs, questions
-from raglab.analyzer import analyze
-from raglab.bm25 import BM25
-from raglab.chunking import chunk_corpus
-from raglab.dense import DIM, GROUP_WEIGHTS, DenseRetriever, HashedVectorizer, bucket, char_ngrams, features
-from raglab.embedding import EmbeddingRetriever, ModelRerankRetriever, ModelUnavailable, register
-from raglab.expansion import expand
-from raglab.hybrid import HybridRetriever, rrf, split_scripts
+from raglab.corpus.chunking import chunk_corpus, index_text
 from raglab.pipeline import Config, Pipeline
-from raglab.ranking import Hit, Query, index_text, rounded, top_n
-from raglab.rerank import WEIGHTS, answer_types, min_window, query_facts
-from raglab.retrieval import RETRIEVERS, build_retriever
+from raglab.retrieval.bm25 import BM25
+from raglab.retrieval.dense import DIM, GROUP_WEIGHTS, DenseRetriever, HashedVectorizer, bucket, char_ngrams, features
+from raglab.retrieval.embedding import EmbeddingRetriever, ModelRerankRetriever, ModelUnavailable, register
+from raglab.retrieval.expansion import expand
+from raglab.retrieval.hybrid import HybridRetriever, rrf, split_scripts
+from raglab.retrieval.ranking import Hit, Query, rounded, top_n
+from raglab.retrieval.registry import RETRIEVERS, build_retriever
+from raglab.retrieval.rerank import WEIGHTS, answer_types, min_window, query_facts
+from raglab.text.analyzer import analyze
 
 
 def Q(text):
@@ -322,7 +322,7 @@ def test_cross_encoder_protocol_reranks_the_hybrid(chunks):
                     reason="model example: set RAGLAB_MODEL_TESTS=1 (and pip install wordllama) to run it")
 def test_wordllama_example(chunks):
     pytest.importorskip("wordllama")
-    from raglab.embedding import WordLlamaEncoder
+    from raglab.retrieval.embedding import WordLlamaEncoder
 
     r = EmbeddingRetriever(chunks, WordLlamaEncoder())
     top = [chunks[h.index] for h in r.search(Q("What is the fee to withdraw cash at an agent?"), 5)]
@@ -340,7 +340,7 @@ def test_missing_model_package_says_what_to_install(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_wordllama)
-    from raglab.embedding import WordLlamaEncoder
+    from raglab.retrieval.embedding import WordLlamaEncoder
 
     with pytest.raises(ModelUnavailable, match="pip install wordllama"):
         WordLlamaEncoder()

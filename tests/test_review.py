@@ -1,4 +1,4 @@
-"""Answer review (raglab.review), every problem of a golden file, and the web facade's
+"""Answer review (raglab.evaluation.review), every problem of a golden file, and the web facade's
 own-data threshold: the Python side of what the page's review table and Your-own-data tab show."""
 
 from __future__ import annotations
@@ -8,9 +8,11 @@ import json
 import pytest
 
 from helpers import docs, questions
-from raglab import evaluation, review, web
-from raglab.goldens import GoldenError, parse_goldens
+from raglab.corpus.goldens import GoldenError, parse_goldens
+from raglab.evaluation import engine as evaluation
+from raglab.evaluation import review
 from raglab.pipeline import Config
+from raglab.web import api as web
 
 
 def test_verdicts_follow_the_reference_fact_and_abstentions():
@@ -21,8 +23,9 @@ def test_verdicts_follow_the_reference_fact_and_abstentions():
     assert review.verdict(False, "Lockers are free.", None) == "wrong"
     # `raglab ask --json`: short answers are objects (text and offsets), one per fact
     shorts = [{"text": "Tk 20", "start": 4, "end": 9}, {"text": "2 days", "start": 20, "end": 26}]
+    # What the page shows is judged: the short answers (in bold, first), then the quotes.
     assert review.served_text({"abstained": False, "answer": "long sentence", "short_answer": shorts[0],
-                               "short_answers": shorts}) == "Tk 20; 2 days"
+                               "short_answers": shorts}) == "Tk 20\n2 days\nlong sentence"
     assert review.served_text({"abstained": False, "answer": "long sentence", "short_answers": []}) == "long sentence"
     assert review.served_text({"abstained": True, "answer": None}) is None
 
@@ -87,7 +90,7 @@ def test_every_problem_of_a_golden_file_is_listed_in_file_order():
 
 
 def test_check_lists_every_problem_on_the_command_line(tmp_path, capsys):
-    from raglab.cli import main
+    from raglab.cli.main import main
 
     lines = _lines()
     lines[1] = "[]"
@@ -110,7 +113,7 @@ def test_the_page_lists_problems_capped_with_a_count(native_web):
 
 
 def _bundled_files():
-    from raglab.corpus import read_corpus_files
+    from raglab.corpus.articles import read_corpus_files
 
     return read_corpus_files("corpus")
 

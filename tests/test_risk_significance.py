@@ -6,11 +6,10 @@ import random
 
 import pytest
 
-from raglab.goldens import Evidence
-from raglab.metrics import resamples
-from raglab.risk import (Curve, aurc_interval, contextual_precision, contextual_recall, draw_counts, misleading,
-                         outcome, resample_aurcs)
-from raglab.significance import holm, mde, sign_flip_p, sign_patterns
+from raglab.corpus.goldens import Evidence
+from raglab.evaluation.metrics import resamples
+from raglab.evaluation.risk import Curve, aurc_interval, contextual_precision, contextual_recall, draw_counts, misleading, outcome, resample_aurcs
+from raglab.evaluation.significance import holm, mde, sign_flip_p, sign_patterns
 
 
 class C:  # a chunk's span
@@ -131,7 +130,7 @@ def test_holm_worked_example():
 def test_misleading_uses_the_answer_type_table():
     """A how-much question whose top chunk is another article's fee line is misleading; the
     right article, or a chunk without any amount, is not."""
-    from raglab.risk import answer_typing, question_fields, memoized_outcome
+    from raglab.evaluation.risk import answer_typing, memoized_outcome, question_fields
 
     wanted, present = answer_typing()
     question = "How much does it cost to cash out Tk 1,000 at an agent?"

@@ -14,12 +14,12 @@ import sys
 
 import pytest
 
-from raglab import encoder, semantic
-from raglab.chunking import chunk_corpus
-from raglab.encoder import EncoderUnavailable
-from raglab.pipeline import Config, Pipeline
-
 from helpers import ROOT, docs
+from raglab.corpus.chunking import chunk_corpus
+from raglab.encoder import native as encoder
+from raglab.encoder.native import EncoderUnavailable
+from raglab.pipeline import Config, Pipeline
+from raglab.retrieval import semantic
 
 COVID = os.path.join(ROOT, "goldens", "external", "covid-qa-faq")
 
@@ -60,7 +60,7 @@ def test_cosines_of_a_question_with_texts():
 def test_without_the_model_the_lexical_retrievers_keep_working(tmp_path, monkeypatch):
     monkeypatch.setattr(encoder, "MODEL_PATH", str(tmp_path / "absent.rle5"))
     monkeypatch.setattr(encoder, "_NATIVE", None)
-    from raglab import vectors
+    from raglab.encoder import vectors
 
     monkeypatch.setattr(vectors, "_CACHE", None)
     chunks = chunk_corpus(docs(), "recursive")
@@ -72,8 +72,8 @@ def test_without_the_model_the_lexical_retrievers_keep_working(tmp_path, monkeyp
 
 def test_cli_reports_a_missing_model_in_one_line(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "py"))
-    code = ("import sys\nfrom raglab import encoder\nencoder.MODEL_PATH = sys.argv[1]\n"
-            "from raglab.cli import main\nsys.exit(main(['ask', '--retriever', 'semantic', 'How do I change my PIN?']))")
+    code = ("import sys\nfrom raglab.encoder import native as encoder\nencoder.MODEL_PATH = sys.argv[1]\n"
+            "from raglab.cli.main import main\nsys.exit(main(['ask', '--retriever', 'semantic', 'How do I change my PIN?']))")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "gone.rle5")], capture_output=True, text=True, env=env)
     assert out.returncode != 0
     lines = out.stderr.strip().splitlines()

@@ -8,12 +8,12 @@ chosen by name from the `RETRIEVERS` and `CHUNKERS` registries.
 The modules the browser runs import only the standard library (a test checks it).
 """
 
-from .chunking import CHUNKERS
-from .corpus import load_corpus, parse_corpus
-from .goldens import load_goldens, parse_goldens
-from .pipeline import AskResult, Config, Pipeline
-from .ranking import Hit, Query
-from .retrieval import RETRIEVERS, Retriever
+from raglab.corpus.articles import load_corpus, parse_corpus
+from raglab.corpus.chunking import CHUNKERS
+from raglab.corpus.goldens import load_goldens, parse_goldens
+from raglab.pipeline import AskResult, Config, Pipeline
+from raglab.retrieval.ranking import Hit, Query
+from raglab.retrieval.registry import RETRIEVERS, Retriever
 
 __version__ = "0.1.0"
 

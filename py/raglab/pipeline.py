@@ -11,15 +11,17 @@ import copy
 import functools
 from dataclasses import dataclass
 
-from .analyzer import analyze, tokens
-from .answer import Answer, answer
-from .chunking import CHUNKERS, Chunk, chunk_corpus
-from .corpus import Document
-from .expansion import aliases as expansion_aliases
-from .expansion import expand
-from .limits import check_question_length
-from .ranking import Hit, Query
-from .retrieval import RETRIEVERS, build_retriever, check_k_for
+from raglab.answer.answerer import Answer, answer
+from raglab.corpus.articles import Document
+from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
+from raglab.retrieval.bm25 import BM25
+from raglab.retrieval.expansion import aliases as expansion_aliases
+from raglab.retrieval.expansion import expand
+from raglab.retrieval.lexical import MAX_SPLIT_DISTANCE, fuzzy_index
+from raglab.retrieval.ranking import Hit, Query
+from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
+from raglab.text.analyzer import analyze, tokens
+from raglab.text.limits import check_question_length
 
 POOL = 50  # first-stage depth kept for failure attribution
 
@@ -33,15 +35,16 @@ def check_k(k) -> None:
 @dataclass(frozen=True)
 class Config:
     """One configuration. The defaults are the served default, chosen on dev splits (ours and
-    the external sets') by the rule in the README ("The served default"): fixed chunks,
-    bm25-semantic, query expansion off, k = 3 (step 4 of the rule), and the abstention
-    threshold `raglab compare` tuned on dev for that configuration."""
+    the external sets') by the rule in docs/served-default.md (fourth version: the slice
+    guard, and the external sets scored in each candidate's own chunker): recursive chunks,
+    bilingual, query expansion on, k = 3 (step 5 of the rule), and the abstention threshold
+    `raglab compare` tuned on dev for that configuration."""
 
-    chunker: str = "fixed"
-    retriever: str = "bm25-semantic"
+    chunker: str = "recursive"
+    retriever: str = "bilingual"
     k: int = 3
-    expand: bool = False
-    threshold: float = 0.25
+    expand: bool = True
+    threshold: float = 0.45
 
     def check(self) -> "Config":
         if self.chunker not in CHUNKERS:
@@ -93,6 +96,7 @@ class Pipeline:
         if progress:
             progress(f"indexing {len(self.chunks):,} {'chunk' if len(self.chunks) == 1 else 'chunks'} ({config.retriever})")
         self.retriever = build_retriever(config.retriever, self.chunks)
+        self._bm25: BM25 | None = None
 
     def with_config(self, config: Config) -> "Pipeline":
         """This pipeline with another k, threshold or expansion setting, sharing its index.
@@ -115,13 +119,41 @@ class Pipeline:
         return self.retriever.search(self.query(question), n or self.config.k)
 
     def aliases(self, question: str) -> dict:
-        """With expansion on, the question's terms also count as found through their aliases."""
-        return expansion_aliases(question) if self.config.expand else {}
+        """The help centre's own words for the question's terms (the synonym table of query
+        expansion, both languages): the answerer counts a term as found in a sentence that
+        holds one of them ("withdraw" in a sentence about "cash out", a Bangla question's terms
+        in an English sentence). The answerer reads them whether or not the retriever's query
+        is expanded: they decide which sentence to quote, not which chunks come back."""
+        return expansion_aliases(question)
+
+    def closest(self, term: str) -> tuple[str, ...]:
+        """The index word(s) a question word stands for, for the answerer's coverage: itself
+        when the index holds it, else the nearest index word (`text.fuzzy`, through the same
+        fuzzy index the lexical retrievers use: `retrieval.lexical.fuzzy_index`), else the two
+        index words it runs together ("cashout"), else none. A misspelt stopword ("wat")
+        comes back as that stopword, which the answerer drops."""
+        bm25 = self._lexical_index()
+        if term in bm25.df:
+            return (term,)
+        fuzzy = fuzzy_index(bm25)
+        near = fuzzy.closest(term)
+        if near:
+            return (near[0][0],)
+        splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
+        return splits[0][0] if splits else ()
+
+    def _lexical_index(self) -> BM25:
+        """The retriever's BM25 index (every retriever here has one), or one built on first use."""
+        if self._bm25 is None:
+            found = getattr(self.retriever, "bm25", None) or getattr(getattr(self.retriever, "first_stage", None), "bm25", None)
+            self._bm25 = found if isinstance(found, BM25) else BM25([analyze(index_text(c)) for c in self.chunks])
+        return self._bm25
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
         """The answerer on already retrieved chunks (with their retrieval scores when known)."""
         return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold,
-                      aliases=self.aliases(question), question=question, scores=scores)
+                      aliases=self.aliases(question), question=question, scores=scores, docs=self.docs,
+                      closest=self.closest)
 
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from .analyzer import tokens
-from .chunking import Chunk
-from .corpus import Document
-from .pipeline import AskResult
+from raglab.corpus.articles import Document
+from raglab.corpus.chunking import Chunk
+from raglab.pipeline import AskResult
+from raglab.text.analyzer import tokens
 
 
 def dumps(obj) -> str:

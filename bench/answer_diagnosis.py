@@ -1,0 +1,112 @@
+"""Where the served answerer loses each answerable question of a split, one reason per question.
+
+    .venv/bin/python bench/answer_diagnosis.py                 # dev, the served default
+    .venv/bin/python bench/answer_diagnosis.py --split test --json
+
+Every question is answered at threshold 0 (the records `raglab compare` scores) and sorted
+into the first class that fits it:
+
+- right: the answer states the reference fact (`metrics.holds_fact`) and the confidence
+  reaches the served threshold;
+- right but abstained: it would state the fact, but the confidence is below the threshold;
+- retrieval miss: no candidate unit around the top-k chunks overlaps an evidence passage;
+- wrong unit chosen: an evidence unit is a candidate, but no quote shown is one;
+- right unit, fact not held: a quote is evidence, yet the shown answer does not hold the
+  fact (the other fact of a two-fact question, a reference in the other language, a short
+  answer that picks another value).
+
+The last three are split by whether the answer would be shown (answered) or withheld.
+Unanswerable questions are counted as abstained or answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "py"))
+
+from raglab.answer.answerer import assess, compose  # noqa: E402
+from raglab.corpus.articles import load_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.evaluation.engine import coverage_index, evaluate  # noqa: E402
+from raglab.evaluation.metrics import holds_fact  # noqa: E402
+from raglab.pipeline import Config, Pipeline  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
+
+CLASSES = ("right", "right but abstained", "retrieval miss", "wrong unit chosen", "right unit, fact not held")
+
+
+def is_evidence(quote, evidence) -> bool:
+    """The evidence rule of the fit (`fit_answerer.positive`): half of the shorter span shared."""
+    for e in evidence:
+        if e.doc == quote.doc:
+            shared = min(quote.end, e.end) - max(quote.start, e.start)
+            if shared > 0 and 2 * shared >= min(quote.end - quote.start, e.end - e.start):
+                return True
+    return False
+
+
+def diagnose(split: str) -> list[dict]:
+    config = Config()
+    docs = load_corpus(os.path.join(ROOT, "corpus"))
+    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs) if q.split == split]
+    pipe = Pipeline(docs, config)
+    records = evaluate(pipe, questions, coverage_index(pipe.chunks, questions, 0.5), config.k, 0.5)
+    out = []
+    for q, r in zip(questions, records):
+        said = r["answer"] is not None and r["confidence"] >= config.threshold
+        row = {"id": q.id, "lang": q.lang, "kind": q.kind, "answered": said, "confidence": r["confidence"]}
+        if not q.answerable:
+            out.append({**row, "class": "unanswerable"})
+            continue
+        hits = pipe.search(q.question)
+        top = [pipe.chunks[h.index] for h in hits]
+        a = assess(analyze(q.question), top, pipe.retriever.idf, pipe.aliases(q.question), q.question,
+                   [h.score for h in hits], pipe.docs, pipe.closest)
+        reachable = a is not None and any(is_evidence(c.quote, q.evidence) for _, c in a.order)
+        chosen = a is not None and any(is_evidence(x, q.evidence) for x in compose(a, 0.0, pipe.docs).quotes)
+        if r["shown"] is not None and holds_fact(r["shown"], q.answer):
+            cls = "right" if said else "right but abstained"
+        elif not reachable:
+            cls = "retrieval miss"
+        else:
+            cls = "right unit, fact not held" if chosen else "wrong unit chosen"
+        out.append({**row, "class": cls})
+    return out
+
+
+def table(rows: list[dict]) -> list[tuple[str, int, int]]:
+    """(class, answered, abstained) in `CLASSES` order, then the unanswerable questions."""
+    got = []
+    for cls in CLASSES + ("unanswerable",):
+        mine = [r for r in rows if r["class"] == cls]
+        got.append((cls, sum(1 for r in mine if r["answered"]), sum(1 for r in mine if not r["answered"])))
+    return got
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--split", default="dev", choices=("dev", "test"))
+    p.add_argument("--json", action="store_true", help="one row per question")
+    args = p.parse_args(argv)
+    rows = diagnose(args.split)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    print(f"{Config().label}, k = {Config().k}, threshold {Config().threshold:.2f}, {args.split} split")
+    print(f"{'class':28s} {'answered':>8s} {'abstained':>9s}")
+    for cls, yes, no in table(rows):
+        print(f"{cls:28s} {yes:8d} {no:9d}")
+    kinds = sorted({r["kind"] for r in rows})
+    print("\nby kind: " + "; ".join(
+        f"{k}: " + ", ".join(f"{c} {n}" for c in CLASSES if (n := sum(1 for r in rows if r["kind"] == k and r["class"] == c)))
+        for k in kinds if k != "unanswerable"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""Which confidence signals separate right answers from wrong ones, on dev, out of fold.
+
+    .venv/bin/python bench/confidence_trials.py        # dev; prints each candidate's risk-rule figures and AURC
+
+Each candidate signal is added to the signals the confidence had before (`BASE`), the
+logistic confidence is fitted five times out of fold, and the risk rule of
+`evaluation.stats.tune` and the AURC are applied to the out-of-fold confidences.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "py"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+from fit_answerer import retrieved, risk_figures  # noqa: E402
+from fitting import fit_logistic  # noqa: E402
+from raglab.answer.answerer import assess, compose  # noqa: E402
+from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, logistic, model  # noqa: E402
+from raglab.corpus.articles import load_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
+from raglab.evaluation.risk import Curve  # noqa: E402
+from raglab.pipeline import Config, Pipeline  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
+from raglab.text.answertypes import accepts  # noqa: E402
+
+
+def rows(split="dev", config=Config()):
+    docs = load_corpus(os.path.join(ROOT, "corpus"))
+    qs = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs) if q.split == split]
+    pipe = Pipeline(docs, config)
+    out = []
+    for q in qs:
+        chunks, scores = retrieved(pipe, q.question)
+        a = assess(analyze(q.question), chunks, pipe.retriever.idf, pipe.aliases(q.question), q.question, scores,
+                   pipe.docs, pipe.closest)
+        rec = {"q": q, "a": a, "label": 0, "f1": 0.0, "answered": False, "shown": None}
+        if a is not None and a.order[0][1].features[COL["coverage"]] > 0:
+            ans = compose(a, 0.0, pipe.docs)
+            page = "\n".join([s.text for s in ans.short_answers] + [ans.text or ""])
+            short = "; ".join(s.text for s in ans.short_answers) or ans.text
+            rec.update(answered=True, shown=page, ans=ans,
+                       label=1 if q.answerable and holds_fact(page, q.answer) else 0,
+                       f1=token_f1(short, q.answer) if q.answerable else 0.0)
+            rec["feats"] = feats(q, a, ans, chunks, scores, pipe)
+        out.append(rec)
+    return out
+
+
+def feats(q, a, ans, chunks, scores, pipe):
+    best = a.order[0][1]
+    f = dict(zip(CONFIDENCE_FEATURES, a.signals))
+    f["rank0"] = 1.0 if best.rank == 0 else 0.0
+    f["heading"] = best.features[COL["heading_cover"]]
+    f["sentence_cover"] = best.features[COL["sentence_cover"]]
+    f["typed_q"] = 1.0 if accepts(a.q.qtype) else 0.0
+    f["typed_missing"] = 1.0 if accepts(a.q.qtype) and not best.features[COL["typed"]] else 0.0
+    f["short_given"] = 1.0 if ans.short_answers else 0.0
+    # probability mass of the best unit's article
+    mass = 0.0
+    for (z, c), p in zip(a.order, a.probs):
+        if c.quote.doc == best.quote.doc:
+            mass += p
+    f["doc_mass"] = mass
+    # value consensus: the short answer's text stated by other candidates too
+    agree = 0.0
+    if ans.short_answers:
+        v = ans.short_answers[0].text
+        for (z, c), p in zip(a.order[1:], a.probs[1:]):
+            if c.quote.text != best.quote.text and v in c.unit.text:
+                agree += p
+    f["agree"] = agree
+    shown = {(x.doc, x.start) for x in ans.quotes}
+    sm = 0.0
+    for (z, c), p in zip(a.order, a.probs):
+        if (c.quote.doc, c.quote.start) in shown:
+            sm += p
+    f["shown_mass"] = min(1.0, sm)
+    f["top_score"] = scores[0] if scores else 0.0
+    f["gap12"] = (scores[0] - scores[1]) / scores[0] if len(scores) > 1 and scores[0] > 0 else 0.0
+    f["docs_k"] = len({c.doc for c in chunks}) / len(chunks)
+    f["n_terms"] = math.log(1 + len(a.q.weights)) / 3
+    f["yesno"] = 1.0 if a.q.qtype == "yesno" else 0.0
+    f["procedure"] = 1.0 if a.q.qtype == "procedure" else 0.0
+    f["two_quotes"] = 1.0 if len(ans.quotes) > 1 else 0.0
+    f["intro"] = best.features[COL["intro"]]
+    f["density"] = best.features[COL["density"]]
+    f["pairs"] = best.features[COL["pairs"]]
+    return f
+
+
+def risk_rule(recs, conf):
+    """`fit_answerer.risk_figures` (the risk rule of `evaluation.stats.tune`) on these records."""
+    return risk_figures([(r["q"].answerable, r["answered"], bool(r["label"]), r["f1"]) for r in recs], conf)
+
+
+def aurc(recs, conf):
+    """The area under the risk-coverage curve (`evaluation.risk.Curve`) of these confidences."""
+    return Curve([c if r["answered"] else None for r, c in zip(recs, conf)],
+                 [0 if r["label"] else 1 for r in recs]).aurc()
+
+
+def oof(recs, names, l2=1.0, folds=5):
+    idx = [i for i, r in enumerate(recs) if r["answered"]]
+    conf = [0.0] * len(recs)
+    for f in range(folds):
+        train = [i for k, i in enumerate(idx) if k % folds != f]
+        test = [i for k, i in enumerate(idx) if k % folds == f]
+        w = fit_logistic([[recs[i]["feats"][n] for n in names] for i in train], [recs[i]["label"] for i in train], l2=l2)
+        for i in test:
+            conf[i] = logistic(dot(w, [recs[i]["feats"][n] for n in names]))
+    return conf
+
+
+BASE = ["bias", "coverage", "missing", "probability", "margin", "logit", "typed", "score", "unmatched"]  # before this round
+COMBINATIONS = (["same_lang", "top_doc"], ["same_lang", "top_doc", "rank0"], ["same_lang", "shown_mass"])
+
+
+def main():
+    recs = rows(sys.argv[1] if len(sys.argv) > 1 else "dev")
+    ans = [r for r in recs if r["answered"]]
+    print("answerable", sum(1 for r in recs if r["q"].answerable), "answered@0", len(ans),
+          "right@0", sum(r["label"] for r in ans))
+    served = [logistic(dot(model().confidence, r["a"].signals)) if r["answered"] else 0.0 for r in recs]
+    print("shipped", json.dumps({k: round(v, 3) for k, v in risk_rule(recs, served).items()}), "aurc", round(aurc(recs, served), 3))
+    extra = [k for k in ans[0]["feats"] if k not in BASE]
+    trials = [("base", BASE)] + [(f"+{k}", BASE + [k]) for k in extra] + [("+" + "+".join(c), BASE + c) for c in COMBINATIONS]
+    for name, names in trials:
+        conf = oof(recs, names)
+        print(f"{name:16s}", json.dumps({k: round(v, 3) for k, v in risk_rule(recs, conf).items()}),
+              "aurc", round(aurc(recs, conf), 3))
+    return recs
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Where `bilingual` ranks the evidence of the questions it misses, on the dev split only.
+
+    python bench/diagnose_misses.py                    # the served chunker
+    python bench/diagnose_misses.py --chunker fixed
+
+For every answerable dev question whose first covering chunk is not in the top k, one row:
+its slice, the rank of that chunk under the fused score, under the centred cosines alone,
+the raw cosines alone and BM25 alone (over the bilingual expansion, as `bilingual` reads it),
+and, for crosslingual questions, its rank among the other language's chunks only (what
+the third place for the other language can reach). Then each slice's misses counted.
+It reads what the retriever computes; nothing is tuned here, and test questions are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "py"))
+
+from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
+from raglab.corpus.chunking import chunk_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.evaluation.engine import coverage_index  # noqa: E402
+from raglab.pipeline import Config  # noqa: E402
+from raglab.retrieval.bilingual import BilingualRetriever, centred, scaled_fusion  # noqa: E402
+from raglab.retrieval.expansion import expand  # noqa: E402
+from raglab.retrieval.lexical import weighted_terms  # noqa: E402
+from raglab.retrieval.ranking import top_n  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
+
+
+def first_rank(scores: dict[int, float], relevant) -> int | None:
+    """The 1-based rank of the first relevant chunk in `scores` (ranked as the retrievers rank)."""
+    for rank, hit in enumerate(top_n(scores, len(scores)), 1):
+        if hit.index in relevant:
+            return rank
+    return None
+
+
+def slice_of(q) -> str:
+    if q.kind == "crosslingual":
+        return "crosslingual en→bn" if q.lang == "en" else "crosslingual bn→en"
+    return f"{q.lang} {q.kind}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chunker", default=Config().chunker)
+    parser.add_argument("-k", type=int, default=Config().k)
+    args = parser.parse_args()
+    docs = load_corpus(bundled_corpus_dir())
+    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)
+                 if q.split == "dev" and q.answerable]
+    chunks = chunk_corpus(docs, args.chunker)
+    cover = coverage_index(chunks, questions, 0.5)
+    retriever = BilingualRetriever(chunks)
+    langs = retriever.langs
+    print("| question | slice | fused | centred cosine | raw cosine | BM25 | among the other language | top chunk |")
+    print("|---|---|---:|---:|---:|---:|---:|---|")
+    misses: dict[str, int] = {}
+    for q in questions:
+        query = expand(q.question)
+        relevant = cover[q.id]
+        ranked = [h.index for h in retriever.search(query, max(args.k, 10))]
+        if any(i in relevant for i in ranked[:args.k]):
+            continue
+        misses[slice_of(q)] = misses.get(slice_of(q), 0) + 1
+        cos = retriever.semantic.scores(query)
+        lexical = retriever.bm25.scores(*weighted_terms(retriever.bm25, analyze(retriever.lexical_text(query))))
+        fused = scaled_fusion(centred(cos, langs), lexical, retriever.weight)
+        other = {i: s for i, s in fused.items() if langs[i] != query.lang}
+        cells = [first_rank(fused, relevant), first_rank(centred(cos, langs), relevant), first_rank(cos, relevant),
+                 first_rank(lexical, relevant) if lexical else None,
+                 first_rank(other, relevant) if q.kind == "crosslingual" else None]
+        print(f"| {q.id} | {slice_of(q)} | " + " | ".join("—" if c is None else str(c) for c in cells)
+              + f" | {chunks[ranked[0]].id} |")
+    print("\nmisses at k = %d per slice: " % args.k + ", ".join(f"{s} {n}" for s, n in sorted(misses.items())))
+
+
+if __name__ == "__main__":
+    main()

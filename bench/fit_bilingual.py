@@ -1,0 +1,112 @@
+"""Fit the margin of `bilingual` on our dev split only, and write it to data/bilingual.json.
+
+    python bench/fit_bilingual.py            # print the table
+    python bench/fit_bilingual.py --write    # also write py/raglab/data/bilingual.json
+
+The margin decides when the other language's best chunk takes the third place (see
+`raglab.retrieval.bilingual`). For every margin in 0, 0.025, …, 0.3 it ranks each
+answerable dev question's chunks (fixed and recursive chunkers, expansion on, as the grid
+runs it) and takes recall@3 on four slices of the dev questions: English questions
+answered only in Bangla, Bangla questions answered only in English, and the other English
+and the other Bangla questions. The chosen margin maximises the mean of the four slices
+over both chunkers (each slice weighing once, so the two dozen crosslingual questions
+cannot outvote the hundred others and the reverse), ties going to the smaller margin.
+Test questions are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "py"))
+
+from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
+from raglab.corpus.chunking import chunk_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.evaluation.engine import coverage_index  # noqa: E402
+from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
+from raglab.retrieval.bilingual import TABLE, BilingualRetriever, with_other_language  # noqa: E402
+from raglab.retrieval.expansion import expand  # noqa: E402
+from raglab.retrieval.ranking import top_n  # noqa: E402
+
+MARGINS = [i / 40 for i in range(13)]
+SLICES = ("en, answered in bn", "bn, answered in en", "en, other", "bn, other")
+CHUNKERS = ("fixed", "recursive")
+
+
+def slice_of(q) -> str:
+    cross = q.kind == "crosslingual"
+    return f"{q.lang}, " + (("answered in bn" if q.lang == "en" else "answered in en") if cross else "other")
+
+
+def score(chunker: str) -> dict[float, dict[str, list[tuple[float, float]]]]:
+    """{margin: {slice: [(recall@3, MRR@10) per question]}} on the dev split."""
+    docs = load_corpus(bundled_corpus_dir())
+    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)
+                 if q.split == "dev" and q.answerable]
+    chunks = chunk_corpus(docs, chunker)
+    cover = coverage_index(chunks, questions, 0.5)
+    retriever = BilingualRetriever(chunks, margin=0.0)
+    out: dict[float, dict[str, list[tuple[float, float]]]] = {m: {s: [] for s in SLICES} for m in MARGINS}
+    for q in questions:
+        query = expand(q.question)
+        scores = retriever.scores(query)
+        hits = top_n(scores, 10)
+        found = cover[q.id]
+        for m in MARGINS:
+            ranked = [h.index for h in with_other_language(hits, scores, retriever.langs, query.lang, m)]
+            gain = gains([found.get(i, frozenset()) for i in ranked])
+            out[m][slice_of(q)].append((recall_at(gain, q.n_facts, 3), reciprocal_rank(gain, 10)))
+    return out
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", action="store_true", help="write the chosen margin to py/raglab/data/bilingual.json")
+    args = parser.parse_args()
+    tables = {}
+    for chunker in CHUNKERS:
+        print(f"scoring {chunker} chunks ...", file=sys.stderr, flush=True)
+        tables[chunker] = score(chunker)
+    header = [f"{c} {s}" for c in CHUNKERS for s in SLICES]
+    print("| margin | " + " | ".join(f"{h} recall@3 / MRR@10" for h in header) + " | mean recall@3 |")
+    print("|---:|" + "---|" * len(header) + "---:|")
+    best_m, best = None, -1.0
+    for m in MARGINS:
+        cells, recalls = [], []
+        for c in CHUNKERS:
+            for s in SLICES:
+                rows = tables[c][m][s]
+                r, rr = _mean([x[0] for x in rows]), _mean([x[1] for x in rows])
+                cells.append(f"{r:.3f} / {rr:.3f}")
+                recalls.append(r)
+        mean = _mean(recalls)
+        print(f"| {m:.3f} | " + " | ".join(cells) + f" | {mean:.3f} |")
+        if mean > best + 1e-12:
+            best_m, best = m, mean
+    n = {s: len(tables[CHUNKERS[0]][MARGINS[0]][s]) for s in SLICES}
+    print(f"\nchosen margin: {best_m} (mean dev recall@3 over the slices {best:.3f}; n = "
+          + ", ".join(f"{s}: {k}" for s, k in n.items()) + ")")
+    if args.write:
+        path = os.path.join(ROOT, "py", "raglab", "data", TABLE)
+        record = {"margin": best_m, "fitted_by": "bench/fit_bilingual.py",
+                  "objective": "mean dev recall@3 over four language slices, fixed and recursive chunks",
+                  "dev_questions": n}
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(record, fh, ensure_ascii=False, indent=2, sort_keys=True)
+            fh.write("\n")
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

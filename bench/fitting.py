@@ -1,0 +1,119 @@
+"""Model fitting shared by the answerer's fitting scripts: logistic regression and a
+conditional logit (softmax over groups), by Newton's method in pure Python.
+
+Every sum runs in one fixed order over Python floats (IEEE doubles on every machine), and the
+results are rounded to 12 significant digits, so a re-fit gives the same weights to the last
+digit anywhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+from raglab.retrieval.ranking import rounded
+
+L2 = 1.0  # on every weight but a bias
+ITERATIONS = 30
+
+
+def dot(weights, values) -> float:
+    return math.fsum(w * v for w, v in zip(weights, values))
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """x with a x = b, Gaussian elimination with partial pivoting (a is small and positive definite)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: (abs(m[r][col]), -r))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            for c in range(col, n + 1):
+                m[r][c] -= f * m[col][c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - math.fsum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+
+def fit_logistic(rows: list[list[float]], labels: list[int], l2: float = L2) -> list[float]:
+    """Weights minimising the log loss plus l2/2 * |w without bias|^2 (column 0 is the bias)."""
+    n = len(rows[0])
+    w = [0.0] * n
+    for _ in range(50):
+        p = [_sigmoid(dot(w, x)) for x in rows]
+        grad = [math.fsum(x[j] * (pi - y) for x, pi, y in zip(rows, p, labels)) + (l2 * w[j] if j else 0.0)
+                for j in range(n)]
+        hess = [[math.fsum(x[i] * x[j] * pi * (1 - pi) for x, pi in zip(rows, p)) + (l2 if i == j and i else 0.0)
+                 for j in range(n)] for i in range(n)]
+        hess[0][0] += 1e-9  # a bias column that separates perfectly must not make it singular
+        step = _solve(hess, grad)
+        w = [wi - si for wi, si in zip(w, step)]
+        if max(abs(s) for s in step) < 1e-12:
+            break
+    return [rounded(x) for x in w]
+
+
+def fit_softmax(groups: list[tuple[list, list[int], float]], l2: float = L2, iterations: int = ITERATIONS,
+                sparse_rows: bool = False) -> list[float]:
+    """Weights of a conditional logit: per group (candidate rows, 0/1 labels, weight), minimise
+    weight * cross-entropy(target, softmax(rows . w)) + l2/2 |w|^2, the target spread evenly
+    over the group's positives. Newton's method; every sum runs in one fixed order over
+    Python floats (IEEE doubles everywhere), so a re-fit gives the same weights to the last
+    digit on any machine. Rows are walked by their non-zero entries (most features are 0/1);
+    with `sparse_rows` they come as ((column, value), …) already and `n` is the width."""
+    if sparse_rows:
+        n = 1 + max(j for rows, _, _ in groups for x in rows for j, _ in x)
+        sparse = groups
+    else:
+        n = len(groups[0][0][0])
+        sparse = [([[(j, v) for j, v in enumerate(x) if v] for x in rows], ys, weight) for rows, ys, weight in groups]
+    w = [0.0] * n
+    for _ in range(iterations):
+        grad = [l2 * wj for wj in w]
+        hess = [[l2 if j == k else 0.0 for k in range(n)] for j in range(n)]
+        for rows, ys, weight in sparse:
+            z = []
+            for x in rows:
+                acc = 0.0
+                for j, v in x:
+                    acc += w[j] * v
+                z.append(acc)
+            top = max(z)
+            e = [math.exp(v - top) for v in z]
+            total = 0.0
+            for v in e:
+                total += v
+            pos = 0
+            for y in ys:
+                pos += y
+            mean_p = [0.0] * n
+            second = [[0.0] * n for _ in range(n)]
+            target = [0.0] * n
+            for x, ei, y in zip(rows, e, ys):
+                p = ei / total
+                for j, v in x:
+                    mean_p[j] += p * v
+                    if y:
+                        target[j] += v / pos
+                    row = second[j]
+                    pv = p * v
+                    for k, u in x:
+                        row[k] += pv * u
+            for j in range(n):
+                grad[j] += weight * (mean_p[j] - target[j])
+                hj, sj, mj = hess[j], second[j], mean_p[j]
+                for k in range(n):
+                    hj[k] += weight * (sj[k] - mj * mean_p[k])
+        step = _solve(hess, grad)
+        w = [wj - sj for wj, sj in zip(w, step)]
+        if max(abs(s) for s in step) < 1e-10:
+            break
+    return [rounded(x) for x in w]
+
+

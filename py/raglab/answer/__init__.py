@@ -1,0 +1,1 @@
+"""The extractive answerer: sentence choice, short answers, confidence."""

@@ -1,0 +1,450 @@
+"""The extractive answerer: quote the article's best unit(s) around the top chunks, with a short
+answer, cite, or abstain.
+
+The retrieved chunks say where to look; the quote is always a whole unit of the *article*
+(`units.py`: a sentence, a list item, a table row read with its header), whatever the
+chunker cut, with its offsets in the article so that highlighting and citations land.
+Every unit that shares a character with a top-k chunk is a candidate; a small learned
+model (`sentences.py`) scores each one from features such as the idf-weighted coverage of
+the question's terms, its neighbours and whether it holds a value of the type the question
+asks for (`answertypes.py`). The best unit is quoted with its short answer (`short.py`). A
+second unit is added when it covers question terms the first does not and the model
+finds it nearly as likely (two-fact questions: minimum and maximum, fee and limit), never
+more than two units or `MAX_WORDS` words. A unit that announces a list or a table ("To open a
+merchant account, you need:") is never quoted without it: it is quoted with every item of it
+when they fit in `MAX_WORDS` words together, and is no candidate otherwise. Of two close
+units (`LANG_MARGIN`), the one in the question's language is quoted. The answer's confidence
+is a calibrated probability that the shown answer states the fact; below `threshold` the
+answerer abstains.
+
+A question word the index does not hold ("agnet", "chrage", "cashout") is first matched to
+the closest index word(s) within a small edit distance (`closest`: the pipeline's, over the
+lexical retrievers' fuzzy index, `text.fuzzy`), so a misspelling does not count as a missing word.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from raglab.answer.facts import asks_two, missing_half
+from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax
+from raglab.answer.short import short_spans
+from raglab.answer.units import DASH, Unit, introduced, introduces, units_around
+from raglab.corpus.chunking import Chunk
+from raglab.retrieval.ranking import rounded
+from raglab.text.analyzer import STOPWORDS, analyze, tokens, words
+from raglab.text.answertypes import question_type
+from raglab.text.limits import index_heading
+from raglab.text.numbers import numbers
+
+SECOND_GAIN = 0.2  # share of the question's idf mass a second quote must add
+MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
+LANG_MARGIN = 1.0  # logits: a unit in the question's language this close to the best one is quoted instead
+NOT_FOUND = "Not found in the help centre."
+
+
+@dataclass(frozen=True)
+class Quote:
+    chunk: str
+    doc: str
+    start: int  # offsets in the document text
+    end: int
+    text: str  # the sentence verbatim, or a table row read with its header ("row")
+    kind: str = "sentence"
+
+
+@dataclass(frozen=True)
+class ShortAnswer:
+    text: str
+    chunk: str
+    start: int  # offsets in the document text
+    end: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str | None
+    abstained: bool
+    citations: list[str]
+    quotes: list[Quote] = field(default_factory=list)
+    coverage: float = 0.0  # idf-weighted coverage of the question by the best unit
+    confidence: float = 0.0  # calibrated probability that the shown answer states the fact
+    answer_type: str = "other"
+    short_answers: list[ShortAnswer] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    unit: Unit
+    quote: Quote
+    terms: frozenset
+    found: frozenset  # question terms present in the unit
+    features: list
+    rank: int  # of the chunk it was found through
+    base: int  # offset of the unit's text source in the article (0 when the article was at hand)
+    prev_at: int | None = None  # article offsets of the units before and after it in its block
+    next_at: int | None = None
+    in_heading: frozenset = frozenset()  # question terms in its section's heading path
+    items: tuple = ()  # the quotes of the list or table an introducing unit ("You also need:") announces
+
+
+@functools.lru_cache(maxsize=50_000)
+def text_info(text: str) -> Text:
+    order = tuple((t.term, t.start, t.end) for t in tokens(text))
+    seq = [t for t, _, _ in order]
+    return Text(frozenset(seq), order, frozenset(zip(seq, seq[1:])), prefix_index(seq))
+
+
+@functools.lru_cache(maxsize=50_000)
+def heading_terms(heading: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(analyze(" ".join(index_heading(heading))))
+
+
+def _mass(terms, weights: dict[str, float]) -> float:
+    """Sum of the terms' weights; math.fsum is correctly rounded, so the order cannot matter."""
+    return math.fsum([weights[t] for t in terms])
+
+
+def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], aliases: dict) -> set[str]:
+    """The question terms present in a text: literally, or through one of their aliases."""
+    found = set(text_terms & weights.keys())
+    for t, alts in aliases.items():
+        if t in weights and t not in found:
+            for alt in alts:
+                if all(a in text_terms for a in alt):
+                    found.add(t)
+                    break
+    return found
+
+
+def respell(question_terms: list[str], closest: Callable[[str], tuple[str, ...]] | None) -> tuple[list[str], list[str]]:
+    """(the terms with each word the index lacks replaced by the index word(s) it stands for,
+    the words that stand for none). A word that stands for a stopword ("wat") is dropped."""
+    if closest is None:
+        return list(question_terms), []
+    out, unknown = [], []
+    for t in question_terms:
+        got = closest(t)
+        if not got:
+            unknown.append(t)
+            out.append(t)
+        else:
+            out.extend(w for w in got if w not in STOPWORDS)
+    return out, unknown
+
+
+def question_info(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict,
+                  unknown: list[str] | tuple[str, ...] = ()) -> Question:
+    weights = {}
+    for t in question_terms:
+        weights[t] = idf(t)
+    total = _mass(weights, weights)
+    unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
+    qtype = question_type(question)
+    return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
+                    tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
+                    echo_types(question, qtype), lang_of(question))
+
+
+def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None]:
+    """Indices of the units before and after units[i] in its block (other rows for a cell)."""
+    u = units[i]
+    prev = nxt = None
+    j = i - 1
+    while j >= 0 and units[j].block == u.block:
+        if units[j].start != u.start:
+            prev = j
+            break
+        j -= 1
+    j = i + 1
+    while j < len(units) and units[j].block == u.block:
+        if units[j].start != u.start:
+            nxt = j
+            break
+        j += 1
+    return prev, nxt
+
+
+def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | None = None,
+                     docs: dict | None = None) -> list[Candidate]:
+    """Every candidate unit around `chunks` (best first) with its features, in chunk order.
+    `docs` maps an article id to its Document; without it a chunk's own text stands in."""
+    if not q.weights or q.total <= 0:
+        return []
+    top = scores[0] if scores else 0.0
+    mass = lambda terms: _mass(terms, q.weights)  # noqa: E731
+    out: list[Candidate] = []
+    prev_of: list[int | None] = []
+    next_of: list[int | None] = []
+    cover: dict[int, float] = {}
+    keys: dict[tuple, int] = {}
+    seen: set = set()
+    for rank, chunk in enumerate(chunks):
+        ratio = scores[rank] / top if scores and top > 0 else 1.0
+        doc = docs.get(chunk.doc) if docs else None
+        text, base = (doc.text, 0) if doc is not None else (chunk.text, chunk.start)
+        cs, ce = chunk.start - base, chunk.end - base
+        units = units_around(text, cs, ce)
+        for i, u in enumerate(units):
+            if not (u.start < ce and cs < u.end):
+                continue
+            key = (chunk.doc, base + u.start, base + u.end, u.focus_start)
+            if key in seen:
+                continue
+            seen.add(key)
+            info = text_info(u.text)
+            if not info.terms:
+                continue
+            items: tuple[Quote, ...] = ()
+            if introduces(u):  # never quoted without the list it announces
+                items = _listed(chunk, introduced(text, u.end), base)
+                if not items or _words(u.text) + _words(" ".join(x.text for x in items)) > MAX_WORDS:
+                    continue
+            heading = doc.section_at(u.start).heading if doc is not None else chunk.heading
+            in_heading = _present(heading_terms(heading), q.weights, q.aliases)
+            found = _present(info.terms, q.weights, q.aliases)
+            lead = _present(text_info(u.lead).terms, q.weights, q.aliases) if u.lead else set()
+            inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
+            first = i == 0 or units[i - 1].block != u.block
+            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead)
+            quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
+                          "row" if u.kind == "row" else "sentence")
+            p, n = _neighbours(units, i)
+            for j, slot in ((p, prev_of), (n, next_of)):
+                if j is None:
+                    slot.append(None)
+                    continue
+                nkey = (chunk.doc, base + units[j].start, base + units[j].end, units[j].focus_start)
+                if nkey not in keys:
+                    keys[nkey] = len(keys)
+                    cover[keys[nkey]] = mass(_present(text_info(units[j].text).terms, q.weights, q.aliases)) / q.total
+                slot.append(keys[nkey])
+            out.append(Candidate(u, quote, info.terms, frozenset(found), row, rank, base,
+                                 None if p is None else base + units[p].start, None if n is None else base + units[n].start,
+                                 frozenset(in_heading), items))
+    set_context([c.features for c in out], prev_of, next_of, cover)
+    return out
+
+
+def _listed(chunk: Chunk, units: tuple[Unit, ...], base: int) -> tuple[Quote, ...]:
+    """One quote per item or row of an announced list or table (the cells of a row read as one)."""
+    out: list[Quote] = []
+    for u in units:
+        if out and u.kind == "row" and out[-1].start == base + u.start:
+            out[-1] = replace(out[-1], text=f"{out[-1].text}; {u.cell}")
+            continue
+        out.append(Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text, "row" if u.kind == "row" else "sentence"))
+    return tuple(out)
+
+
+def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> float:
+    """Share of the question's idf mass that no candidate unit and no heading holds."""
+    seen: set = set()
+    for c in cands:
+        seen |= c.found
+    for chunk in chunks:
+        seen |= _present(heading_terms(chunk.heading), q.weights, q.aliases)
+    return _mass(set(q.weights) - seen, q.weights) / q.total if q.total > 0 else 1.0
+
+
+def in_own_language(q: Question, order: list[tuple[float, Candidate]]) -> list[tuple[float, Candidate]]:
+    """`order` with the best unit in the question's language put first when the best unit is in
+    the other language and that one scores within LANG_MARGIN logits of it (the Bangla twin of
+    an English sentence, for a question asked in Bangla); otherwise `order` itself."""
+    if not order or lang_of(order[0][1].unit.text) == q.lang:
+        return order
+    for i, (z, c) in enumerate(order[1:], 1):
+        if order[0][0] - z > LANG_MARGIN:
+            break
+        if lang_of(c.unit.text) == q.lang:
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order
+
+
+def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[tuple[float, Candidate]]:
+    """(logit, candidate), best first; ties go to the better-ranked chunk, then article order."""
+    m = m or model()
+    scored = [(rounded(dot(m.weights, c.features)), c) for c in cands]
+    scored.sort(key=lambda x: (-x[0], x[1].rank, x[1].quote.start, x[1].unit.focus_start))
+    return scored
+
+
+def _other_fact(q: Question, best: Candidate, c: Candidate) -> bool:
+    """Whether `c` speaks of the half of a two-fact question that `best` leaves out."""
+    mark = missing_half(q.text, best.found | best.in_heading)
+    return mark is not None and (mark in c.found or mark in c.in_heading)
+
+
+def _merge(picked: list[Candidate]) -> list[Quote]:
+    """One quote per unit; two cells of one table row become one quote of that row."""
+    if len(picked) == 2 and picked[0].quote.doc == picked[1].quote.doc and picked[0].unit.cell \
+            and picked[0].quote.start == picked[1].quote.start:
+        a, b = picked
+        text = f"{a.unit.row_key}{DASH}{a.unit.cell}; {b.unit.cell}" if a.unit.row_key else f"{a.unit.cell}; {b.unit.cell}"
+        return [Quote(a.quote.chunk, a.quote.doc, a.quote.start, a.quote.end, text, "row")]
+    return [c.quote for c in picked]
+
+
+def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool) -> list[ShortAnswer]:
+    """The short answer(s): one from the best unit; for a two-fact question, one from each of
+    two units, or two values from one unit that holds both halves."""
+    out: list[ShortAnswer] = []
+    units = ([best] + [c for c in picked if c is not best]) if two else [best]
+    # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
+    both = len(units) == 1 and two and missing_half(q.text, best.found | best.in_heading) is None
+    for n, c in enumerate(units):
+        text = c.unit.text
+        room = 2 if both else 1
+        for s, e in short_spans(q.qtype, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1)):
+            value = text[s:e]
+            if any(value == o.text for o in out):
+                continue
+            start = c.quote.start + s
+            if c.unit.kind == "row":  # the value sits in the row's text (the cell), not at an offset of the quote
+                doc = docs.get(c.quote.doc) if docs else None
+                source = doc.text if doc is not None else None
+                if source is not None:
+                    found = source.find(value, c.base + c.unit.focus_start, c.base + c.unit.focus_end)
+                    found = found if found >= 0 else source.find(value, c.quote.start, c.quote.end)
+                    start = found if found >= 0 else c.quote.start
+                else:
+                    start = c.quote.start
+            out.append(ShortAnswer(value, c.quote.chunk, start, start + len(value)))
+    return out
+
+
+def _adjacent(order, probs, best: Candidate):
+    """(candidate, probability) of the unit right after the best one in its paragraph or list
+    (else the one right before it), when that unit is a candidate too; None otherwise."""
+    if best.unit.kind == "row":
+        return None  # rows next to each other state other facts; each row is read with its header
+    for at in (best.next_at, best.prev_at):
+        if at is None:
+            continue
+        for (z, c), p in zip(order, probs):
+            if c.quote.doc == best.quote.doc and c.quote.start == at and c.unit.kind != "row":
+                return c, p
+    return None
+
+
+def _runner_up(order, probs, best: Candidate):
+    """(candidate, probability) of the best other unit that says something else (not the best
+    unit's text, not another cell of its row); None when there is none."""
+    for (z, c), p in zip(order[1:], probs[1:]):
+        if c.quote.text == best.quote.text or c.quote.start == best.quote.start:
+            continue
+        return c, p
+    return None
+
+
+def _words(text: str) -> int:
+    return len(words(text))
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the answerer knows before it decides: the question, its candidates best first
+    with their logits and probabilities, and the inputs of the confidence."""
+
+    q: Question
+    order: list  # (logit, Candidate), best first
+    probs: list[float]
+    signals: list[float]  # `sentences.confidence_features`
+
+
+def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
+           aliases: dict | None = None, question: str = "", scores: list[float] | None = None,
+           docs: dict | None = None, closest=None, m: Model | None = None) -> Assessment | None:
+    """Score every candidate around `chunks`; None when there is none (see `answer`)."""
+    m = m or model()
+    terms, unknown = respell(question_terms, closest)
+    q = question_info(question, terms, idf, aliases or {}, unknown)
+    cands = score_candidates(q, chunks, scores, docs)
+    if not cands:
+        return None
+    order = in_own_language(q, ranked(q, cands, m))
+    probs = softmax([z for z, _ in order])
+    best = order[0][1]
+    margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
+    signals = confidence_features(best.features[COL["coverage"]], missing_share(q, chunks, cands), probs[0], margin,
+                                  order[0][0], best.features[COL["typed"]], best.features[COL["score_ratio"]],
+                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc)
+    return Assessment(q, order, probs, signals)
+
+
+def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Model | None = None,
+            second_gain: float = SECOND_GAIN) -> Answer:
+    """The answer the assessment gives: the best unit, a second one when it adds the other
+    fact, the short answer(s), the citations."""
+    m = m or model()
+    q, order, probs = a.q, a.order, a.probs
+    best = order[0][1]
+    coverage = best.features[COL["coverage"]]
+    two = asks_two(q.text)
+    if best.items:  # a unit that announces a list is quoted with the whole list, and nothing else
+        listed = {(x.doc, x.start) for x in best.items}
+        inside = [c for _, c in order if (c.quote.doc, c.quote.start) in listed]
+        return Answer("\n".join(x.text for x in (best.quote,) + best.items), False, [best.quote.chunk],
+                      [best.quote, *best.items], coverage, confidence_, q.qtype,
+                      _shorts(q, inside[:2], inside[0], docs, two) if inside else [])
+    second = None
+    for (z, c), p in zip(order[1:], probs[1:]):
+        if not two or p < m.second:
+            break
+        if c.quote.text == best.quote.text or (c.quote.start == best.quote.start and not c.unit.cell) or c.items:
+            continue
+        if _other_fact(q, best, c):
+            second = c
+            break
+    picked = [best]
+    if second is None:  # the sentence next to the best one, when the model finds it likely too
+        near = _adjacent(order, probs, best)
+        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items:
+            second = near[0]
+            picked = [second, best] if second.quote.start < best.quote.start else [best, second]
+            second = None
+    if second is None and len(picked) == 1:  # the runner-up, when the model cannot tell it from the best
+        near = _runner_up(order, probs, best)
+        if near is not None and near[1] >= m.runner * probs[0] and not near[0].items:
+            second = near[0]
+    if second is not None:
+        picked.append(second)
+    if len(picked) == 2 and _words(picked[0].quote.text) + _words(picked[1].quote.text) > MAX_WORDS:
+        picked = [best]
+    citations = []
+    for c in picked:
+        if c.quote.chunk not in citations:
+            citations.append(c.quote.chunk)
+    quotes = _merge(picked)
+    shorts = _shorts(q, picked, best, docs, two)
+    # One quote per line: a table row or list item has no full stop to end it.
+    return Answer("\n".join(x.text for x in quotes), False, citations, quotes, coverage, confidence_, q.qtype, shorts)
+
+
+def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
+           threshold: float = 0.5, second_gain: float = SECOND_GAIN,
+           aliases: dict[str, list[tuple[str, ...]]] | None = None, question: str = "",
+           scores: list[float] | None = None, docs: dict | None = None,
+           closest: Callable[[str], tuple[str, ...]] | None = None, m: Model | None = None) -> Answer:
+    """Answer `question` from `chunks` (best first, with their retrieval `scores` when known).
+
+    `question_terms` are its analysed terms; `idf` gives a term's weight (unseen terms:
+    high); `aliases` (from query expansion) maps a question term to phrases that say the
+    same thing, so a unit holding one of them covers that term; `docs` maps article ids to
+    Documents (the quotes are their units); `closest(term)` names the index word(s) a term
+    the index does not hold stands for (`Pipeline.closest`; () for none); `m` is
+    the sentence model (the shipped one unless a fit passes another). Abstains when the
+    confidence is below `threshold`.
+    """
+    m = m or model()
+    a = assess(question_terms, chunks, idf, aliases, question, scores, docs, closest, m)
+    if a is None:
+        return Answer(None, True, [], answer_type=question_type(question))
+    conf = confidence(m, a.signals)
+    coverage = a.order[0][1].features[COL["coverage"]]
+    if conf < threshold or coverage <= 0:  # a unit with none of the question's words answers nothing
+        return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype)
+    return compose(a, conf, docs, m, second_gain)

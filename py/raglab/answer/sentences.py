@@ -1,0 +1,353 @@
+"""Sentence choice: features of each candidate unit and a small linear model over them.
+
+The answerer quotes one unit of the article (a sentence, a list item, a table row or cell;
+`units.py`), or two for a two-fact question. Which one is decided by a linear score over
+the features below, fitted by `bench/fit_answerer.py` as a softmax over each training
+question's candidates (so only differences between a question's candidates count: no bias,
+nothing that is constant within a question) (the evidence units against every other candidate of its retrieved
+chunks); `data/sentence_model.json` holds the weights. Inference is a dot product per
+candidate, in pure Python.
+
+Features of a unit u found through the chunk at rank r, for a question q (terms weighted by idf):
+
+    coverage        share of q's idf mass found in u (a term only in u's heading path counts
+                    half); a term also counts as found through one of its expansion aliases
+    sentence_cover  the same without the heading
+    heading_cover   share of q's idf mass in the heading path of u's section
+    prev_cover      sentence_cover of the unit before u in its paragraph, list or table
+    next_cover      sentence_cover of the unit after it
+    lead_cover      sentence_cover of the sentence that introduces u's list or table
+    prev_gap        how much more of q the unit before holds than u (0 when less): u follows
+                    the sentence that restates the question
+    density         share of u's terms that are question terms
+    novel           log(1 + u's terms that are not question terms, in any form) / 4: what u adds
+    prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
+    pairs           share of q's adjacent term pairs adjacent in u too
+    typed           q asks for a typed value and u holds one q does not state (1/0)
+    typed_near      typed, and the value is within 6 words of a question word in u (1/0)
+    echo            q asks for no typed value but states one itself (a yes/no question: "can I
+                    withdraw 40,000 taka today?", "my son is 16, can he …") and u holds another
+                    value of that kind (the limit, the age the rule names) (1/0)
+    q_numbers       share of q's numbers that u states too (0 when q has none)
+    negation        a yes/no question and u says no, never, only or free (1/0)
+    steps           a how-to question and u is a list item (1/0)
+    imperative      u tells the reader what to do ("Check the balance first.", "… কেটে দিন।") and q
+                    asks what to do (a how-to question) (1/0)
+    advice          the same for a yes/no question ("Should I share the code?": "Never share …")
+    intro           u ends with ":" (it announces what follows rather than saying it) (1/0)
+    rank            1 / (r + 1)
+    score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
+    first           u opens its paragraph (1/0)
+    item            u is a list item (1/0)
+    row             u is a table row or cell (1/0)
+    inside          share of u's characters inside the chunk it was found through
+    length          log(1 + number of terms of u) / 4
+
+The confidence of an answer is a second logistic fit (`CONFIDENCE_FEATURES`): the probability
+that the shown answer states the fact, with unanswerable questions as negatives.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from raglab.corpus.articles import detect_lang
+from raglab.retrieval.ranking import rounded
+from raglab.text.answertypes import Span, accepts, typed_spans
+from raglab.text.numbers import numbers
+
+FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
+            "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
+            "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length")
+COL = {name: i for i, name in enumerate(FEATURES)}
+# Words that answer a yes/no question in the negative ("not", "never", "না", "নেই").
+NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", "না", "নেই", "নয়", "কখনো", "শুধু", "ফ্রি"])
+_BANGLA_NO = re.compile("(?:^|[^\u0980-\u09ff])(?:না|নেই)(?:[^\u0980-\u09ff]|$)")  # না is a stopword
+PREFIX = 4  # code points two words must share to count as one word in another form
+NEAR_WORDS = 6  # a typed value this close to a question word is "near" it
+CONFIDENCE_FEATURES = ("bias", "coverage", "missing", "probability", "margin", "logit", "typed", "score", "unmatched",
+                       "same_lang", "top_doc")
+
+
+@dataclass(frozen=True)
+class Model:
+    weights: tuple[float, ...]  # one per FEATURES
+    confidence: tuple[float, ...]  # one per CONFIDENCE_FEATURES
+    second: float  # the least probability (within the question's candidates) a second fact's quote needs
+    adjacent: float = 2.0  # the least share of the best unit's probability the unit next to it needs to be quoted with it
+    runner: float = 2.0  # the same for the runner-up anywhere among the candidates (2.0: never)
+
+
+def parse_model(data: dict) -> Model:
+    if tuple(data.get("features", ())) != FEATURES or len(data.get("weights", ())) != len(FEATURES):
+        raise ValueError("sentence_model.json: 'features' and 'weights' do not match this raglab; re-fit with "
+                         "python bench/fit_answerer.py --write")
+    if tuple(data.get("confidence_features", ())) != CONFIDENCE_FEATURES or \
+            len(data.get("confidence", ())) != len(CONFIDENCE_FEATURES):
+        raise ValueError("sentence_model.json: 'confidence' does not match this raglab; re-fit it")
+    return Model(tuple(float(w) for w in data["weights"]), tuple(float(w) for w in data["confidence"]),
+                 float(data.get("second", 1.0)), float(data.get("adjacent", 2.0)), float(data.get("runner", 2.0)))
+
+
+@functools.lru_cache(maxsize=1)
+def model() -> Model:
+    text = resources.files("raglab").joinpath("data/sentence_model.json").read_text(encoding="utf-8")
+    return parse_model(json.loads(text))
+
+
+def dot(weights, values) -> float:
+    return math.fsum(w * v for w, v in zip(weights, values))
+
+
+def logistic(z: float) -> float:
+    """1 / (1 + e^-z), rounded so a last-bit difference of exp between C libraries never shows."""
+    if z >= 0:
+        return rounded(1.0 / (1.0 + math.exp(-z)))
+    e = math.exp(z)
+    return rounded(e / (1.0 + e))
+
+
+def softmax(logits: list[float]) -> list[float]:
+    """Probabilities of the candidates of one question, rounded like `logistic`."""
+    if not logits:
+        return []
+    top = max(logits)
+    exps = [math.exp(z - top) for z in logits]
+    total = math.fsum(exps)
+    return [rounded(e / total) for e in exps]
+
+
+@functools.lru_cache(maxsize=50_000)
+def spans_of(text: str) -> tuple[Span, ...]:
+    return tuple(typed_spans(text))
+
+
+@functools.lru_cache(maxsize=50_000)
+def lang_of(text: str) -> str:
+    return detect_lang(text)
+
+
+@functools.lru_cache(maxsize=50_000)
+def numbers_of(text: str) -> frozenset[str]:
+    return frozenset(numbers(text))
+
+
+def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> list[Span]:
+    """The spans of a `wanted` type whose numbers the question does not already state ("I
+    need to withdraw 40,000 taka" is not answered by "Tk 40,000")."""
+    out = []
+    for s in spans:
+        if s.type in wanted:
+            nums = numbers(text[s.start:s.end])
+            if not nums or not all(n in question_numbers for n in nums):
+                out.append(s)
+    return out
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the features need to know about the question, computed once per question."""
+
+    weights: dict  # term -> idf
+    total: float  # idf mass
+    aliases: dict
+    qtype: str
+    numbers: frozenset[str]
+    pairs: tuple  # adjacent question terms
+    text: str = ""
+    unmatched: float = 0.0  # share of the idf mass in words neither the index nor a near spelling holds
+    echoes: tuple = ()  # span types of the values an untyped question states itself
+    lang: str = "en"  # the question's language (`articles.detect_lang`)
+
+
+# The values a question states, by span type, and the span types an answer about them states:
+# a bare number ("my son is 16") may be answered by an age, an amount, a count or a duration.
+_ECHO = {"number": ("age", "amount", "count", "duration", "percent", "number")}
+
+
+def echo_types(question: str, qtype: str) -> tuple[str, ...]:
+    """For a question that asks for no typed value: the span types of the values it states."""
+    if accepts(qtype):
+        return ()
+    out: list[str] = []
+    for s in spans_of(question):
+        if s.type == "name":
+            continue
+        for t in _ECHO.get(s.type, accepts(s.type) or (s.type,)):
+            if t not in out:
+                out.append(t)
+    return tuple(out)
+
+
+# What an instruction looks like: an English sentence that starts with a verb in the
+# imperative (optionally after "please", "always", "never", "do not" or "first,"), or a Bangla
+# sentence that ends with an imperative or polite-future verb ("দিন", "করুন", "দেবেন না").
+_EN_IMPERATIVE = frozenset("""add answer apply ask avoid block bring call cancel carry change check choose close collect
+come confirm contact count dial do download enter export fill find follow give go hand hang install keep let link
+log look make move note open pay pick press put read recharge refuse register remember report request reset save
+scan see select send set share show sign slide start stay submit switch take tap tell top transfer try turn type
+unlock update upload use verify visit wait withdraw write""".split())
+_EN_LEAD = frozenset("please always never first then just simply instead".split())
+_BN_IMPERATIVE = re.compile("(?:ুন|দিন|নিন|যান|ান|"
+                            "বেন(?: না)?)[।!.]?$")
+
+
+def imperative(text: str) -> bool:
+    """Whether a sentence tells the reader to do something (see above)."""
+    head = text[:80].lower()
+    comma = head.find(", ")
+    if 0 < comma < 40:  # "Before doing anything, check …"
+        head = head[comma + 2:]
+    words = [w for w in re.split("[^A-Za-z']+", head) if w][:4]
+    i = 0
+    while i < len(words) - 1 and (words[i] in _EN_LEAD or words[i] in ("do", "don't") and words[i + 1] in ("not", "never")
+                                  or words[i] == "not"):
+        i += 1
+    if words and words[i] in _EN_IMPERATIVE:
+        return True
+    return bool(_BN_IMPERATIVE.search(text.rstrip()[-12:]))
+
+
+def prefix_index(terms) -> dict[str, tuple[str, ...]]:
+    """A text's terms of at least PREFIX code points, by their first PREFIX code points."""
+    out: dict[str, list[str]] = {}
+    for t in terms:
+        if len(t) >= PREFIX:
+            out.setdefault(t[:PREFIX], []).append(t)
+    return {k: tuple(sorted(set(v))) for k, v in out.items()}
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Two words in other forms (licenses/licensed, eligible/eligibility, পাঠাতে/পাঠানো):
+    they share a prefix of PREFIX code points that leaves at most three of the shorter."""
+    n = min(len(a), len(b))
+    if n < PREFIX:
+        return False
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i >= PREFIX and i >= n - 3
+
+
+@dataclass(frozen=True)
+class Text:
+    """One unit's analysis, cached per text: its terms in order, their offsets, its term
+    pairs and its terms by prefix."""
+
+    terms: frozenset
+    order: tuple  # (term, start, end) in text order
+    pairs: frozenset
+    prefixes: dict
+
+
+def _typed_near(spans, order, question_terms) -> bool:
+    """A typed span within NEAR_WORDS terms of a question term."""
+    positions = [i for i, (t, _, _) in enumerate(order) if t in question_terms]
+    if not positions:
+        return False
+    for s in spans:
+        before = 0
+        for i, (_, a, b) in enumerate(order):
+            if a < s.start:
+                before = i + 1
+        for p in positions:
+            if abs(p - before) <= NEAR_WORDS:
+                return True
+    return False
+
+
+def features(q: Question, found: set, in_heading: set, mass, text: str, info: Text, rank: int, score_ratio: float,
+             first: bool, kind: str, inside: float, lead_found: set) -> list[float]:
+    """The feature vector of one candidate (the neighbour and gap features are filled in by `set_context`)."""
+    own = mass(found) / q.total
+    near = set(found)
+    for t in q.weights:
+        if t not in near and any(_same_stem(t, s) for s in info.prefixes.get(t[:PREFIX], ())):
+            near.add(t)
+    prefix = mass(near) / q.total
+    pair_hits = 0
+    for p in q.pairs:
+        if p in info.pairs:
+            pair_hits += 1
+    pair_share = pair_hits / len(q.pairs) if q.pairs else 0.0
+    head = mass(in_heading) / q.total
+    cov = (mass(found) + 0.5 * mass(in_heading - found)) / q.total
+    typed = near_typed = echo = 0.0
+    if accepts(q.qtype):
+        fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
+        if fresh:
+            typed = 1.0
+            near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0
+    elif q.echoes and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
+        echo = 1.0
+    qnum = 0.0
+    if q.numbers:
+        have = numbers_of(text)
+        hit = 0
+        for n in sorted(q.numbers):
+            if n in have:
+                hit += 1
+        qnum = hit / len(q.numbers)
+    terms = info.terms
+    density = len(found & terms) / len(terms) if terms else 0.0
+    negation = 1.0 if q.qtype == "yesno" and (terms & NEGATIONS or _BANGLA_NO.search(text)) else 0.0
+    item = kind == "item"
+    steps = 1.0 if q.qtype == "procedure" and item else 0.0
+    told = imperative(text) if q.qtype in ("procedure", "yesno") else False
+    orders = 1.0 if told and q.qtype == "procedure" else 0.0
+    advice = 1.0 if told and q.qtype == "yesno" else 0.0
+    lead = mass(lead_found) / q.total
+    novel = 0
+    for t in terms:
+        if t not in near and t not in found and t not in q.weights:
+            novel += 1
+    row = [0.0] * len(FEATURES)
+    for name, value in (("coverage", cov), ("sentence_cover", own), ("heading_cover", head),
+                        ("lead_cover", lead), ("density", density), ("prefix_cover", prefix), ("pairs", pair_share),
+                        ("typed", typed), ("typed_near", near_typed), ("q_numbers", qnum),
+                        ("echo", echo), ("negation", negation), ("steps", steps), ("imperative", orders), ("advice", advice), ("rank", 1.0 / (rank + 1)),
+                        ("novel", math.log(1 + novel) / 4), ("intro", 1.0 if text.rstrip().endswith(":") else 0.0),
+                        ("score_ratio", score_ratio), ("first", 1.0 if first else 0.0), ("item", 1.0 if item else 0.0),
+                        ("row", 1.0 if kind == "row" else 0.0), ("inside", inside),
+                        ("length", math.log(1 + len(terms)) / 4)):
+        row[COL[name]] = value
+    return row
+
+
+def set_context(rows: list[list[float]], prev: list[int | None], nxt: list[int | None],
+                neighbour_cover: dict[int, float]) -> None:
+    """Fill in the sentence coverage of the units before and after each candidate (an answer
+    often follows the sentence that restates the question). `prev[i]`/`nxt[i]` index
+    `neighbour_cover`."""
+    for r, before, after in zip(rows, prev, nxt):
+        if before is not None:
+            r[COL["prev_cover"]] = neighbour_cover.get(before, 0.0)
+            r[COL["prev_gap"]] = max(0.0, r[COL["prev_cover"]] - r[COL["sentence_cover"]])
+        if after is not None:
+            r[COL["next_cover"]] = neighbour_cover.get(after, 0.0)
+
+
+def confidence_features(coverage: float, missing: float, probability: float, margin: float, logit: float,
+                        typed: float, score: float, unmatched: float, same_lang: bool,
+                        top_doc: bool) -> list[float]:
+    """What the confidence is computed from: the chosen unit's coverage of the question; the
+    share of the question's idf mass found nowhere in the retrieved chunks (a question about
+    something the help centre never mentions); the sentence model's probability for the
+    chosen unit and its lead over the next one (margin, in logits, capped at 4); its logit
+    itself (/ 10: how much it looks like an answer, whatever the other candidates); whether a
+    typed question got a value of its type; the retrieval score of the chunk it came from
+    relative to the top chunk; the share of the question in words the index does not
+    know even at a small edit distance; whether the unit is in the question's language (no
+    unit of the question's language came close); and whether it comes from the article of the
+    top-ranked chunk (the chunk ranking and the sentence choice agree)."""
+    return [1.0, coverage, missing, probability, min(margin, 4.0) / 4.0, logit / 10.0, typed, score, unmatched,
+            1.0 if same_lang else 0.0, 1.0 if top_doc else 0.0]
+
+
+def confidence(m: Model, values: list[float]) -> float:
+    return logistic(dot(m.confidence, values))

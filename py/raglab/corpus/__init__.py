@@ -1,0 +1,1 @@
+"""The articles, the three chunkers, the golden questions and the importers."""

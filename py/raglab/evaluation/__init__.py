@@ -1,0 +1,1 @@
+"""Scoring configurations: metrics, statistics, risk, recommendation, reports, TREC."""

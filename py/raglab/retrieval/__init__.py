@@ -1,0 +1,1 @@
+"""Ranking primitives and every retriever: BM25, dense, hybrid, rerank, semantic."""

@@ -1,0 +1,130 @@
+"""`bilingual`: `bm25-semantic` with the two languages put on one footing.
+
+A question in one language whose answer exists only in the other (a Bangla question about
+savings, which only an English article covers; an English question about a detail only the
+Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's cosines
+to chunks in the question's own language run about 0.02–0.05 higher than to the other
+language's, whatever they say, and BM25 only ever reaches chunks that share the
+question's words. This retriever changes three things and keeps the rest:
+
+1. **Per-language centring of the cosines.** For each query, the mean cosine of each
+   language's chunks is subtracted from that language's cosines before the min–max
+   scaling, so a chunk competes on how far above its own language's average it lies.
+   (On a corpus in one language this changes nothing: min–max scaling ignores a shift.)
+2. **Bilingual expansion on the BM25 side.** With query expansion on, the BM25 side reads
+   the help-centre phrases of both languages for every question (`expansion.expand`
+   with ``both=True``), so an English question reaches Bangla chunks through the table's
+   Bangla wording too. The encoder still reads the customer's own words only.
+3. **A place for the other language in the top three.** When none of the first `SLOT`
+   chunks is in the other language, the other language's best chunk takes place
+   `SLOT` if its fused score comes within `margin` of the chunk it displaces (the
+   margin is fitted on dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json``).
+   The first `SLOT` − 1 places are never touched, so a same-language question keeps its
+   first answers; the reader sees the best the other language offers at the third place.
+
+The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
+`scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
+and then applies the place of step 3: the chunk moved there is shown with the score of the
+chunk it displaced, so scores never rise down a hit list. Chunks' languages come from their text (`articles.detect_lang`:
+more Bangla letters than Latin ones is Bangla); the question's from `Query.lang`.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from raglab.corpus.articles import detect_lang
+from raglab.corpus.chunking import Chunk
+from raglab.retrieval.expansion import expand
+from raglab.retrieval.lexical import weighted_terms
+from raglab.retrieval.ranking import Hit, Query, rounded, top_n
+from raglab.retrieval.semantic import SemanticRetriever, fusion_weight
+from raglab.text.analyzer import analyze
+
+TABLE = "bilingual.json"
+SLOT = 3  # the place the other language may take (the served k)
+
+
+def fitted_margin() -> float:
+    """The margin of step 3, as fitted on dev (data/bilingual.json)."""
+    table = json.loads(resources.files("raglab").joinpath("data", TABLE).read_text(encoding="utf-8"))
+    return float(table["margin"])
+
+
+def centred(cosines: dict[int, float], langs: list[str]) -> dict[int, float]:
+    """Each cosine minus the mean cosine of the chunks of its language (fixed-order sums).
+
+    >>> centred({0: 0.75, 1: 0.25, 2: 0.5, 3: 0.0}, ["en", "en", "bn", "bn"])
+    {0: 0.25, 1: -0.25, 2: 0.25, 3: -0.25}
+    """
+    total: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for i in sorted(cosines):
+        lang = langs[i]
+        total[lang] = total.get(lang, 0.0) + cosines[i]
+        count[lang] = count.get(lang, 0) + 1
+    mean = {lang: total[lang] / count[lang] for lang in total}
+    return {i: cosines[i] - mean[langs[i]] for i in sorted(cosines)}
+
+
+def scaled_fusion(cosines: dict[int, float], bm25: dict[int, float], weight: float) -> dict[int, float]:
+    """w · (min–max scaled cosine) + (1 − w) · (BM25 / best BM25), as `semantic.fuse`."""
+    lo = min(cosines.values()) if cosines else 0.0
+    span = max(cosines.values()) - lo if cosines else 0.0
+    top = max(bm25.values()) if bm25 else 0.0
+    out = {}
+    for i in sorted(cosines):
+        c = (cosines[i] - lo) / span if span > 0 else 0.0
+        b = bm25.get(i, 0.0) / top if top > 0 else 0.0
+        out[i] = weight * c + (1.0 - weight) * b
+    return out
+
+
+def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
+                        margin: float) -> list[Hit]:
+    """`hits` (best first) with the other language's best chunk moved to place `SLOT` when
+    none of the first `SLOT` is in another language than `lang` and its score comes within
+    `margin` of the score it displaces (step 3 of the module docstring)."""
+    if len(hits) < SLOT or any(langs[h.index] != lang for h in hits[:SLOT]):
+        return hits
+    best = None
+    for i in sorted(scores):
+        if langs[i] != lang and (best is None or rounded(scores[i]) > rounded(scores[best])):
+            best = i
+    if best is None or rounded(scores[best] + margin) < hits[SLOT - 1].score:
+        return hits
+    rest = [h for h in hits[SLOT - 1:] if h.index != best]
+    # It is shown with the score of the place it takes, so scores never rise down the list.
+    return hits[:SLOT - 1] + [Hit(best, hits[SLOT - 1].score)] + rest[:len(hits) - SLOT]
+
+
+class BilingualRetriever:
+    """`bilingual`: see the module docstring."""
+
+    name = "bilingual"
+
+    def __init__(self, chunks: list[Chunk], cache=None, weight: float | None = None, margin: float | None = None):
+        self.semantic = SemanticRetriever(chunks, cache)
+        self.bm25 = self.semantic.bm25
+        self.langs = [detect_lang(c.text) for c in chunks]
+        self.weight = fusion_weight() if weight is None else weight
+        self.margin = fitted_margin() if margin is None else margin
+
+    def idf(self, term: str) -> float:
+        return self.bm25.idf(term)
+
+    def lexical_text(self, query: Query) -> str:
+        """What the BM25 side reads: the question, and with expansion on, the table's
+        phrases in both languages."""
+        return expand(query.text, both=True).full if query.expansion else query.full
+
+    def scores(self, query: Query) -> dict[int, float]:
+        cosines = centred(self.semantic.scores(query), self.langs)
+        lexical = self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
+        return scaled_fusion(cosines, lexical, self.weight)
+
+    def search(self, query: Query, n: int) -> list[Hit]:
+        scores = self.scores(query)
+        hits = top_n(scores, max(n, SLOT))
+        return with_other_language(hits, scores, self.langs, query.lang, self.margin)[:n]

@@ -1,0 +1,93 @@
+"""What the lexical side of a retriever searches for: the question's terms, and for each
+term the index does not know, the index words closest to it, weighted below an exact match.
+
+A misspelt word ("agnet", "ক্যাস") matches nothing in an exact index. `weighted_terms`
+keeps every term the index knows at weight 1 and replaces an unknown one by its nearest
+index words (`text.fuzzy.Fuzzy.closest`: a weighted edit distance with the Bangla typing
+slips at half cost), each weighing ``FUZZY_WEIGHT · (1 − distance / 4)``, so a word one
+edit away counts 0.75 of `FUZZY_WEIGHT` and never as much as the word typed:
+
+- only the nearest words are kept (all those at the smallest distance, at most
+  `MAX_ALTERNATIVES`, in `closest`'s order);
+- when the nearest word is a stopword ("dose" is *does*, "wat" is *what*), the term is
+  dropped: it was a misspelt stopword, not a content word;
+- when no single word is near, two index words run together are tried ("cashout",
+  "ক্যাসআউট": `Fuzzy.segment`), each half weighted by the split's distance;
+- numbers and words of fewer than three code points are never matched fuzzily.
+
+The fuzzy index is built once per BM25 index, the first time a query needs it, and the
+rewriting of each unknown term is remembered, so a query pays for the lookups once.
+`fuzzy_index(bm25)` hands the same index to other callers (the answerer's coverage can
+ask it which index word a question's word meant).
+"""
+
+from __future__ import annotations
+
+from raglab.retrieval.bm25 import BM25
+from raglab.text.analyzer import STOPWORDS
+from raglab.text.fuzzy import Fuzzy
+
+FUZZY_WEIGHT = 0.8
+MAX_ALTERNATIVES = 3
+MAX_SPLIT_DISTANCE = 1.0
+
+
+def fuzzy_weight(distance: float) -> float:
+    """The weight of an index word `distance` away from the word typed (below 1)."""
+    return FUZZY_WEIGHT * (1.0 - distance / 4.0)
+
+
+def fuzzy_index(bm25: BM25) -> Fuzzy:
+    """The `Fuzzy` index of a BM25 index's vocabulary (document frequencies order ties),
+    with the stopwords added so that a misspelt stopword is recognised; built on first use."""
+    got = bm25._fuzzy
+    if got is None:
+        vocabulary = dict(bm25.df)
+        for word in sorted(STOPWORDS):
+            vocabulary.setdefault(word, 0)
+        got = bm25._fuzzy = Fuzzy(vocabulary)
+    return got
+
+
+def alternatives(bm25: BM25, term: str) -> list[tuple[str, float]]:
+    """(index word, weight) to search for in place of `term`: itself when the index knows
+    it, its nearest index words when it does not, nothing when it is a misspelt stopword
+    or has no neighbour."""
+    if term in bm25.df:
+        return [(term, 1.0)]
+    fuzzy = fuzzy_index(bm25)
+    memo = bm25._fuzzy_memo
+    got = memo.get(term)
+    if got is not None:
+        return got
+    out: list[tuple[str, float]] = []
+    near = fuzzy.closest(term)
+    if near:
+        best = near[0][1]
+        tier = [w for w, d in near if d == best][:MAX_ALTERNATIVES]
+        if not any(w in STOPWORDS for w in tier):
+            out = [(w, fuzzy_weight(best)) for w in tier]
+    else:
+        splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
+        if splits:
+            (left, right), dist = splits[0]
+            out = [(w, fuzzy_weight(dist)) for w in (left, right) if w not in STOPWORDS]
+    memo[term] = out
+    return out
+
+
+def weighted_terms(bm25: BM25, terms: list[str]) -> tuple[list[str], list[float]]:
+    """The query terms to score with BM25 and their weights (see the module docstring).
+    A query whose terms the index all knows comes back unchanged, every weight 1.
+
+    >>> index = BM25([["agent", "fee"], ["cash", "out"]])
+    >>> weighted_terms(index, ["agnet", "fee"])
+    (['agent', 'fee'], [0.6000000000000001, 1.0])
+    """
+    out_terms: list[str] = []
+    out_weights: list[float] = []
+    for t in terms:
+        for word, weight in alternatives(bm25, t):
+            out_terms.append(word)
+            out_weights.append(weight)
+    return out_terms, out_weights

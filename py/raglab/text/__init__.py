@@ -1,0 +1,1 @@
+"""Reading text: the bilingual analyzer, question answer types, numbers, input bounds."""

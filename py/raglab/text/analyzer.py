@@ -1,0 +1,399 @@
+"""The one analyzer: text normalisation, tokens with offsets, and sentence spans.
+
+Every stage (indexing, querying, answer selection, token F1, highlighting) calls
+`analyze` or `tokens`, so a term means the same thing everywhere.
+
+Characters are classified by explicit code-point ranges, never by `\\w`,
+`str.isalpha()` or `unicodedata`: the Unicode database differs between the
+CPython that runs natively and the one inside Pyodide, and `\\w` splits Bangla
+words at vowel signs and the hasanta.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from raglab.text.stemmer import stem_bangla, stem_english
+
+# Bangla word characters: signs (ঁ ং ঃ), letters, nukta, vowel signs, hasanta,
+# khanda ta, au length mark, ড় ঢ় য়, vocalic letters and signs, Assamese ra/wa.
+# Digits (০-৯) are handled separately; ৲ ৳ (currency) and the rest are not letters.
+_BANGLA_RANGES = (
+    (0x0981, 0x0983),
+    (0x0985, 0x09B9),
+    (0x09BC, 0x09CE),
+    (0x09D7, 0x09D7),
+    (0x09DC, 0x09DF),
+    (0x09E0, 0x09E3),
+    (0x09F0, 0x09F1),
+)
+_BANGLA_DIGIT_ZERO = 0x09E6
+# Removed before matching; they never split a word.
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u00ad\u2060\ufeff")
+ZWJ = "\u200d"
+HASANTA = "\u09cd"
+NUKTA = "\u09bc"
+KHANDA_TA = "\u09ce"
+# Precomposed ড় ঢ় য় are composition exclusions, so NFC leaves them as letter +
+# nukta; we fold to that decomposed form so analyzer output is stable under NFC.
+_NUKTA_FOLD = {"\u09dc": "\u09a1" + NUKTA, "\u09dd": "\u09a2" + NUKTA, "\u09df": "\u09af" + NUKTA}
+
+# Whitespace as a fixed set (not str.isspace) so word counts cannot drift between
+# Unicode versions.
+WHITESPACE = frozenset(" \t\n\r\f\v\x1c\x1d\x1e\x1f\x85\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+                       "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+@dataclass(frozen=True)
+class Token:
+    term: str
+    start: int
+    end: int
+
+
+def normalize(text: str) -> str:
+    """NFC, LF line ends and no BOM: applied to every document before offsets are taken."""
+    text = text.lstrip("\ufeff")  # every leading BOM, so that normalising twice changes nothing
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return unicodedata.normalize("NFC", text)
+
+
+def in_bangla_block(ch: str) -> bool:
+    """True for any code point of the Unicode Bengali block (U+0980-U+09FF): letters,
+    signs, digits and symbols alike. The one block test of the package (the tokenizer's
+    finer `_is_bangla` decides what is a letter); the JavaScript app mirrors it."""
+    return "\u0980" <= ch <= "\u09ff"
+
+
+def has_bangla(text: str) -> bool:
+    """True when any character of `text` is in the Bengali block."""
+    for ch in text:
+        if in_bangla_block(ch):
+            return True
+    return False
+
+
+def _is_bangla(cp: int) -> bool:
+    for lo, hi in _BANGLA_RANGES:
+        if lo <= cp <= hi:
+            return True
+    return False
+
+
+def _digit(ch: str) -> str | None:
+    if "0" <= ch <= "9":
+        return ch
+    cp = ord(ch)
+    if _BANGLA_DIGIT_ZERO <= cp <= _BANGLA_DIGIT_ZERO + 9:
+        return chr(48 + cp - _BANGLA_DIGIT_ZERO)
+    return None
+
+
+def _latin(ch: str) -> bool:
+    return "a" <= ch <= "z" or "A" <= ch <= "Z"
+
+
+def _fold_bangla(raw: str) -> str:
+    raw = raw.replace("\u09a4" + HASANTA + ZWJ, KHANDA_TA)
+    for pre, dec in _NUKTA_FOLD.items():
+        raw = raw.replace(pre, dec)
+    # NFC too: a typed question may spell ো as ে + া (two code points), the corpus is NFC.
+    return unicodedata.normalize("NFC", "".join(ch for ch in raw if ch not in _INVISIBLE))
+
+
+_STOPWORD_TEXT = (
+    """a an the is are was were be been being am i me my mine you your yours we our us
+    it its of to in on at for from by with and or do does did can could how what when
+    where which who whom why will would should shall there here this that these those
+    if so as s t about into any get got have has had please then than just also many""".split()
+    + """কি কী আমি আমার আমাকে আমরা আমাদের তুমি তোমার আপনি আপনার আপনাকে এটা এটি এটার
+    সেটা সেটি কেন হয় হয়ে হবে হলে করে করতে করব করবো এবং ও বা যে এই সে তা তার কোন কোনো
+    জন্য দিয়ে আছে একটি একটা কিছু তো কি না কীভাবে কিভাবে""".split()
+)
+
+# Written with whatever nukta form the editor produced; folded like the text.
+STOPWORDS = frozenset(_fold_bangla(w) for w in _STOPWORD_TEXT)
+
+
+def _term(raw: str, script: str | None) -> str:
+    if script == "B":
+        return stem_bangla(_fold_bangla(raw))
+    word = raw.lower()
+    if script == "L":
+        return stem_english(word)
+    return word
+
+
+# Tokens worked out ahead of time (raglab.retrieval.prebuilt: the bundled corpus's chunks,
+# analysed by the build), keyed by the text's digest. `tokens` is a pure function of
+# its text, so the table is only a memo: the parity test proves its entries equal a
+# fresh analysis on both runtimes. Empty unless a caller installs one. Rows stay as
+# they were shipped until a text asks for them: [start, end] when the term is the
+# lower-cased ASCII surface text[start:end], else [term, start, end].
+_PREBUILT: dict[str, list] = {}
+
+
+def text_key(text: str) -> str:
+    """The prebuilt table's key for a text: the first 16 hex digits of its UTF-8 sha256."""
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def install_prebuilt(table: dict[str, list]) -> None:
+    """Make `tokens` answer from `table` ({text_key: rows}) for the texts it holds."""
+    _PREBUILT.clear()
+    _PREBUILT.update(table)
+
+
+def prebuilt_size() -> int:
+    """How many texts `tokens` answers from an installed prebuilt table."""
+    return len(_PREBUILT)
+
+
+def _decode(text: str, rows: list) -> list[Token]:
+    return [Token(text[r[0]:r[1]].lower(), r[0], r[1]) if len(r) == 2 else Token(r[0], r[1], r[2]) for r in rows]
+
+
+# A memo of `tokens` for the length of one long computation (`with memo():`): an evaluation
+# analyses the same chunk, sentence and question texts again under every configuration.
+# Like the prebuilt table it can only change the time, never a result; it is dropped when
+# the computation ends, so memory does not grow across calls.
+_MEMO: dict[str, tuple] | None = None
+
+
+@contextlib.contextmanager
+def memo():
+    """Remember every text's tokens until the (outermost) `with` block ends."""
+    global _MEMO
+    outer = _MEMO is not None
+    if not outer:
+        _MEMO = {}
+    try:
+        yield
+    finally:
+        if not outer:
+            _MEMO = None
+
+
+def tokens(text: str) -> list[Token]:
+    """Every non-stopword term in `text`, with its character span in `text`.
+
+    A token is a run of ASCII letters and digits, or of Bangla word characters and
+    digits; a change of script starts a new token. Digits of both scripts fold to
+    ASCII; a comma between digits is dropped (`1,50,000` -> `150000`) and a point
+    between digits kept (`1.85`).
+    """
+    remembered = _MEMO
+    if remembered is not None:
+        got = remembered.get(text)
+        if got is None:
+            got = remembered[text] = tuple(_tokens(text))
+        return list(got)
+    return _tokens(text)
+
+
+def _tokens(text: str) -> list[Token]:
+    if _PREBUILT:
+        rows = _PREBUILT.get(text_key(text))
+        if rows is not None:
+            return _decode(text, rows)
+    return fresh_tokens(text)
+
+
+ESC = "\x1b"
+
+
+def _escape_end(text: str, i: int) -> int:
+    """The end of the terminal escape sequence starting at text[i] (an ESC).
+
+    Terminal escape sequences (ECMA-48: colours such as ESC [31m, titles such as
+    ESC ] 0;... BEL) are not text. Pasted from a terminal, they come glued to words
+    ("\x1b[31mfee\x1b[0m"); read as characters, "31mfee" would become a term that
+    matches nothing. The analyzer skips the whole sequence like a space, so the word
+    keeps its own term and span.
+    """
+    n = len(text)
+    if i + 1 >= n:
+        return n
+    kind = text[i + 1]
+    if kind == "[":  # CSI: parameter and intermediate bytes, then one final byte @ to ~
+        j = i + 2
+        while j < n and "\x20" <= text[j] <= "\x3f":
+            j += 1
+        return j + 1 if j < n and "\x40" <= text[j] <= "\x7e" else j
+    if kind in "]PX^_":  # OSC, DCS, SOS, PM, APC: a string ended by BEL or ESC \\
+        j = i + 2
+        while j < n and text[j] != "\x07" and not (text[j] == ESC and text[j + 1:j + 2] == "\\"):
+            j += 1
+        if j >= n:  # never ended: skip only the introducer, so no text can hide behind it
+            return i + 2
+        return j + (1 if text[j] == "\x07" else 2)
+    return i + 2  # a two-character escape (ESC 7, ESC c, ...)
+
+
+def fresh_tokens(text: str) -> list[Token]:
+    """`tokens`, always worked out from the text (never from a prebuilt table)."""
+    out: list[Token] = []
+    n = len(text)
+    i = 0
+    while i < n:
+        ch = text[i]
+        if ch == ESC:
+            i = _escape_end(text, i)
+            continue
+        if not (_latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))):
+            i += 1
+            continue
+        start = i
+        script: str | None = None
+        buf: list[str] = []
+        end = i
+        while i < n:
+            ch = text[i]
+            d = _digit(ch)
+            if d is not None:
+                buf.append(d)
+            elif _latin(ch):
+                if script == "B":
+                    break
+                script = "L"
+                buf.append(ch)
+            elif _is_bangla(ord(ch)):
+                if script == "L":
+                    break
+                script = "B"
+                buf.append(ch)
+            elif ch in _INVISIBLE:
+                buf.append(ch)
+                i += 1
+                continue
+            elif ch in ",." and buf and "0" <= buf[-1] <= "9" and i + 1 < n and _digit(text[i + 1]) is not None:
+                if ch == ".":
+                    buf.append(".")
+            else:
+                break
+            i += 1
+            end = i
+        raw = "".join(buf)
+        if script != "B":  # invisibles go in every script ("fee\u00ads" is "fees"); Bangla folds them below
+            raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
+        surface = _fold_bangla(raw) if script == "B" else raw.lower()
+        if not surface or surface in STOPWORDS:
+            continue
+        term = _term(raw, script)
+        if term and term not in STOPWORDS:
+            out.append(Token(term, start, end))
+    return out
+
+
+def analyze(text: str) -> list[str]:
+    """The terms of `text` in order. Idempotent: analyze(" ".join(t)) == t."""
+    return [t.term for t in tokens(text)]
+
+
+def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Whitespace-separated word spans in text[start:end]."""
+    return list(iter_words(text, start, end))
+
+
+def iter_words(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """`words`, one span at a time: a 20 MB article has millions of words, and their spans
+    as one list took twenty times the article's size."""
+    end = len(text) if end is None else end
+    i = start
+    while i < end:
+        while i < end and text[i] in WHITESPACE:
+            i += 1
+        if i >= end:
+            break
+        j = i
+        while j < end and text[j] not in WHITESPACE:
+            j += 1
+        yield i, j
+        i = j
+
+
+# --- sentences -------------------------------------------------------------
+
+_ENDERS = frozenset(".?!\u0964\u0965")
+_ABBREVIATIONS = frozenset(["tk", "e.g", "i.e", "etc", "no", "vs", "mr", "mrs", "dr", "st", "approx"])
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in WHITESPACE:
+        start += 1
+    while end > start and text[end - 1] in WHITESPACE:
+        end -= 1
+    return start, end
+
+
+def _is_break(text: str, i: int, end: int) -> bool:
+    """True when the sentence ender at text[i] ends a sentence."""
+    ch = text[i]
+    nxt = i + 1
+    while nxt < end and text[nxt] in "\"')]»”’":
+        nxt += 1
+    if nxt < end and text[nxt] not in WHITESPACE:
+        return False  # 1.85, e.g., a.b
+    if ch != ".":
+        return True
+    j = i
+    while j > 0 and text[j - 1] not in WHITESPACE:
+        j -= 1
+    word = text[j:i].lower().lstrip("(\"'")
+    return word not in _ABBREVIATIONS
+
+
+def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Sentence spans in text[start:end]; together they hold every non-space character.
+
+    Each line is split on . ? ! । ॥ followed by a space or the line end (not after
+    `Tk.`, `e.g.` and the like, and never inside `1.85`); headings, list items and
+    table rows are therefore sentences of their own.
+    """
+    end = len(text) if end is None else end
+    spans = []
+    line_start = start
+    while line_start < end:
+        line_end = text.find("\n", line_start, end)
+        if line_end < 0:
+            line_end = end
+        s = line_start
+        for i in range(line_start, line_end):
+            if text[i] in _ENDERS and _is_break(text, i, line_end):
+                a, b = _trim(text, s, i + 1)
+                if a < b:
+                    spans.append((a, b))
+                s = i + 1
+        a, b = _trim(text, s, line_end)
+        if a < b:
+            spans.append((a, b))
+        line_start = line_end + 1
+    return spans
+
+
+def is_heading(text: str, start: int) -> bool:
+    """Whether the line or sentence at `start` is a Markdown heading."""
+    return text.startswith("#", start)
+
+
+def quote_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of a sentence without its Markdown list or table markers."""
+    while start < end:
+        if text[start] in "-*|#>" or text[start] in WHITESPACE:
+            start += 1
+            continue
+        j = start
+        while j < end and _digit(text[j]) is not None:
+            j += 1
+        if j > start and j + 1 < end and text[j] in ".)" and text[j + 1] == " ":
+            start = j + 2
+            continue
+        break
+    while end > start and (text[end - 1] in "|" or text[end - 1] in WHITESPACE):
+        end -= 1
+    return start, end

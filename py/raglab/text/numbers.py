@@ -1,0 +1,204 @@
+"""Numbers as the answerer and the metrics read them: either digit script, grouping ignored,
+and (in `number_values`) numbers written in words.
+
+`numbers` is the strict reading: digit strings only, folded to 0-9 without grouping
+commas. `number_values` also reads what a person writes instead of digits, in English and
+Bangla, so that দুই লাখ, ২,০০,০০০, 2 lakh and 200,000 are one value:
+
+- number words: English zero to ninety-nine ("twenty-five", "twenty five"), Bangla এক to
+  একশো (every one of the hundred words, with the usual spellings), and with a classifier
+  (পাঁচটি, তিনবার, দুইজন);
+- multipliers after a number word or digits: hundred / শ / শো / শত, thousand / হাজার,
+  lakh / lac / লাখ / লক্ষ, crore / কোটি, million; "two hundred and fifty", "দুই হাজার পাঁচশো",
+  "১.৫ লাখ", and দেড় (1.5), আড়াই (2.5), সাড়ে (… and a half) before a number or multiplier;
+- English "one" counts only before a word it counts ("one account"), not as a pronoun
+  ("open one", "one of them"); so does নয় (nine, and "is not": "নয় শতাংশ" but "ফ্রি নয়।");
+  Bangla একটি / একটা (the indefinite article) never count.
+
+Values are written as plain decimals: "200000", "1.5", "18.50" (digits as written, so the
+strict and the word reading agree on every digit string).
+
+>>> numbers("Tk 1,50,000 a month, ১.৮৫% fee, 150,000")
+['150000', '1.85', '150000']
+>>> number_values("দুই লাখ, ২,০০,০০০ or 2 lakh; five digits; one of them; Tk 18.50")
+['200000', '200000', '200000', '5', '18.50']
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+# Numbers in either digit script, with grouping commas and a decimal point ("1,50,000", "১.৮৫").
+NUMBER = re.compile(r"[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*")
+BANGLA_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers in `text`, digits folded to 0-9 and grouping commas dropped.
+
+    >>> numbers("Tk 1,50,000 a month, ১.৮৫% fee, 150,000")
+    ['150000', '1.85', '150000']
+    """
+    out = []
+    for m in NUMBER.finditer(text):
+        value = m.group().translate(BANGLA_DIGITS).replace(",", "")
+        out.append(value.rstrip(".") if value.endswith(".") else value)
+    return out
+
+
+_EN_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+             "sixteen seventeen eighteen nineteen").split()
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90}
+# Bangla 0 to 100, in order; "|" separates spellings of one number.
+_BN_WORDS = ("শূন্য এক দুই|দুই|দু তিন চার পাঁচ ছয়|ছয়|ছ সাত আট নয়|নয়|নয় দশ এগারো বারো তেরো চৌদ্দ|চোদ্দ পনেরো|পনের "
+             "ষোলো|ষোল সতেরো|সতের আঠারো|আঠার উনিশ|ঊনিশ বিশ|কুড়ি একুশ বাইশ তেইশ চব্বিশ পঁচিশ ছাব্বিশ সাতাশ আটাশ "
+             "ঊনত্রিশ|উনত্রিশ ত্রিশ|তিরিশ একত্রিশ বত্রিশ তেত্রিশ চৌত্রিশ পঁয়ত্রিশ ছত্রিশ সাঁইত্রিশ আটত্রিশ "
+             "ঊনচল্লিশ|উনচল্লিশ চল্লিশ একচল্লিশ বিয়াল্লিশ তেতাল্লিশ চুয়াল্লিশ পঁয়তাল্লিশ ছেচল্লিশ সাতচল্লিশ "
+             "আটচল্লিশ ঊনপঞ্চাশ|উনপঞ্চাশ পঞ্চাশ একান্ন বাহান্ন|বায়ান্ন তিপ্পান্ন চুয়ান্ন পঞ্চান্ন ছাপ্পান্ন সাতান্ন "
+             "আটান্ন ঊনষাট|উনষাট ষাট একষট্টি বাষট্টি তেষট্টি চৌষট্টি পঁয়ষট্টি ছেষট্টি সাতষট্টি আটষট্টি "
+             "ঊনসত্তর|উনসত্তর সত্তর একাত্তর বাহাত্তর তিয়াত্তর চুয়াত্তর পঁচাত্তর ছিয়াত্তর সাতাত্তর আটাত্তর "
+             "ঊনআশি|উনআশি আশি একাশি বিরাশি তিরাশি চুরাশি পঁচাশি ছিয়াশি সাতাশি আটাশি ঊননব্বই|উননব্বই নব্বই "
+             "একানব্বই বিরানব্বই তিরানব্বই চুরানব্বই পঁচানব্বই ছিয়ানব্বই সাতানব্বই আটানব্বই নিরানব্বই "
+             "একশো|একশ|একশত").split()
+_MULTIPLIERS = {"hundred": 100, "thousand": 1000, "lakh": 100_000, "lakhs": 100_000, "lac": 100_000,
+                "lacs": 100_000, "crore": 10_000_000, "crores": 10_000_000, "million": 1_000_000,
+                "শ": 100, "শো": 100, "শত": 100, "হাজার": 1000, "লাখ": 100_000, "লক্ষ": 100_000, "কোটি": 10_000_000}
+_HALVES = {"দেড়": Fraction(3, 2), "আড়াই": Fraction(5, 2)}
+_CLASSIFIERS = ("টি", "টা", "জন", "বার")
+# "one" as a pronoun ("open one", "one of them") is no number.
+_NOT_AFTER_ONE = frozenset("of or and to another by at in on for with is was are".split())
+_NOT = "\u09a8\u09af\u09bc"  # নয় is nine, and "is not": a number only before the word it counts
+
+
+def _bangla_table() -> dict[str, int]:
+    out = {}
+    for value, spellings in enumerate(_BN_WORDS):
+        for w in spellings.split("|"):
+            out[w.replace("\u09df", "\u09af\u09bc")] = value  # য় as NFC keeps it (letter + nukta)
+    return out
+
+
+_BN = _bangla_table()
+_EN = {w: i for i, w in enumerate(_EN_UNITS)} | _EN_TENS
+# A word: a run of ASCII letters, of Bangla letters and signs, or a digit number.
+_WORD = re.compile(r"[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*|[A-Za-z]+|[\u0981-\u09e3\u09f0\u09f1]+")
+
+
+def _fold(word: str) -> str:
+    return word.replace("\u09df", "\u09af\u09bc").replace("\u09dc", "\u09a1\u09bc").replace("\u09dd", "\u09a2\u09bc")
+
+
+def _word_value(word: str) -> Fraction | None:
+    w = word.lower()
+    if w in _EN:
+        return Fraction(_EN[w])
+    w = _fold(word)
+    if w in _BN:
+        return Fraction(_BN[w])
+    for c in _CLASSIFIERS:
+        stem = w[:-len(c)]
+        if w.endswith(c) and stem in _BN and not (stem == "এক" and c in ("টি", "টা")):  # একটি: "a"
+            return Fraction(_BN[stem])
+    for h in ("শো", "শত", "শ"):  # পাঁচশো = 500
+        if w.endswith(h) and w[:-len(h)] in _BN:
+            return Fraction(_BN[w[:-len(h)]] * 100)
+    if w in _HALVES:
+        return _HALVES[w]
+    return None
+
+
+def _multiplier(word: str) -> int | None:
+    return _MULTIPLIERS.get(word.lower()) or _MULTIPLIERS.get(_fold(word))
+
+
+def _format(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    whole, rest = divmod(value.numerator, value.denominator)
+    digits = []
+    for _ in range(6):  # halves, quarters and the like end within a few digits
+        rest *= 10
+        d, rest = divmod(rest, value.denominator)
+        digits.append(str(d))
+        if not rest:
+            break
+    return f"{whole}." + "".join(digits).rstrip("0")
+
+
+def _joined(text: str, a: tuple, b: tuple) -> bool:
+    """Whether two word tokens are parts of one number: only a space or a hyphen between them."""
+    return text[a[2]:b[1]] in (" ", "-", "\u00a0")
+
+
+def number_values(text: str) -> list[str]:
+    """`numbers(text)`, with numbers written in words read as numbers too (see the module doc)."""
+    toks = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        word = toks[i][0]
+        digits = NUMBER.fullmatch(word) is not None
+        raw: str | None
+        if digits:
+            raw = numbers(word)[0]
+            value = Fraction(raw)
+            j = i + 1
+        else:
+            half = _fold(word) == "সাড়ে"
+            start = i + 1 if half else i
+            read = _word_value(toks[start][0]) if start < len(toks) else None
+            if read is None:
+                i += 1
+                continue
+            value = read
+            if toks[start][0].lower() == "one" or _fold(toks[start][0]) == _NOT:
+                nxt = toks[start + 1][0].lower() if start + 1 < len(toks) else ""
+                gap = text[toks[start][2]:toks[start + 1][1]] if start + 1 < len(toks) else "."
+                if not nxt or nxt in _NOT_AFTER_ONE or gap.strip():
+                    i = start + 1
+                    continue
+            if half:
+                value += Fraction(1, 2)
+            j = start + 1
+            if value < 100 and value.denominator == 1 and value >= 20 and j < len(toks) \
+                    and toks[j][0].lower() in _EN and _EN[toks[j][0].lower()] < 10 and _joined(text, toks[j - 1], toks[j]):
+                value += _EN[toks[j][0].lower()]  # twenty-five
+                j += 1
+            raw = None
+        total = Fraction(0)
+        while j < len(toks) and _joined(text, toks[j - 1], toks[j]):
+            m = _multiplier(toks[j][0])
+            if m is None:
+                break
+            value *= m
+            raw = None
+            j += 1
+            if m >= 1000 and j < len(toks):  # "two thousand five hundred", "দুই হাজার পাঁচশো"
+                nxt_word = toks[j][0]
+                if nxt_word.lower() == "and" and j + 1 < len(toks):
+                    j += 1
+                    nxt_word = toks[j][0]
+                small = _word_value(nxt_word) if _joined(text, toks[j - 1], toks[j]) else None
+                bigger = _multiplier(toks[j + 1][0]) if j + 1 < len(toks) else None
+                if small is not None and (bigger is None or bigger < m):
+                    total += value
+                    value = small
+                    j += 1
+            elif m == 100 and j + 1 < len(toks) and toks[j][0].lower() == "and" and _joined(text, toks[j - 1], toks[j]):
+                tail = _word_value(toks[j + 1][0])
+                if tail is not None:
+                    value += tail  # "two hundred and fifty"
+                    j += 2
+        total += value
+        out.append(raw if raw is not None else _format(total))
+        i = j
+    return out
+
+
+def is_number_word(term: str) -> bool:
+    """Whether an analyzer term is a number word or a multiplier ("five", "লাখ", "পাঁচ"), which
+    `number_values` reads as (part of) a number rather than as a content word."""
+    w = _fold(term)
+    return term.lower() in _EN or _multiplier(term) is not None or w in _BN or w in _HALVES or _word_value(term) is not None

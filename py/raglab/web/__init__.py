@@ -1,0 +1,1 @@
+"""The facade the browser worker calls, and its state."""

@@ -1,0 +1,82 @@
+"""The `bilingual` retriever: centred cosines, bilingual expansion, the other language's place."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+
+import pytest
+
+from helpers import ROOT, docs, questions
+from raglab.corpus.articles import load_corpus
+from raglab.corpus.chunking import chunk_corpus
+from raglab.retrieval import bilingual
+from raglab.retrieval.bilingual import SLOT, BilingualRetriever, with_other_language
+from raglab.retrieval.expansion import expand
+from raglab.retrieval.ranking import Hit, Query, top_n
+from raglab.retrieval.semantic import FusionRetriever
+
+COVID = os.path.join(ROOT, "goldens", "external", "covid-qa-faq", "corpus")
+
+
+def test_docstring_examples():
+    assert doctest.testmod(bilingual).failed == 0
+
+
+@pytest.fixture(scope="module")
+def fixed():
+    chunks = chunk_corpus(list(docs()), "fixed")
+    return chunks, BilingualRetriever(chunks)
+
+
+def test_margin_was_fitted_on_dev():
+    table = json.loads(open(os.path.join(ROOT, "py", "raglab", "data", "bilingual.json"), encoding="utf-8").read())
+    assert table["fitted_by"] == "bench/fit_bilingual.py" and 0.0 <= bilingual.fitted_margin() <= 1.0
+
+
+def test_chunk_languages_follow_their_articles(fixed):
+    chunks, r = fixed
+    assert all(lang == c.doc[:2] for c, lang in zip(chunks, r.langs))
+
+
+def test_a_bangla_question_reaches_an_english_only_article(fixed):
+    chunks, r = fixed
+    hits = r.search(expand("ন্যানো লোনের সুদের হার কত?"), 3)
+    assert any(chunks[h.index].doc == "en-loans" for h in hits)
+
+
+def test_the_other_language_takes_place_three_and_nothing_above(fixed):
+    chunks, r = fixed
+    dev = [q for q in questions() if q.split == "dev" and q.answerable]
+    moved = 0
+    for q in dev:
+        query = expand(q.question)
+        scores = r.scores(query)
+        plain = top_n(scores, 10)
+        got = r.search(query, 10)
+        assert got[:SLOT - 1] == plain[:SLOT - 1], q.id  # the first places are the fused ranking's
+        assert len({h.index for h in got}) == len(got)  # no chunk twice
+        if got != plain:
+            moved += 1
+            assert r.langs[got[SLOT - 1].index] != query.lang
+            assert all(r.langs[h.index] == query.lang for h in plain[:SLOT])
+    assert moved > 0
+
+
+def test_with_other_language_needs_the_margin():
+    langs = ["en", "en", "en", "bn"]
+    hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7), Hit(3, 0.5)]
+    scores = {0: 0.9, 1: 0.8, 2: 0.7, 3: 0.5}
+    assert with_other_language(hits, scores, langs, "en", 0.1) == hits
+    moved = with_other_language(hits, scores, langs, "en", 0.2)
+    assert [h.index for h in moved] == [0, 1, 3, 2] and [h.score for h in moved] == [0.9, 0.8, 0.7, 0.7]
+    assert with_other_language(hits[:2], scores, langs, "en", 1.0) == hits[:2]  # fewer than SLOT: untouched
+
+
+def test_on_a_corpus_in_one_language_it_ranks_like_bm25_semantic():
+    chunks = chunk_corpus(load_corpus(COVID), "recursive")
+    ours, theirs = BilingualRetriever(chunks), FusionRetriever(chunks)
+    for text in ["Can my dog catch the virus?", "How long does it live on surfaces?", "Should I wear a mask outside?"]:
+        q = Query.plain(text)
+        assert [h.index for h in ours.search(q, 10)] == [h.index for h in theirs.search(q, 10)]
