@@ -147,10 +147,16 @@ async function start() {
   manifest = parseManifest(await fetchText("manifest.json"));
   const total = manifest.download_bytes || 0;
   const report = () => post({ type: "bytes", loaded: Math.min(downloaded(), total), total });
+  // At once (the page shows the size before the first file is in), as each file completes,
+  // and every 250 ms for the large ones still coming; a timer alone may be throttled.
   const ticker = total ? setInterval(report, 250) : null;
+  const files = total && typeof PerformanceObserver === "function" ? new PerformanceObserver(report) : null;
+  if (total) report();
+  if (files) files.observe({ type: "resource" });
   try {
     await boot(manifest, runtime, () => sitePackages);
   } finally {
+    if (files) files.disconnect();
     if (ticker) {
       clearInterval(ticker);
       report();
