@@ -389,6 +389,26 @@ def test_dist_serves_micropip_through_a_lock_file_that_matches_it(dist_dir, buil
         assert os.path.isfile(os.path.join(dist_dir, *path.split("/"))), path
 
 
+def test_the_served_wheel_carries_checked_bytecode_for_every_module(dist_dir):
+    """The page imports raglab from bytecode compiled by its own Pyodide (no compiling at each
+    start), and that bytecode is checked against its source: a stale one is never run."""
+    import zipfile
+
+    with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
+        manifest = json.load(fh)
+    with zipfile.ZipFile(os.path.join(dist_dir, *manifest["wheel"].split("/"))) as zf:
+        names = set(zf.namelist())
+        record = zf.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()
+        modules = sorted(n for n in names if n.endswith(".py"))
+        assert modules and all(m.startswith("raglab/") for m in modules)
+        for module in modules:
+            folder, name = module.rsplit("/", 1)
+            pyc = f"{folder}/__pycache__/{name[:-3]}.cpython-314.pyc"
+            assert pyc in names and pyc + ",sha256=" in record, f"{module}: no bytecode in the wheel"
+            header = zf.read(pyc)[:16]
+            assert int.from_bytes(header[4:8], "little") == 0b11, f"{pyc}: not checked-hash bytecode"
+
+
 def test_dist_uses_only_relative_urls(dist_dir):
     with open(os.path.join(dist_dir, "index.html"), encoding="utf-8") as fh:
         urls = re.findall(r'\s(?:src|href)="([^"]*)"', fh.read())
