@@ -26,10 +26,11 @@ from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
-from raglab.retrieval.bilingual import BilingualRetriever, centred, scaled_fusion  # noqa: E402
+from raglab.retrieval.bilingual import BilingualRetriever, centred  # noqa: E402
 from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
 from raglab.retrieval.ranking import top_n  # noqa: E402
+from raglab.retrieval.semantic import fuse  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 
 
@@ -71,7 +72,7 @@ def main() -> None:
         misses[slice_of(q)] = misses.get(slice_of(q), 0) + 1
         cos = retriever.semantic.scores(query)
         lexical = retriever.bm25.scores(*weighted_terms(retriever.bm25, analyze(retriever.lexical_text(query))))
-        fused = scaled_fusion(centred(cos, langs), lexical, retriever.weight)
+        fused = fuse(centred(cos, langs), lexical, retriever.weight)
         other = {i: s for i, s in fused.items() if langs[i] != query.lang}
         cells = [first_rank(fused, relevant), first_rank(centred(cos, langs), relevant), first_rank(cos, relevant),
                  first_rank(lexical, relevant) if lexical else None,

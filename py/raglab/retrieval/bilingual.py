@@ -39,7 +39,7 @@ from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
-from raglab.retrieval.semantic import SemanticRetriever, fusion_weight
+from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight
 from raglab.text.analyzer import analyze
 
 TABLE = "bilingual.json"
@@ -66,19 +66,6 @@ def centred(cosines: dict[int, float], langs: list[str]) -> dict[int, float]:
         count[lang] = count.get(lang, 0) + 1
     mean = {lang: total[lang] / count[lang] for lang in total}
     return {i: cosines[i] - mean[langs[i]] for i in sorted(cosines)}
-
-
-def scaled_fusion(cosines: dict[int, float], bm25: dict[int, float], weight: float) -> dict[int, float]:
-    """w · (min–max scaled cosine) + (1 − w) · (BM25 / best BM25), as `semantic.fuse`."""
-    lo = min(cosines.values()) if cosines else 0.0
-    span = max(cosines.values()) - lo if cosines else 0.0
-    top = max(bm25.values()) if bm25 else 0.0
-    out = {}
-    for i in sorted(cosines):
-        c = (cosines[i] - lo) / span if span > 0 else 0.0
-        b = bm25.get(i, 0.0) / top if top > 0 else 0.0
-        out[i] = weight * c + (1.0 - weight) * b
-    return out
 
 
 def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
@@ -122,7 +109,7 @@ class BilingualRetriever:
     def scores(self, query: Query) -> dict[int, float]:
         cosines = centred(self.semantic.scores(query), self.langs)
         lexical = self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
-        return scaled_fusion(cosines, lexical, self.weight)
+        return fuse(cosines, lexical, self.weight)
 
     def search(self, query: Query, n: int) -> list[Hit]:
         scores = self.scores(query)

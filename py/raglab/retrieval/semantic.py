@@ -84,8 +84,8 @@ def fuse(cosines: dict[int, float], bm25: dict[int, float], weight: float) -> di
     >>> fuse({0: 0.5, 1: 0.75, 2: 0.25}, {2: 4.0, 0: 2.0}, 0.5)
     {0: 0.5, 1: 0.5, 2: 0.5}
     """
-    lo, hi = min(cosines.values()), max(cosines.values())
-    span = hi - lo
+    lo = min(cosines.values()) if cosines else 0.0
+    span = max(cosines.values()) - lo if cosines else 0.0
     top = max(bm25.values()) if bm25 else 0.0
     out = {}
     for i in sorted(cosines):
