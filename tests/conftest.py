@@ -164,13 +164,19 @@ def native_web():
 BROWSER_FIXTURES = {"dist_dir", "site_url", "browser", "browser_context", "app_page"}
 
 
-# Run first: the longest file, so that when the suite is spread over processes (one file per
-# process, `build.py test`) the others fill the remaining processes while it runs.
-LONGEST_FIRST = ("test_parity.py",)
+# Run first, longest first: when the suite is spread over processes (a file per process,
+# `build.py test`) the short files then fill the gaps, instead of one long file (the
+# results grid, the answerer's re-fit) starting last and running alone.
+LONGEST_FIRST = ("test_parity.py", "test_compare.py", "test_fit_answerer.py", "test_browser_boundary.py",
+                 "test_docs.py", "test_browser_details.py")
 
 
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)  # stable: otherwise as collected
+    def rank(item) -> int:
+        name = item.path.name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: otherwise as collected
     for item in items:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())) or item.path.name.startswith("test_browser"):
             item.add_marker(pytest.mark.browser)
