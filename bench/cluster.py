@@ -309,12 +309,7 @@ def main(argv=None) -> int:
     lines = section(measured, derived)
     print("\n".join(lines))
     if args.json:
-        text = json.dumps({"measured": measured, "derived": derived}, indent=1)
-        if args.json == "-":
-            print(text)
-        else:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
+        report.write_json(args.json, {"measured": measured, "derived": derived})
     if args.out != "-":
         report.replace_section(args.out, "cluster", lines)
         log(f"wrote its section of {os.path.relpath(args.out, ROOT)}")

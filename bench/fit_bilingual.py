@@ -17,7 +17,6 @@ Test questions are never read.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -26,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
+import fitting  # noqa: E402
 from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -98,13 +98,10 @@ def main() -> None:
     print(f"\nchosen margin: {best_m} (mean dev recall@3 over the slices {best:.3f}; n = "
           + ", ".join(f"{s}: {k}" for s, k in n.items()) + ")")
     if args.write:
-        path = os.path.join(ROOT, "py", "raglab", "data", TABLE)
         record = {"margin": best_m, "fitted_by": "bench/fit_bilingual.py",
                   "objective": "mean dev recall@3 over four language slices, fixed and recursive chunks",
                   "dev_questions": n}
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(record, fh, ensure_ascii=False, indent=2, sort_keys=True)
-            fh.write("\n")
+        path = fitting.write_table(TABLE, record)
         print(f"wrote {path}")
 
 

@@ -14,7 +14,6 @@ smaller weight. Test splits are never read.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
@@ -22,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
+import fitting  # noqa: E402
 from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -97,13 +97,10 @@ def main() -> None:
             best_w, best = w, mean
     print(f"\nchosen semantic weight: {best_w} (mean dev MRR@10 {best:.3f})")
     if args.write:
-        path = os.path.join(ROOT, "py", "raglab", "data", FUSION_TABLE)
         record = {"semantic_weight": best_w, "fitted_by": "bench/fit_fusion.py", "objective": "mean dev MRR@10 over sets",
                   "sets": {n: {"n": table[n][best_w]["n"], "mrr": table[n][best_w]["mrr"],
                                "recall5": table[n][best_w]["recall5"]} for n in table}}
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(record, fh, ensure_ascii=False, indent=2, sort_keys=True)
-            fh.write("\n")
+        path = fitting.write_table(FUSION_TABLE, record)
         print(f"wrote {path}")
 
 

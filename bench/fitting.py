@@ -1,5 +1,5 @@
-"""Model fitting shared by the answerer's fitting scripts: logistic regression and a
-conditional logit (softmax over groups), by Newton's method in pure Python.
+"""Model fitting shared by the fitting scripts: logistic regression and a conditional logit
+(softmax over groups), by Newton's method in pure Python, and writing a fitted table.
 
 Every sum runs in one fixed order over Python floats (IEEE doubles on every machine), and the
 results are rounded to 12 significant digits, so a re-fit gives the same weights to the last
@@ -8,10 +8,13 @@ digit anywhere.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 
 from raglab.retrieval.ranking import rounded
 
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "py", "raglab", "data")
 L2 = 1.0  # on every weight but a bias
 ITERATIONS = 30
 
@@ -117,3 +120,10 @@ def fit_softmax(groups: list[tuple[list, list[int], float]], l2: float = L2, ite
     return [rounded(x) for x in w]
 
 
+def write_table(name: str, record: dict) -> str:
+    """Write a fitted table to py/raglab/data/`name` (sorted keys, as committed); its path."""
+    path = os.path.join(DATA, name)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(record, fh, ensure_ascii=False, indent=2, sort_keys=True)
+        fh.write("\n")
+    return path

@@ -1,6 +1,9 @@
-"""docs/benchmarks.md from the figures bench/run.py collected (pure formatting)."""
+"""docs/benchmarks.md from the figures bench/run.py collected (pure formatting), and the
+benchmarks' --json output."""
 
 from __future__ import annotations
+
+import json
 
 LABELS = {
     "raglab": "raglab, pruned top-k (what `search` uses)",
@@ -225,3 +228,13 @@ def keep_sections(new: str, path: str) -> str:
         return new
     kept = [block for name, block in _sections(old).items() if name not in _sections(new)]
     return new.rstrip("\n") + "".join("\n\n" + b for b in kept) + "\n" if kept else new
+
+
+def write_json(dest: str, figures: dict, **dump_options) -> None:
+    """The figures as JSON to the file `dest`, or to stdout when `dest` is "-"."""
+    text = json.dumps(figures, indent=1, **dump_options)
+    if dest == "-":
+        print(text)
+        return
+    with open(dest, "w", encoding="utf-8") as fh:
+        fh.write(text + "\n")

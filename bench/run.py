@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
-import json
 import os
 import platform
 import sys
@@ -304,12 +303,7 @@ def main(argv=None) -> int:
     results["machine"]["load_after"] = [round(x, 2) for x in os.getloadavg()]
     results["seconds"] = time.perf_counter() - started
     if args.json:
-        text = json.dumps(results, ensure_ascii=False, sort_keys=True, indent=1)
-        if args.json == "-":
-            print(text)
-        else:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
+        report.write_json(args.json, results, ensure_ascii=False, sort_keys=True)
     if args.out != "-":
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         kept = ""

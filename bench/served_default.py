@@ -15,7 +15,6 @@ pick's dev answer F1 at k = 3, 5 and 8. Test questions are never read.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -24,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
+import fitting  # noqa: E402
 from raglab import evaluation  # noqa: E402,F401
 from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -73,13 +73,10 @@ def main() -> None:
         report = dev_report(corpus, questions, guarded)
         external[name] = {c["label"]: c["metrics"]["mrr"] for c in report["configs"]}
     if args.write:
-        path = os.path.join(ROOT, "py", "raglab", "data", EXTERNAL_TABLE)
         record = {"fitted_by": "bench/served_default.py --write", "sets": sorted(external),
                   "objective": "dev MRR@10 on each external set's dev half, each candidate in its own configuration",
                   "mrr": {label: {s: round(external[s][label], 6) for s in sorted(external)} for label in rec["guarded"]}}
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(record, fh, ensure_ascii=False, indent=2, sort_keys=True)
-            fh.write("\n")
+        path = fitting.write_table(EXTERNAL_TABLE, record)
         print(f"wrote {path}", file=sys.stderr)
     by_label = {c["label"]: c for c in ours["configs"]}
 
