@@ -570,7 +570,10 @@ def add_page_bytecode(wheel: str, tmp: str) -> None:
     module = os.path.join(NODE_MODULES, "pyodide", "pyodide.mjs")
     script = PYC_SCRIPT % {"module": json.dumps("file://" + module),
                            "index": json.dumps(os.path.join(NODE_MODULES, "pyodide") + os.sep)}
-    run([node, "--input-type=module", "-e", script, "--", os.path.join(unpacked, "raglab")])
+    compiler = os.path.join(tmp, "compile-bytecode.mjs")
+    with open(compiler, "w", encoding="utf-8") as fh:
+        fh.write(script)
+    run([node, compiler, os.path.join(unpacked, "raglab")])
     added = []
     for folder, dirs, names in os.walk(os.path.join(unpacked, "raglab")):
         dirs.sort()
