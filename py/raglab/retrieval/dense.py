@@ -203,6 +203,7 @@ class DenseRetriever:
         # chunk's vector is held while the others are counted: the first learns the
         # document frequencies (and so each posting list's length), the second writes.
         self.vectorizer.learn(terms)
+        self.size = len(terms)
         df = self.vectorizer.df
         # Every posting list in two flat arrays, feature by feature, chunks ascending within
         # one: 12 bytes a posting and 24 a feature, where a list per feature cost several
@@ -256,17 +257,21 @@ class DenseRetriever:
         """`scores` for an already analyzed query."""
         qvec = self.vectorizer.transform(terms)
         qnorm = _norm(qvec)
-        acc: dict[int, float] = {}
         if qnorm <= 0:
-            return acc
+            return {}
+        # A list indexed by chunk sums faster than a dict. Every weight on both sides is
+        # positive (TF and IDF factors are at least 1), so a chunk that shares a feature has a
+        # sum above zero and one that shares none stays at 0.0: the dict built from the list
+        # holds exactly the chunks a dict accumulator would, with the same sums in the same order.
+        acc = [0.0] * self.size
         for key in sorted(qvec):
             ids, weights = self.posting(key)
             if not ids:
                 continue
             qw = qvec[key] / qnorm
             for i, w in zip(ids, weights):
-                acc[i] = acc.get(i, 0.0) + qw * w
-        return acc
+                acc[i] += qw * w
+        return {i: s for i, s in enumerate(acc) if s}
 
     def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)

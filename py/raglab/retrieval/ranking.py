@@ -11,6 +11,7 @@ results.
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass
 
 from raglab.text.analyzer import has_bangla
@@ -62,7 +63,22 @@ def rounded(score: float) -> float:
     return float(f"{score:.12g}")
 
 
+# Below this many scores per hit asked for, every score is rounded: the pre-filter in `top_n`
+# would cost about what it saves.
+_PREFILTER_RATIO = 4
+
+
 def top_n(scores: dict[int, float], n: int) -> list[Hit]:
     """The n best hits by rounded score, ties broken by chunk order."""
+    if n > 0 and len(scores) > _PREFILTER_RATIO * n:
+        # Rounding to 12 significant digits never swaps two scores, it can only make them
+        # equal, and moves a score by less than 1e-11 of itself. So only scores within that of
+        # the n-th best raw score can tie with it or beat it once rounded: rounding the rest
+        # (most of them, with thousands of chunks) cannot change the result. The margin is 100
+        # times the largest move.
+        nth = heapq.nlargest(n, scores.values())[-1]
+        if math.isfinite(nth):
+            floor = nth - abs(nth) * 1e-9
+            scores = {i: s for i, s in scores.items() if s >= floor}
     keyed = [(-rounded(s), i) for i, s in scores.items()]
     return [Hit(i, -neg) for neg, i in heapq.nsmallest(n, keyed)]

@@ -310,6 +310,7 @@ class Fuzzy:
         # closest() is a pure function of the word, and evaluation asks the same misspelt or
         # unknown words over and over (every question, every configuration): remember them.
         self._memo: dict[tuple[str, float | None], list[tuple[str, float]]] = {}
+        self._splits: dict[str, list[tuple[tuple[str, str], float]]] = {}  # the same for `segment`
 
     def __contains__(self, word: str) -> bool:
         return word in self.counts
@@ -366,6 +367,14 @@ class Fuzzy:
         whose halves are vocabulary words up to the cheap confusions (each at least
         `MIN_LENGTH` code points), with their summed distance plus 0.5 for the missing
         space, best first."""
+        memo = self._splits.get(word)
+        if memo is None:
+            memo = self._segment(word)
+            if len(self._splits) < _MEMO_SIZE:
+                self._splits[word] = memo
+        return list(memo)
+
+    def _segment(self, word: str) -> list[tuple[tuple[str, str], float]]:
         k = key(word)
         out: list[tuple[int, str, str]] = []
         if len(k) > MAX_LENGTH or any("0" <= ch <= "9" for ch in k):
