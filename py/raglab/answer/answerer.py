@@ -32,7 +32,7 @@ from typing import Callable
 from raglab.answer.facts import asks_two, missing_half
 from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax
 from raglab.answer.short import short_spans
-from raglab.answer.units import DASH, Unit, introduced, introduces, units_around
+from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
 from raglab.text.analyzer import STOPWORDS, analyze, tokens, words
@@ -199,9 +199,9 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
             if not info.terms:
                 continue
             items: tuple[Quote, ...] = ()
-            if introduces(u):  # never quoted without the list it announces
+            if may_introduce(u):  # never quoted without the list it announces
                 items = _listed(chunk, introduced(text, u.end), base)
-                if not items or _words(u.text) + _words(" ".join(x.text for x in items)) > MAX_WORDS:
+                if not items and introduces(u) or items and _words(u.text) + _words(" ".join(x.text for x in items)) > MAX_WORDS:
                     continue
             heading = doc.section_at(u.start).heading if doc is not None else chunk.heading
             in_heading = _present(heading_terms(heading), q.weights, q.aliases)
@@ -209,7 +209,7 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
             lead = _present(text_info(u.lead).terms, q.weights, q.aliases) if u.lead else set()
             inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
             first = i == 0 or units[i - 1].block != u.block
-            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead)
+            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items))
             quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
                           "row" if u.kind == "row" else "sentence")
             p, n = _neighbours(units, i)
