@@ -177,6 +177,23 @@ def test_a_misspelt_question_is_answered_like_the_right_spelling(pipe):
     assert typo["quotes"] and typo["quotes"][0]["text"] == right["quotes"][0]["text"]
 
 
+@pytest.mark.parametrize("typo, right", [("নূন্যতম বয়শ কত হলে একাউন্ট খোলা যায়?", "ন্যূনতম বয়স কত হলে একাউন্ট খোলা যায়?"),
+                                          ("agent shop opning hours?", "agent shop opening hours?"),
+                                          ("পিন দিলে একাউন্ট কতক্ষন লক থাকে?", "পিন দিলে একাউন্ট কতক্ষণ লক থাকে?")])
+def test_a_misspelt_cue_word_asks_for_the_same_answer_type(pipe, typo, right):
+    from raglab.answer.respell import question_type_of, typed_question
+    from raglab.text.answertypes import question_type
+    assert question_type(typo) != question_type(right)
+    assert question_type_of(typo, pipe.closest) == question_type(right)
+    assert typed_question(typo, None) == typo
+
+
+def test_a_word_the_index_reads_otherwise_is_not_respelt_for_the_answer_type(pipe):
+    # "acount" is one edit from the cue word "amount", but the index reads it as "account".
+    from raglab.answer.respell import typed_question
+    assert typed_question("minimum age to open an acount?", pipe.closest) == "minimum age to open an acount?"
+
+
 @pytest.mark.parametrize("question", ["", "   ", "\n\t", "?!", "😀😀", "the of and"])
 def test_empty_or_termless_question_abstains_without_raising(pipe, question):
     r = ask_json(pipe.ask(question))
