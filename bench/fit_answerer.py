@@ -99,7 +99,7 @@ def examples(docs, questions, config: Config) -> list[dict]:
     for q in questions:
         chunks, scores = retrieved(pipe, q.question)
         terms, unknown = respell(analyze(q.question), pipe.closest)
-        info = question_info(q.question, terms, pipe.retriever.idf, pipe.aliases(q.question), unknown)
+        info = question_info(q.question, terms, pipe.retriever.idf, pipe.aliases(q.question), unknown, pipe.closest)
         cands = score_candidates(info, chunks, scores, pipe.docs)
         labels = [1 if positive((c.quote.doc, c.base + c.unit.focus_start, c.base + c.unit.focus_end), q.evidence)
                   else 0 for c in cands]

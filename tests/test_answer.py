@@ -177,6 +177,23 @@ def test_a_misspelt_question_is_answered_like_the_right_spelling(pipe):
     assert typo["quotes"] and typo["quotes"][0]["text"] == right["quotes"][0]["text"]
 
 
+@pytest.mark.parametrize("typo, right", [("নূন্যতম বয়শ কত হলে একাউন্ট খোলা যায়?", "ন্যূনতম বয়স কত হলে একাউন্ট খোলা যায়?"),
+                                          ("agent shop opning hours?", "agent shop opening hours?"),
+                                          ("পিন দিলে একাউন্ট কতক্ষন লক থাকে?", "পিন দিলে একাউন্ট কতক্ষণ লক থাকে?")])
+def test_a_misspelt_cue_word_asks_for_the_same_answer_type(pipe, typo, right):
+    from raglab.answer.respell import question_type_of, typed_question
+    from raglab.text.answertypes import question_type
+    assert question_type(typo) != question_type(right)
+    assert question_type_of(typo, pipe.closest) == question_type(right)
+    assert typed_question(typo, None) == typo
+
+
+def test_a_word_the_index_reads_otherwise_is_not_respelt_for_the_answer_type(pipe):
+    # "acount" is one edit from the cue word "amount", but the index reads it as "account".
+    from raglab.answer.respell import typed_question
+    assert typed_question("minimum age to open an acount?", pipe.closest) == "minimum age to open an acount?"
+
+
 @pytest.mark.parametrize("question", ["", "   ", "\n\t", "?!", "😀😀", "the of and"])
 def test_empty_or_termless_question_abstains_without_raising(pipe, question):
     r = ask_json(pipe.ask(question))
@@ -246,6 +263,42 @@ def test_a_unit_ending_in_a_colon_without_its_list_is_never_quoted():
         for x in a.quotes:
             if x.text.endswith(":"):
                 assert len(a.quotes) > 1 and a.quotes[-1].text.endswith(".")
+
+
+LISTED_BN = parse_article("b", """# অ্যাকাউন্ট খোলা
+
+## কারা অ্যাকাউন্ট খুলতে পারবেন
+
+ব্যক্তিগত অ্যাকাউন্ট খোলার জন্য নিচের শর্তগুলো পূরণ করতে হবে।
+
+- আবেদনকারীর বয়স ১৮ বছর বা তার বেশি হতে হবে।
+- আপনার নিজের জাতীয় পরিচয়পত্র লাগবে।
+
+## ফি
+
+অ্যাকাউন্ট খোলার জন্য নিচের কোনো ফি লাগে না।
+""")
+
+
+def test_a_bangla_sentence_naming_what_follows_is_quoted_with_its_list():
+    # Bangla announcing sentences end in a danda, not a colon: the list still rides with them,
+    # and such a sentence with no list after it is an ordinary sentence.
+    from raglab.answer.units import introduced, may_introduce, units_around
+    text = LISTED_BN.text
+    units = units_around(text, 0, len(text))
+    lead = next(u for u in units if u.text.startswith("ব্যক্তিগত"))
+    assert may_introduce(lead) and [u.text for u in introduced(text, lead.end)] == [
+        "আবেদনকারীর বয়স ১৮ বছর বা তার বেশি হতে হবে।", "আপনার নিজের জাতীয় পরিচয়পত্র লাগবে।"]
+    alone = next(u for u in units if "ফি" in u.text)
+    assert may_introduce(alone) and introduced(text, alone.end) == ()
+    from raglab.answer.answerer import question_info, score_candidates
+    q = "ব্যক্তিগত অ্যাকাউন্ট খোলার শর্ত কী?"
+    for chunker in ("fixed", "recursive", "sentence"):
+        for c in score_candidates(question_info(q, analyze(q), idf, {}), chunk_document(LISTED_BN, chunker), docs={"b": LISTED_BN}):
+            if c.unit.text == lead.text:
+                assert [x.text for x in c.items] == [u.text for u in introduced(text, lead.end)], chunker
+            elif c.unit.text == alone.text:
+                assert c.items == (), chunker
 
 
 def test_two_fact_helpers_have_worked_examples():

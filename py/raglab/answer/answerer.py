@@ -19,7 +19,9 @@ answerer abstains.
 
 A question word the index does not hold ("agnet", "chrage", "cashout") is first matched to
 the closest index word(s) within a small edit distance (`closest`: the pipeline's, over the
-lexical retrievers' fuzzy index, `text.fuzzy`), so a misspelling does not count as a missing word.
+lexical retrievers' fuzzy index, `text.fuzzy`), so a misspelling does not count as a missing word;
+a misspelt word of the answer-type cues ("বয়শ", "কতক্ষন") is read as that word for the question's
+answer type (`respell.py`).
 """
 
 from __future__ import annotations
@@ -30,12 +32,13 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from raglab.answer.facts import asks_two, missing_half
+from raglab.answer.respell import question_type_of, respell
 from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax
 from raglab.answer.short import short_spans
-from raglab.answer.units import DASH, Unit, introduced, introduces, units_around
+from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
-from raglab.text.analyzer import STOPWORDS, analyze, tokens, words
+from raglab.text.analyzer import analyze, tokens, words
 from raglab.text.answertypes import question_type
 from raglab.text.limits import index_heading
 from raglab.text.numbers import numbers
@@ -120,30 +123,14 @@ def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], a
     return found
 
 
-def respell(question_terms: list[str], closest: Callable[[str], tuple[str, ...]] | None) -> tuple[list[str], list[str]]:
-    """(the terms with each word the index lacks replaced by the index word(s) it stands for,
-    the words that stand for none). A word that stands for a stopword ("wat") is dropped."""
-    if closest is None:
-        return list(question_terms), []
-    out, unknown = [], []
-    for t in question_terms:
-        got = closest(t)
-        if not got:
-            unknown.append(t)
-            out.append(t)
-        else:
-            out.extend(w for w in got if w not in STOPWORDS)
-    return out, unknown
-
-
 def question_info(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict,
-                  unknown: list[str] | tuple[str, ...] = ()) -> Question:
+                  unknown: list[str] | tuple[str, ...] = (), closest=None) -> Question:
     weights = {}
     for t in question_terms:
         weights[t] = idf(t)
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
-    qtype = question_type(question)
+    qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question))
@@ -199,9 +186,9 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
             if not info.terms:
                 continue
             items: tuple[Quote, ...] = ()
-            if introduces(u):  # never quoted without the list it announces
+            if may_introduce(u):  # never quoted without the list it announces
                 items = _listed(chunk, introduced(text, u.end), base)
-                if not items or _words(u.text) + _words(" ".join(x.text for x in items)) > MAX_WORDS:
+                if not items and introduces(u) or items and _words(u.text) + _words(" ".join(x.text for x in items)) > MAX_WORDS:
                     continue
             heading = doc.section_at(u.start).heading if doc is not None else chunk.heading
             in_heading = _present(heading_terms(heading), q.weights, q.aliases)
@@ -209,7 +196,7 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
             lead = _present(text_info(u.lead).terms, q.weights, q.aliases) if u.lead else set()
             inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
             first = i == 0 or units[i - 1].block != u.block
-            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead)
+            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items))
             quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
                           "row" if u.kind == "row" else "sentence")
             p, n = _neighbours(units, i)
@@ -361,7 +348,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     """Score every candidate around `chunks`; None when there is none (see `answer`)."""
     m = m or model()
     terms, unknown = respell(question_terms, closest)
-    q = question_info(question, terms, idf, aliases or {}, unknown)
+    q = question_info(question, terms, idf, aliases or {}, unknown, closest)
     cands = score_candidates(q, chunks, scores, docs)
     if not cands:
         return None

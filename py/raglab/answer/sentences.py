@@ -34,7 +34,8 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     imperative      u tells the reader what to do ("Check the balance first.", "… কেটে দিন।") and q
                     asks what to do (a how-to question) (1/0)
     advice          the same for a yes/no question ("Should I share the code?": "Never share …")
-    intro           u ends with ":" (it announces what follows rather than saying it) (1/0)
+    intro           u ends with ":", or announces the list after it (`units.may_introduce`): it
+                    announces what follows rather than saying it (1/0)
     rank            1 / (r + 1)
     score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
     first           u opens its paragraph (1/0)
@@ -262,7 +263,7 @@ def _typed_near(spans, order, question_terms) -> bool:
 
 
 def features(q: Question, found: set, in_heading: set, mass, text: str, info: Text, rank: int, score_ratio: float,
-             first: bool, kind: str, inside: float, lead_found: set) -> list[float]:
+             first: bool, kind: str, inside: float, lead_found: set, announces: bool = False) -> list[float]:
     """The feature vector of one candidate (the neighbour and gap features are filled in by `set_context`)."""
     own = mass(found) / q.total
     near = set(found)
@@ -311,7 +312,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("lead_cover", lead), ("density", density), ("prefix_cover", prefix), ("pairs", pair_share),
                         ("typed", typed), ("typed_near", near_typed), ("q_numbers", qnum),
                         ("echo", echo), ("negation", negation), ("steps", steps), ("imperative", orders), ("advice", advice), ("rank", 1.0 / (rank + 1)),
-                        ("novel", math.log(1 + novel) / 4), ("intro", 1.0 if text.rstrip().endswith(":") else 0.0),
+                        ("novel", math.log(1 + novel) / 4), ("intro", 1.0 if announces or text.rstrip().endswith(":") else 0.0),
                         ("score_ratio", score_ratio), ("first", 1.0 if first else 0.0), ("item", 1.0 if item else 0.0),
                         ("row", 1.0 if kind == "row" else 0.0), ("inside", inside),
                         ("length", math.log(1 + len(terms)) / 4)):

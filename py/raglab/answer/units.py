@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from raglab.text.analyzer import WHITESPACE, quote_span, sentences
+from raglab.text.analyzer import WHITESPACE, analyze, quote_span, sentences
 from raglab.text.limits import MAX_ANSWER_CHARS, cut_at_word
 
 WINDOW = 4 * MAX_ANSWER_CHARS  # how far a unit may reach outside its chunk on one line
@@ -243,14 +243,32 @@ def units_around(text: str, start: int, end: int) -> tuple[Unit, ...]:
     return tuple(out)
 
 
+# Words that point at what comes next ("the following", "নিচের শর্তগুলো", "কয়েকটি বিষয়"), as the
+# analyzer folds them: a sentence with one that ends its line right before a list announces that
+# list even when it ends in a full stop or a danda, as Bangla announcing sentences usually do
+# ("ব্যক্তিগত অ্যাকাউন্ট খোলার জন্য নিচের শর্তগুলো পূরণ করতে হবে।").
+POINTERS = frozenset(analyze("following below নিচে নীচে নিম্নলিখিত নিম্নোক্ত নিম্নরূপ কয়েকটি"))
+
+
 def introduces(unit: Unit) -> bool:
-    """Whether a unit announces what follows ("To open a merchant account, you need:")."""
+    """Whether a unit announces what follows: it ends in ":" ("To open a merchant account, you
+    need:"); such a unit is never quoted without its list."""
     return unit.kind != "row" and unit.text.rstrip().endswith(":")
+
+
+def may_introduce(unit: Unit) -> bool:
+    """Whether a unit may announce a list that follows it: it ends in ":", or it names what
+    follows (`POINTERS`: "নিচের শর্তগুলো পূরণ করতে হবে।"). For the second kind only a list or
+    table right after it makes it an announcement (`introduced`); without one it is a sentence."""
+    if unit.kind == "row":
+        return False
+    return introduces(unit) or not POINTERS.isdisjoint(analyze(unit.text))
 
 
 def introduced(text: str, end: int) -> tuple[Unit, ...]:
     """The units of the list or table right after the line that ends at or after `end` (across
-    blank lines): what a sentence ending in ":" announces. () when the next block is neither.
+    blank lines): what a sentence ending in ":" (or naming what follows) announces. () when the
+    next block is neither.
 
     >>> text = "To open one, you need:\\n\\n- a trade licence;\\n- the owner's NID.\\n\\nThen apply."
     >>> [u.text for u in introduced(text, text.index(":") + 1)]

@@ -1,0 +1,94 @@
+"""Misspelt question words, read as the words they stand for.
+
+Two readers: the coverage features (`respell`: a term the index lacks counts through the
+index word(s) it stands for, `Pipeline.closest`), and the answer type (`typed_question`: a word
+the index lacks that is one slip away from a word of the answer-type cues is read as that word,
+so "নূন্যতম বয়শ কত" asks for an age like "বয়স", and "প্রতারনার নাম্বার রিপোট করবো েকাথায়" for a
+place). Without the second, a misspelt cue word makes the question untyped: no typed feature,
+no short answer, and a lower confidence for a right answer.
+
+>>> typed_question("minimun age?", {"minimun": ("minimum",), "age": ("age",)}.get)
+'minimum age?'
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from importlib import resources
+from typing import Callable
+
+from raglab.text.analyzer import STOPWORDS, analyze
+from raglab.text.answertypes import question_type
+from raglab.text.fuzzy import Fuzzy
+
+# Literal words of a cue pattern: runs of ASCII letters (three or more; "[a-z]" is a class, not
+# a word) or of Bangla-block code points (two or more); an optional space ("কত ?দিন") gives the
+# joined word too. A question's words: runs of the same (explicit ranges, never \\w; the danda is outside them).
+_CUE_WORD = re.compile("[a-z]{3,}|[\u0980-\u09ff]{2,}")
+_WORD = re.compile("[A-Za-z]+|[\u0980-\u09ff]+")
+
+
+@functools.lru_cache(maxsize=1)
+def cue_words() -> Fuzzy:
+    """The words the answer-type cues are written with (`data/answer_types.json`)."""
+    data = json.loads(resources.files("raglab").joinpath("data/answer_types.json").read_text(encoding="utf-8"))
+    vocabulary = set()
+    for row in data["question_cues"]:
+        cue = re.sub("\\{[A-Z]+\\}", " ", row["cue"])
+        vocabulary.update(_CUE_WORD.findall(cue))
+        vocabulary.update(_CUE_WORD.findall(cue.replace(" ?", "")))
+    return Fuzzy(sorted(vocabulary))
+
+
+def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | None) -> str:
+    """The question with each misspelt cue word put right: a word the index lacks (its term
+    is not `closest(term)`) whose nearest cue word (within the fuzzy distance, `text.fuzzy`) is
+    also what the index reads it as (the index word, or the stopword, `closest` names; or the
+    index holds nothing near it and the cue word is one edit away: "কতক্ষন", a question word help
+    articles never use), so that
+    "acount" stays "acount" (the index reads it as "account", the cues as "amount"). The
+    question itself when `closest` is None."""
+    if closest is None:
+        return question
+    cues = cue_words()
+    out, last = [], 0
+    for m in _WORD.finditer(question):
+        word = m.group().lower()
+        if word in cues:
+            continue
+        terms = analyze(word)
+        if len(terms) != 1 or terms[0] in STOPWORDS:
+            continue
+        read = closest(terms[0])
+        if read == (terms[0],):
+            continue
+        near = cues.closest(word)
+        if near and (near[0][1] <= 1.0 if not read else (tuple(analyze(near[0][0])) or (near[0][0],)) == read):
+            out.append(question[last:m.start()] + near[0][0])
+            last = m.end()
+    return "".join(out) + question[last:] if out else question
+
+
+def question_type_of(question: str, closest: Callable[[str], tuple[str, ...]] | None) -> str:
+    """The answer type of the question as `typed_question` reads it; the question's own type
+    when that reading finds none (a respelling never takes a type away)."""
+    got = question_type(typed_question(question, closest))
+    return got if got != "other" else question_type(question)
+
+
+def respell(question_terms: list[str], closest: Callable[[str], tuple[str, ...]] | None) -> tuple[list[str], list[str]]:
+    """(the terms with each word the index lacks replaced by the index word(s) it stands for,
+    the words that stand for none). A word that stands for a stopword ("wat") is dropped."""
+    if closest is None:
+        return list(question_terms), []
+    out, unknown = [], []
+    for t in question_terms:
+        got = closest(t)
+        if not got:
+            unknown.append(t)
+            out.append(t)
+        else:
+            out.extend(w for w in got if w not in STOPWORDS)
+    return out, unknown
