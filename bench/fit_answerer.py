@@ -59,7 +59,7 @@ from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
 from raglab.evaluation.stats import THRESHOLDS, WRONG_BUDGET  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
 from raglab.retrieval.ranking import rounded  # noqa: E402
-from raglab.text.analyzer import analyze  # noqa: E402
+from raglab.text.analyzer import analyze, memo  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.path.join(ROOT, "py", "raglab", "data", "sentence_model.json")
@@ -68,11 +68,10 @@ TRAIN_FILE = os.path.join(EXTERNAL_DIR, "tydiqa-en-train", "tydiqa-goldp-en-trai
 
 
 # Our dev questions' candidates come from the served configuration's own chunks (recursive): on
-# fixed windows the model learnt sentence choice among another chunker's units.
+# fixed windows the model learnt sentence choice among another chunker's units. The confidence
+# and the second-quote shares are fitted on the same examples answered as they are served (the
+# top `Config().k` of these chunks).
 OURS = Config(chunker="recursive", retriever="bilingual", k=5, expand=True)
-# What the confidence and the second-quote shares are fitted on: our dev questions answered as
-# they are served (the served chunker, retriever and expansion; the top `Config().k` chunks).
-SERVED = Config(chunker="recursive", retriever="bilingual", k=5, expand=True)
 EXTERNAL = Config(chunker="fixed", retriever="bm25", k=5, expand=False)
 
 
@@ -122,8 +121,7 @@ def sets(root: str = ROOT) -> dict[str, list[dict]]:
     out = {}
     docs = load_corpus(os.path.join(root, "corpus"))
     questions = [q for q in load_goldens(os.path.join(root, "goldens", "questions.jsonl"), docs) if q.split == "dev"]
-    out["ours"] = examples(docs, questions, OURS)
-    out["served"] = examples(docs, questions, SERVED)
+    out["ours"] = out["served"] = examples(docs, questions, OURS)
     for name in ("covid-qa-faq", "tydiqa-en"):
         folder = os.path.join(EXTERNAL_DIR, name)
         docs = load_corpus(os.path.join(folder, "corpus"))
@@ -221,7 +219,12 @@ def risk_figures(outcomes: list[tuple], conf: list[float]) -> dict:
 
 
 def fit(root: str = ROOT, data: dict | None = None) -> dict:
-    data = data or sets(root)
+    # Every trial below analyses the same questions and sentences again: remember their tokens.
+    with memo():
+        return _fit(data or sets(root))
+
+
+def _fit(data: dict[str, list[dict]]) -> dict:
     weights = fit_choice(data)
     ours = data["served"]
     k = Config().k
