@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from helpers import docs
 from raglab.answer.answerer import Quote
+from raglab.answer.units import POINTERS
 from raglab.corpus.articles import CorpusError, parse_article
 from raglab.corpus.chunking import CHUNKERS, chunk_document
 from raglab.evaluation.metrics import faithfulness
@@ -247,6 +248,11 @@ question = st.one_of(
 )
 
 
+def announces(text: str) -> bool:
+    """A quote that may open a list: it ends in ":" or names what follows (the answerer's rule)."""
+    return text.rstrip().endswith(":") or not POINTERS.isdisjoint(analyze(text))
+
+
 def check_result(pipe: Pipeline, q: str, r: dict) -> None:
     k = pipe.config.k
     assert r["question"] == q
@@ -285,9 +291,10 @@ def check_result(pipe: Pipeline, q: str, r: dict) -> None:
         quote = Quote(qt["chunk"], qt["doc"], qt["start"], qt["end"], qt["text"], qt["kind"])
         assert faithfulness([quote], {qt["doc"]: pipe.docs[qt["doc"]].text}) == 1.0, qt
         # It overlaps the chunk it was found through, or belongs to the list that a quote
-        # overlapping that chunk announces ("... in either of these ways:" and its items).
+        # overlapping that chunk announces ("... in either of these ways:" and its items, or a
+        # sentence naming what follows: "... সাধারণ কিছু কারণ নিচে দেওয়া হলো।").
         overlaps = qt["start"] < chunk["end"] and chunk["start"] < qt["end"]
-        announced = any(o["chunk"] == qt["chunk"] and o["text"].rstrip().endswith(":") and o["end"] <= qt["start"]
+        announced = any(o["chunk"] == qt["chunk"] and announces(o["text"]) and o["end"] <= qt["start"]
                         and o["start"] < chunk["end"] and chunk["start"] < o["end"] for o in r["quotes"])
         assert overlaps or announced, qt
     assert 0 < r["coverage"] <= 1 + 1e-9
@@ -303,6 +310,17 @@ def test_ask_never_raises_and_quotes_only_the_corpus(retriever, chunker, expand,
     # What the CLI and the worker print: JSON with sorted keys, the same on a second ask.
     text = json.dumps(r, ensure_ascii=False, sort_keys=True)
     assert json.dumps(ask_json(pipe.ask(q)), ensure_ascii=False, sort_keys=True) == text
+
+
+def test_a_list_announced_by_a_danda_sentence_is_quoted_with_its_items():
+    """Found by the fuzzer: a Bangla sentence naming what follows ("... কিছু কারণ নিচে দেওয়া
+    হলো।") is quoted with the list items after it, which may lie past the chunk it was found
+    through; every quote is still checked to be corpus text tied to a chunk shown."""
+    pipe = pipeline("fixed", "hybrid", False)
+    q = "যাচাই প্রত্যাখ্যাত হওয়ার সাধারণ কিছু কারণ নিচে দেওয়া হলো।"
+    r = ask_json(pipe.ask(q))
+    check_result(pipe, q, r)
+    assert len(r["quotes"]) > 1 and r["quotes"][0]["text"].endswith("নিচে দেওয়া হলো।")
 
 
 @pytest.mark.parametrize("retriever", sorted(RETRIEVERS))
