@@ -69,7 +69,7 @@ def diagnose(split: str) -> list[dict]:
                    [h.score for h in hits], pipe.docs, pipe.closest)
         reachable = a is not None and any(is_evidence(c.quote, q.evidence) for _, c in a.order)
         chosen = a is not None and any(is_evidence(x, q.evidence) for x in compose(a, 0.0, pipe.docs).quotes)
-        if r["shown"] is not None and holds_fact(r["shown"], q.answer):
+        if r["shown"] is not None and holds_fact(r["shown"], q.answer, evidence=q.evidence):
             cls = "right" if said else "right but abstained"
         elif not reachable:
             cls = "retrieval miss"

@@ -46,7 +46,7 @@ def rows(split="dev", config=Config()):
             page = "\n".join([s.text for s in ans.short_answers] + [ans.text or ""])
             short = "; ".join(s.text for s in ans.short_answers) or ans.text
             rec.update(answered=True, shown=page, ans=ans,
-                       label=1 if q.answerable and holds_fact(page, q.answer) else 0,
+                       label=1 if q.answerable and holds_fact(page, q.answer, evidence=q.evidence) else 0,
                        f1=token_f1(short, q.answer) if q.answerable else 0.0)
             rec["feats"] = feats(q, a, ans, chunks, scores, pipe)
         out.append(rec)
@@ -92,6 +92,12 @@ def feats(q, a, ans, chunks, scores, pipe):
     f["intro"] = best.features[COL["intro"]]
     f["density"] = best.features[COL["density"]]
     f["pairs"] = best.features[COL["pairs"]]
+    # An answer in the other language: the question's words are absent by nature, so how much
+    # of it is missing or unknown means something else there (split by language agreement).
+    same = f["same_lang"]
+    for name in ("coverage", "missing", "unmatched"):
+        f[name + "_same"] = f[name] * same
+        f[name + "_other"] = f[name] * (1.0 - same)
     return f
 
 
@@ -119,7 +125,9 @@ def oof(recs, names, l2=1.0, folds=5):
 
 
 BASE = ["bias", "coverage", "missing", "probability", "margin", "logit", "typed", "score", "unmatched"]  # before this round
-COMBINATIONS = (["same_lang", "top_doc"], ["same_lang", "top_doc", "rank0"], ["same_lang", "shown_mass"])
+COMBINATIONS = (["same_lang", "top_doc"], ["same_lang", "top_doc", "rank0"], ["same_lang", "shown_mass"],
+                ["same_lang", "top_doc", "missing_other"], ["same_lang", "top_doc", "missing_other", "unmatched_other"],
+                ["same_lang", "top_doc", "missing_other", "unmatched_other", "coverage_other"])
 
 
 def main():

@@ -251,7 +251,7 @@ def _fit(data: dict[str, list[dict]]) -> dict:
             two += 1.0 if quotes > 1 else 0.0
             if q.answerable:
                 n += 1
-                holds += 1.0 if shown is not None and holds_fact(shown, q.answer) else 0.0
+                holds += 1.0 if shown is not None and holds_fact(shown, q.answer, evidence=q.evidence) else 0.0
                 f1 += token_f1(short, q.answer) if short is not None else 0.0
         trials.append({"second": second, "adjacent": adjacent, "runner": runner, "holds": rounded(holds / n),
                        "short_f1": rounded(f1 / n), "two_quotes": rounded(two / len(ours)),
@@ -261,7 +261,7 @@ def _fit(data: dict[str, list[dict]]) -> dict:
     conf_rows, conf_labels, conf_folds, outcomes = [], [], [], []
     for e, (signals, shown, short, _) in zip(ours, best["answers"]):
         q = e["question"]
-        right = signals is not None and q.answerable and holds_fact(shown, q.answer)
+        right = signals is not None and q.answerable and holds_fact(shown, q.answer, evidence=q.evidence)
         f1 = token_f1(short, q.answer) if signals is not None and q.answerable else 0.0
         outcomes.append((q.answerable, signals is not None and signals[COVERAGE] > 0, right, f1))
         if signals is None:

@@ -390,14 +390,14 @@ def test_cli_odd_questions_get_a_result(question, answered):
 
 
 def test_decomposed_bangla_question_finds_what_the_composed_one_finds():
-    from raglab.pipeline import Pipeline
+    from raglab.pipeline import Config, Pipeline
 
-    pipe = Pipeline(list(docs()))
+    pipe = Pipeline(list(docs()), Config(threshold=0.0))  # what it would say, whether or not it abstains
     for q in ["ক্যাশ আউটের সর্বোচ্চ সীমা কত?", "দৈনিক সর্বোচ্চ কত টাকা পাঠানো যায়?", "কোন এজেন্টের কাছে ক্যাশ আউট করব?"]:
         typed = q.replace("\u09cb", "\u09c7\u09be").replace("\u09cc", "\u09c7\u09d7")  # ো ৌ as two code points
         assert typed != q
         a, b = ask_json(pipe.ask(q)), ask_json(pipe.ask(typed))
-        assert a["answer"] is not None and a["answer"] == b["answer"]
+        assert a["answer"] is not None and a["answer"] == b["answer"] and a["confidence"] == b["confidence"]
         assert [c["id"] for c in a["chunks"]] == [c["id"] for c in b["chunks"]]
 
 
@@ -430,13 +430,13 @@ def test_cli_questions_file_with_lone_surrogates_and_separators(tmp_path):
     ]
     path = tmp_path / "q.txt"
     path.write_bytes(("\ufeff" + "\n".join(lines) + "\n").encode("utf-8"))
-    r = raglab("ask", "--questions", str(path))
+    r = raglab("ask", "--threshold", "0", "--questions", str(path))  # what it would say, abstaining or not
     assert r.returncode == 0 and "Traceback" not in r.err, r.err
     # JSON Lines: records end at "\n" only (a raw U+2028 inside a JSON string is legal).
     rows = [json.loads(line) for line in r.out.split("\n") if line]
     assert len(rows) == len(lines), "one result per line: nothing merged, nothing split"
     assert [row["question"] for row in rows[:3]] == ["cash out fee \ufffd", "😀 cash out fee", "cash out \ufffd fee"]
-    assert all(not row["abstained"] for row in rows)
+    assert all(not row["abstained"] and "cash out" in row["answer"] for row in rows)
 
 
 @pytest.mark.parametrize("content, needle", [

@@ -272,3 +272,37 @@ def test_number_values_read_words_and_either_digit_script(text, values):
 def test_holds_fact_reads_numbers_in_words_and_reports_the_strict_reading(answer, reference, lenient, strict):
     assert M.holds_fact(answer, reference) is lenient
     assert M.holds_fact(answer, reference, strict=True) is strict
+
+
+def _passage(quote: str, fact: int | None = None):
+    from raglab.corpus.goldens import Evidence
+    return Evidence(doc="en-x" if quote.isascii() else "bn-x", quote=quote, start=0, end=len(quote), fact=fact)
+
+
+BILL = _passage("A failed bill payment is refunded to your wallet within 3 working days.")
+REFUND = "৩ কার্যদিবসের মধ্যে টাকা ওয়ালেটে ফেরত আসবে।"
+SAVINGS = (_passage("Shapla Sanchay is a monthly savings scheme that you open and manage from the Shapla Pay app.", 1),
+           _passage("Shapla Sanchay pays a profit rate of 7% a year on your savings.", 2))
+
+
+@pytest.mark.parametrize("answer, reference, evidence, expected", [
+    # A Bangla question answered from an English article: the reference's words cannot be there.
+    ("within 3 working days\nA failed bill payment is refunded to your wallet within 3 working days.", REFUND, (BILL,), True),
+    ("within 3 working days\nA failed bill payment is refunded to your wallet within 3 working days.", REFUND, (), False),
+    ("A failed bill payment is refunded within 5 working days.", REFUND, (BILL,), False),  # the number still decides
+    ("Call the hotline within 3 days to report it.", REFUND, (BILL,), False),  # another sentence with the number
+    # Two facts: each needs one of its own passages.
+    ("Shapla Sanchay is a monthly savings scheme. It pays a profit rate of 7% a year on your savings.",
+     "শাপলা সঞ্চয় আছে, মুনাফা বছরে ৭%।", SAVINGS, True),
+    ("Shapla Sanchay is a monthly savings scheme that you open from the app, 7% a year.",
+     "শাপলা সঞ্চয় আছে, মুনাফা বছরে ৭%।", SAVINGS[:1] + (_passage("Profit is paid yearly into your wallet at 7%.", 2),), False),
+])
+def test_an_answer_in_the_other_language_is_judged_by_the_passages_in_its_language(answer, reference, evidence, expected):
+    assert M.holds_fact(answer, reference, evidence=evidence) is expected
+    assert M.holds_fact(answer, reference, strict=True, evidence=evidence) is False  # the strict reading is as before
+
+
+def test_passages_do_not_change_a_same_language_judgement():
+    # The reference is English like the answer: its own words decide, not the passage's.
+    assert M.holds_fact("Refunds take 3 working days.", "Refunded within 3 working days.", evidence=(BILL,)) is True
+    assert M.holds_fact("Shapla Pay is a wallet, 3 days.", "Refunded within 3 working days.", evidence=(BILL,)) is False

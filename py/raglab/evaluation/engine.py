@@ -208,7 +208,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                 "em": exact_match(None if result.abstained else result.text, q.answer, terms),
                 "short_f1": token_f1(shown, q.answer, terms),
                 "short_em": exact_match(shown, q.answer, terms),
-                "holds": 0.0 if result.abstained else float(holds_fact(page, q.answer)),
+                "holds": 0.0 if result.abstained else float(holds_fact(page, q.answer, evidence=q.evidence)),
                 "holds_strict": 0.0 if result.abstained else float(holds_fact(page, q.answer, strict=True)),
                 "citation_precision": None if result.abstained else citation_precision(
                     [pipe.by_id[c] for c in result.citations], q.evidence, min_coverage),

@@ -41,6 +41,7 @@ import math
 import random
 from collections import Counter
 
+from raglab.corpus.articles import detect_lang
 from raglab.text.analyzer import analyze
 from raglab.text.numbers import NUMBER, is_number_word, number_values, numbers
 
@@ -181,7 +182,7 @@ def exact_match(prediction: str | None, reference: str, terms=analyze) -> float:
     return 1.0 if terms(prediction) == terms(reference) else 0.0
 
 
-def holds_fact(answer_text: str | None, reference: str, strict: bool = False) -> bool:
+def holds_fact(answer_text: str | None, reference: str, strict: bool = False, evidence=()) -> bool:
     """Whether an answer states the reference fact: it contains every number of the reference
     and at least half of the reference's content terms (analyzer terms that are not numbers).
     An abstention (None) holds nothing.
@@ -190,6 +191,13 @@ def holds_fact(answer_text: str | None, reference: str, strict: bool = False) ->
     `strict`, also when written in words (`numbers.number_values`: দুই লাখ = ২,০০,০০০ =
     200,000, "five" = 5; number words are then numbers, not content terms). `strict=True`
     reads digits only, as this metric did before words were read.
+
+    An answer in the other language than its reference (a Bangla question answered by
+    quoting an English article) cannot contain the reference's words, only its numbers. So,
+    unless `strict`, when `evidence` (the question's verbatim passages, `goldens.Evidence`)
+    has passages in the answer's language, the content terms are read from them instead:
+    for every fact with such a passage, the answer holds half the content terms of one of
+    its passages. The numbers still come from the reference.
 
     >>> holds_fact("The fee is Tk 18.50 per Tk 1,000 (1.85%).", "১.৮৫% fee")
     True
@@ -206,15 +214,33 @@ def holds_fact(answer_text: str | None, reference: str, strict: bool = False) ->
     have = set(read(answer_text))
     if any(n not in have for n in read(reference)):
         return False
-    wanted = [t for t in analyze(reference) if not NUMBER.fullmatch(t) and (strict or not is_number_word(t))]
-    if not wanted:
-        return True
     present = set(analyze(answer_text))
+    passages = [] if strict else _passages_in(answer_text, reference, evidence)
+    if passages:
+        return all(any(_half_found(p, present, strict) for p in group) for group in passages)
+    return _half_found(reference, present, strict)
+
+
+def _half_found(reference: str, present: set, strict: bool) -> bool:
+    wanted = [t for t in analyze(reference) if not NUMBER.fullmatch(t) and (strict or not is_number_word(t))]
     found = 0
     for term in wanted:
         if term in present:
             found += 1
     return 2 * found >= len(wanted)
+
+
+def _passages_in(answer_text: str, reference: str, evidence) -> list[list[str]]:
+    """The evidence quotes in the answer's language grouped by fact, when the reference is in
+    the other language (else none)."""
+    lang = detect_lang(answer_text)
+    if not evidence or detect_lang(reference) == lang:
+        return []
+    groups: dict = {}
+    for i, e in enumerate(evidence):
+        if detect_lang(e.quote) == lang:
+            groups.setdefault(i if e.fact is None else e.fact, []).append(e.quote)
+    return [groups[f] for f in sorted(groups)]
 
 
 def faithfulness(quotes, texts: dict[str, str]) -> float:

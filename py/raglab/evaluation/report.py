@@ -109,7 +109,9 @@ def sections(report: dict) -> list[dict]:
         "Threshold: " + st["tuning_rule"] + ".",
         "holds fact: the answer as shown (short answers and quotes) states every number of the reference "
         "answer, numbers written in words read as numbers (দুই লাখ = ২,০০,০০০), and at least half of its other "
-        "terms (`metrics.holds_fact`); holds strict: the same with digits only; short F1 and EM: token F1 and "
+        "terms, or, for an answer in the other language than the reference, half the terms of one of each "
+        "fact's passages in that language (`metrics.holds_fact`); holds strict: digits only and the "
+        "reference's own terms; short F1 and EM: token F1 and "
         "exact match of the short answers (the quotes where there is none) against the reference; "
         f"F1 and EM: of the quotes. All over answerable questions (an abstention scores 0); faithful: share of "
         f"quotes taken verbatim from the articles of the top {k} chunks (a table row: each of its cells and column "

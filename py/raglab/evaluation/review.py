@@ -34,14 +34,15 @@ def served_text(result: dict) -> str | None:
     return "\n".join(shorts + [result.get("answer") or ""])
 
 
-def verdict(answerable: bool, answer: str | None, reference: str | None) -> str:
+def verdict(answerable: bool, answer: str | None, reference: str | None, evidence=()) -> str:
     """right / wrong / abstained (correctly) / wrongly-abstained, for one served answer
-    (`answer` None means the answerer abstained)."""
+    (`answer` None means the answerer abstained; `evidence`: the question's passages, which
+    judge an answer in the other language than its reference, see `holds_fact`)."""
     if not answerable:
         return "abstained" if answer is None else "wrong"
     if answer is None:
         return "wrongly-abstained"
-    return "right" if holds_fact(answer, reference or "") else "wrong"
+    return "right" if holds_fact(answer, reference or "", evidence=evidence) else "wrong"
 
 
 def lost_at(verdict_: str, stage: str | None) -> str | None:
@@ -73,7 +74,7 @@ def review(report: dict, questions) -> dict:
         q = by_id[item["id"]]
         # What the page shows (the short answers, then the quotes) is what is judged and listed.
         answer = item.get("shown", item.get("answer")) if item["answered"] else None
-        v = verdict(q.answerable, answer, q.answer)
+        v = verdict(q.answerable, answer, q.answer, q.evidence)
         counts.setdefault(item["config"], {name: 0 for name in VERDICTS})[v] += 1
         rows.append({"id": q.id, "config": item["config"], "question": q.question, "lang": q.lang, "kind": q.kind,
                      "answer": answer, "reference": q.answer, "verdict": v, "stage": lost_at(v, item["stage"]),

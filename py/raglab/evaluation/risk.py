@@ -49,13 +49,14 @@ from raglab.evaluation.metrics import MIN_INTERVAL_N, holds_fact, overlap
 # --- one question -------------------------------------------------------------------
 
 
-def outcome(answer_text: str | None, reference: str | None) -> str:
-    """'abstained', 'right' or 'wrong' for an answer to a question with this reference."""
+def outcome(answer_text: str | None, reference: str | None, evidence=()) -> str:
+    """'abstained', 'right' or 'wrong' for an answer to a question with this reference (and
+    these evidence passages: `holds_fact`)."""
     if answer_text is None:
         return "abstained"
     if reference is None:
         return "wrong"
-    return "right" if holds_fact(answer_text, reference) else "wrong"
+    return "right" if holds_fact(answer_text, reference, evidence=evidence) else "wrong"
 
 
 def contextual_precision(relevant: list[bool]) -> float:
@@ -230,14 +231,14 @@ def answer_typing():
 
 
 def memoized_outcome():
-    """`outcome` memoised on (answer, reference): answers recur across configurations."""
+    """`outcome` memoised on (answer, reference, evidence): answers recur across configurations."""
     memo: dict[tuple, str] = {}
 
-    def cached(answer_text, reference):
-        key = (answer_text, reference)
+    def cached(answer_text, reference, evidence=()):
+        key = (answer_text, reference, evidence)
         got = memo.get(key)
         if got is None:
-            got = memo[key] = outcome(answer_text, reference)
+            got = memo[key] = outcome(answer_text, reference, evidence)
         return got
 
     return cached
@@ -246,7 +247,7 @@ def memoized_outcome():
 def question_fields(q, top, relevant: list[bool], answer_text, min_coverage: float, judge, typing) -> dict:
     """The per-question fields these measures need (`top`: the top-k chunks, best first;
     `relevant`: whether each covers an evidence passage; `judge`: `outcome`, memoised)."""
-    out = {"outcome": judge(answer_text, q.answer)}
+    out = {"outcome": judge(answer_text, q.answer, q.evidence)}
     if q.evidence:
         out["ctx_precision"] = contextual_precision(relevant)
         out["ctx_recall"] = contextual_recall(top, q.evidence, min_coverage)

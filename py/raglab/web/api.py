@@ -250,7 +250,7 @@ def judge(result, question_id: str, corpus: str = BUNDLED) -> str:
     result = _json_arg(result, "result", dict, {})
     for q in _corpus(corpus).questions:
         if q.id == question_id:
-            return dumps({"id": q.id, "verdict": verdict(q.answerable, served_text(result), q.answer),
+            return dumps({"id": q.id, "verdict": verdict(q.answerable, served_text(result), q.answer, q.evidence),
                           "reference": q.answer})
     raise ValueError(f"no golden question {question_id!r} in the {corpus} corpus")
 
