@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from fit_answerer import retrieved, risk_figures  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
 from raglab.answer.answerer import assess, compose  # noqa: E402
-from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, logistic, model  # noqa: E402
+from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, logistic, model, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
@@ -41,7 +41,7 @@ def rows(split="dev", config=Config()):
         a = assess(analyze(q.question), chunks, pipe.retriever.idf, pipe.aliases(q.question), q.question, scores,
                    pipe.docs, pipe.closest)
         rec = {"q": q, "a": a, "label": 0, "f1": 0.0, "answered": False, "shown": None}
-        if a is not None and a.order[0][1].features[COL["coverage"]] > 0:
+        if a is not None and speaks_to(a.signals):
             ans = compose(a, 0.0, pipe.docs)
             page = "\n".join([s.text for s in ans.short_answers] + [ans.text or ""])
             short = "; ".join(s.text for s in ans.short_answers) or ans.text

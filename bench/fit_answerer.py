@@ -51,7 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the shared fit
 
 from fitting import fit_logistic, fit_softmax  # noqa: E402
 from raglab.answer.answerer import assess, compose, question_info, respell, score_candidates  # noqa: E402
-from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus, parse_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402
 from raglab.corpus.importers import import_squad  # noqa: E402
@@ -194,7 +194,6 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
 
 
 CONFIDENCE_L2 = 1.0
-COVERAGE = CONFIDENCE_FEATURES.index("coverage")
 
 
 def risk_figures(outcomes: list[tuple], conf: list[float]) -> dict:
@@ -263,7 +262,7 @@ def _fit(data: dict[str, list[dict]]) -> dict:
         q = e["question"]
         right = signals is not None and q.answerable and holds_fact(shown, q.answer, evidence=q.evidence)
         f1 = token_f1(short, q.answer) if signals is not None and q.answerable else 0.0
-        outcomes.append((q.answerable, signals is not None and signals[COVERAGE] > 0, right, f1))
+        outcomes.append((q.answerable, signals is not None and speaks_to(signals), right, f1))
         if signals is None:
             continue
         conf_rows.append(signals)

@@ -317,3 +317,17 @@ def test_a_close_unit_in_the_question_language_is_quoted_first():
     assert in_own_language(q_bn, [(2.0, en), (2.0 - LANG_MARGIN / 2, bn)]) == [(2.0 - LANG_MARGIN / 2, bn), (2.0, en)]
     assert in_own_language(q_bn, [(2.0, en), (1.9 - LANG_MARGIN, bn)])[0][1] is en  # not close: the better one stays
     assert in_own_language(q_en, [(2.0, en), (1.9, bn)])[0][1] is en
+
+
+def test_a_bangla_question_can_be_answered_from_an_english_sentence_without_its_words():
+    # None of the question's Bangla words can appear in the English article that alone says
+    # how long closure takes: the answerer must not abstain for that reason alone.
+    from raglab.answer.sentences import CONFIDENCE_FEATURES, speaks_to
+
+    pipe = Pipeline(list(docs()), Config(threshold=0.0))
+    got = ask_json(pipe.ask("শাপলা পে একাউন্ট একেবারে বন্ধ করে দিতে চাই, কতদিন লাগবে?"))
+    assert not got["abstained"] and got["answer"].startswith("Closure completes within 7 working days")
+    signals = dict.fromkeys(CONFIDENCE_FEATURES, 0.0)
+    assert speaks_to(list({**signals, "same_lang": 0.0}.values()))  # other language, no shared word
+    assert not speaks_to(list({**signals, "same_lang": 1.0}.values()))  # its own language, no shared word
+    assert speaks_to(list({**signals, "same_lang": 1.0, "coverage": 0.2}.values()))

@@ -33,7 +33,7 @@ from typing import Callable
 
 from raglab.answer.facts import asks_two, missing_half
 from raglab.answer.respell import question_type_of, respell
-from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax
+from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
@@ -432,6 +432,6 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
         return Answer(None, True, [], answer_type=question_type(question))
     conf = confidence(m, a.signals)
     coverage = a.order[0][1].features[COL["coverage"]]
-    if conf < threshold or coverage <= 0:  # a unit with none of the question's words answers nothing
+    if conf < threshold or not speaks_to(a.signals):
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype)
     return compose(a, conf, docs, m, second_gain)

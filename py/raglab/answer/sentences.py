@@ -73,6 +73,7 @@ PREFIX = 4  # code points two words must share to count as one word in another f
 NEAR_WORDS = 6  # a typed value this close to a question word is "near" it
 CONFIDENCE_FEATURES = ("bias", "coverage", "missing", "probability", "margin", "logit", "typed", "score", "unmatched",
                        "same_lang", "top_doc")
+CONFIDENCE_COL = {name: i for i, name in enumerate(CONFIDENCE_FEATURES)}
 
 
 @dataclass(frozen=True)
@@ -348,6 +349,14 @@ def confidence_features(coverage: float, missing: float, probability: float, mar
     top-ranked chunk (the chunk ranking and the sentence choice agree)."""
     return [1.0, coverage, missing, probability, min(margin, 4.0) / 4.0, logit / 10.0, typed, score, unmatched,
             1.0 if same_lang else 0.0, 1.0 if top_doc else 0.0]
+
+
+def speaks_to(signals: list[float]) -> bool:
+    """Whether the chosen unit can answer at all (else the answerer abstains whatever the
+    confidence): it holds some of the question's words, or it is in the other language than
+    the question, whose words cannot appear in it (a Bangla question answered from an English
+    article; there the confidence alone decides)."""
+    return signals[CONFIDENCE_COL["coverage"]] > 0 or signals[CONFIDENCE_COL["same_lang"]] == 0
 
 
 def confidence(m: Model, values: list[float]) -> float:
