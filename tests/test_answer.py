@@ -110,6 +110,18 @@ def test_both_facts_when_two_are_asked():
     assert len(a.text.split()) <= 60
 
 
+@pytest.mark.parametrize("question, shorts", [
+    # Two kinds of value asked: each quote gives its own kind, even when the first quote names
+    # the second half's words ("the loan") without its value.
+    ("How much can I borrow with a nano loan, and at what interest rate?", ["9% a year", "up to Tk 20,000"]),
+    ("সেন্ড মানিতে দিনে কতবার এবং দিনে মোট কত টাকা পাঠানো যায়?", ["৫০ বার", "Tk 25,000"]),
+])
+def test_a_question_asking_two_kinds_of_value_gets_one_of_each(question, shorts):
+    got = ask_json(Pipeline(list(docs())).ask(question))
+    assert not got["abstained"] and len(got["quotes"]) == 2
+    assert [s["text"] for s in got["short_answers"]] == shorts
+
+
 def test_one_fact_asked_gets_one_short_answer():
     a = ask(["atm", "fee"], "What is the ATM fee?")
     assert len(a.short_answers) == 1 and len(a.quotes) <= 2
@@ -329,5 +341,8 @@ def test_a_bangla_question_can_be_answered_from_an_english_sentence_without_its_
     assert not got["abstained"] and got["answer"].startswith("Closure completes within 7 working days")
     signals = dict.fromkeys(CONFIDENCE_FEATURES, 0.0)
     assert speaks_to(list({**signals, "same_lang": 0.0}.values()))  # other language, no shared word
+    assert not speaks_to(list({**signals, "same_lang": 0.0, "unmatched": 1.0}.values()))  # no word the index knows
     assert not speaks_to(list({**signals, "same_lang": 1.0}.values()))  # its own language, no shared word
     assert speaks_to(list({**signals, "same_lang": 1.0, "coverage": 0.2}.values()))
+    stray = ask_json(pipe.ask("\u09c9 \u200d"))  # a stray vowel sign is no Bangla question about an English article
+    assert stray["abstained"]

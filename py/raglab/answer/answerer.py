@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from raglab.answer.facts import asks_two, missing_half
+from raglab.answer.facts import asks_two, missing_half, other_half
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
@@ -39,7 +39,7 @@ from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduc
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
 from raglab.text.analyzer import analyze, tokens, words
-from raglab.text.answertypes import question_type
+from raglab.text.answertypes import question_type, question_types
 from raglab.text.limits import index_heading
 from raglab.text.numbers import numbers
 
@@ -261,8 +261,8 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
 
 def _other_fact(q: Question, best: Candidate, c: Candidate) -> bool:
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out."""
-    mark = missing_half(q.text, best.found | best.in_heading)
-    return mark is not None and (mark in c.found or mark in c.in_heading)
+    return other_half(q.text, q.numbers, (best.found | best.in_heading, best.unit.text),
+                      (c.found | c.in_heading, c.unit.text))
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:
@@ -285,7 +285,13 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     for n, c in enumerate(units):
         text = c.unit.text
         room = 2 if both else 1
-        for s, e in short_spans(q.qtype, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1)):
+        # The second unit of a question asking for two kinds of value is read for the other kind
+        # first ("how much can I borrow, and at what interest rate?": the rate, then the amount).
+        kinds = [t for t in question_types(q.text) if t != q.qtype] + [q.qtype] if n else [q.qtype]
+        spans: list = []
+        for kind in kinds:
+            spans = spans or short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
+        for s, e in spans:
             value = text[s:e]
             if any(value == o.text for o in out):
                 continue

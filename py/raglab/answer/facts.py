@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from raglab.answer.sentences import fresh_spans, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import question_type, question_types
 
@@ -46,11 +47,54 @@ def facets(question: str) -> tuple[tuple, tuple]:
     return only_left, only_right
 
 
-def missing_half(question: str, have) -> str | None:
-    """The contrasting word of the half of a two-fact question that a unit holding the terms
-    `have` (its own and its heading's) leaves out: the last word only the part before the joining
-    word has, or the first only the part after it has ("minimum and maximum", "cash in and cash
-    out"); None when it holds both or neither."""
+def missing_half(question: str, have) -> tuple[str, ...] | None:
+    """The words of the half of a two-fact question that a unit holding the terms `have` (its
+    own and its heading's) leaves out, any of which a second unit must hold; None when it holds
+    both halves or neither.
+
+    First the contrasting words: the last word only the part before the joining word has, and
+    the first only the part after it has ("minimum and maximum", "cash in and cash out"). When
+    the unit holds both of those, or neither, every word only one part has decides: the half
+    of which the unit holds the smaller share is missing, by its words the unit lacks ("how much
+    can I borrow with a nano loan, and at what interest rate?": a unit on the rate and the loan
+    lacks "borrow").
+
+    >>> missing_half("What are the minimum and maximum amounts?", {"minimum", "amount"})
+    ('maximum',)
+    >>> missing_half("How much can I borrow with a nano loan, and at what interest rate?", {"interest", "rate", "loan", "nano"})
+    ('much', 'borrow')
+    """
     left, right = facets(question)
     marks = [t for t in (left[-1:] + right[:1]) if t not in have]
-    return marks[0] if len(marks) == 1 else None
+    if len(marks) == 1:
+        return (marks[0],)
+    gone_left = tuple(t for t in left if t not in have)
+    gone_right = tuple(t for t in right if t not in have)
+    if not left or not right or not (gone_left or gone_right):
+        return None
+    held_left = (len(left) - len(gone_left)) * len(right)  # shares compared without division
+    held_right = (len(right) - len(gone_right)) * len(left)
+    if held_left < held_right:
+        return gone_left
+    if held_right < held_left:
+        return gone_right
+    return None
+
+
+def other_half(question: str, question_numbers: frozenset[str], best: tuple, other: tuple) -> bool:
+    """Whether a unit (`other`: its terms with its heading's, and its text) speaks of the half
+    of a two-fact question that the best unit (`best`, alike) leaves out: it holds one of the
+    words of that half (`missing_half`), or it states a value of a kind the question asks for
+    and the best unit does not ("how much can I borrow, and at what interest rate?": an amount
+    and a percentage; values the question states itself do not count)."""
+    marks = missing_half(question, best[0])
+    if marks is not None and any(m in other[0] for m in marks):
+        return True
+    asked = question_types(question)
+    if len(asked) < 2:
+        return False
+    for t in asked:
+        if not fresh_spans(spans_of(best[1]), best[1], (t,), question_numbers) and \
+                fresh_spans(spans_of(other[1]), other[1], (t,), question_numbers):
+            return True
+    return False

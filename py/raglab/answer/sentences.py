@@ -355,8 +355,11 @@ def speaks_to(signals: list[float]) -> bool:
     """Whether the chosen unit can answer at all (else the answerer abstains whatever the
     confidence): it holds some of the question's words, or it is in the other language than
     the question, whose words cannot appear in it (a Bangla question answered from an English
-    article; there the confidence alone decides)."""
-    return signals[CONFIDENCE_COL["coverage"]] > 0 or signals[CONFIDENCE_COL["same_lang"]] == 0
+    article; there the confidence decides), as long as the index knows some of the question's
+    words (a string of stray letters is not a question in another language)."""
+    if signals[CONFIDENCE_COL["coverage"]] > 0:
+        return True
+    return signals[CONFIDENCE_COL["same_lang"]] == 0 and signals[CONFIDENCE_COL["unmatched"]] < 1
 
 
 def confidence(m: Model, values: list[float]) -> float:
