@@ -133,7 +133,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
-                    echo_types(question, qtype), lang_of(question))
+                    echo_types(question, qtype), lang_of(question), tuple(question_types(question)))
 
 
 def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None]:
@@ -261,7 +261,7 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
 
 def _other_fact(q: Question, best: Candidate, c: Candidate) -> bool:
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out."""
-    return other_half(q.text, q.numbers, (best.found | best.in_heading, best.unit.text),
+    return other_half(q.text, q.types, q.numbers, (best.found | best.in_heading, best.unit.text),
                       (c.found | c.in_heading, c.unit.text))
 
 
@@ -287,10 +287,11 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
         room = 2 if both else 1
         # The second unit of a question asking for two kinds of value is read for the other kind
         # first ("how much can I borrow, and at what interest rate?": the rate, then the amount).
-        kinds = [t for t in question_types(q.text) if t != q.qtype] + [q.qtype] if n else [q.qtype]
-        spans: list = []
+        kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if n else [q.qtype]
         for kind in kinds:
-            spans = spans or short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
+            spans = short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
+            if spans:
+                break
         for s, e in spans:
             value = text[s:e]
             if any(value == o.text for o in out):

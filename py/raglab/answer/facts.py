@@ -81,16 +81,16 @@ def missing_half(question: str, have) -> tuple[str, ...] | None:
     return None
 
 
-def other_half(question: str, question_numbers: frozenset[str], best: tuple, other: tuple) -> bool:
+def other_half(question: str, asked, question_numbers: frozenset[str], best: tuple, other: tuple) -> bool:
     """Whether a unit (`other`: its terms with its heading's, and its text) speaks of the half
     of a two-fact question that the best unit (`best`, alike) leaves out: it holds one of the
     words of that half (`missing_half`), or it states a value of a kind the question asks for
-    and the best unit does not ("how much can I borrow, and at what interest rate?": an amount
-    and a percentage; values the question states itself do not count)."""
+    (`asked`: `answertypes.question_types`) and the best unit does not ("how much can I
+    borrow, and at what interest rate?": an amount and a percentage; values the question
+    states itself do not count)."""
     marks = missing_half(question, best[0])
     if marks is not None and any(m in other[0] for m in marks):
         return True
-    asked = question_types(question)
     if len(asked) < 2:
         return False
     for t in asked:

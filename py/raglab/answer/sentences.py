@@ -165,6 +165,7 @@ class Question:
     unmatched: float = 0.0  # share of the idf mass in words neither the index nor a near spelling holds
     echoes: tuple = ()  # span types of the values an untyped question states itself
     lang: str = "en"  # the question's language (`articles.detect_lang`)
+    types: tuple = ()  # the kinds of value it asks for, in question order (`answertypes.question_types`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:

@@ -51,6 +51,12 @@ class Evidence:
     fact: int | None = None  # 0-based; passages sharing a fact state the same thing in different articles
 
 
+def fact_key(n: int, e: Evidence) -> int:
+    """The fact the `n`-th passage of a question states: its `fact`, or its own place when it
+    names none."""
+    return n if e.fact is None else e.fact
+
+
 @dataclass(frozen=True)
 class Question:
     id: str
@@ -69,7 +75,7 @@ class Question:
     @property
     def n_facts(self) -> int:
         """Distinct facts the answer needs; each is found by covering any one of its passages."""
-        return len({i if e.fact is None else e.fact for i, e in enumerate(self.evidence)})
+        return len({fact_key(i, e) for i, e in enumerate(self.evidence)})
 
 
 def _field(row: dict, name: str, where: str, kinds: tuple = (str,)):

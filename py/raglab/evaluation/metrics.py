@@ -42,6 +42,7 @@ import random
 from collections import Counter
 
 from raglab.corpus.articles import detect_lang
+from raglab.corpus.goldens import fact_key
 from raglab.text.analyzer import analyze
 from raglab.text.numbers import NUMBER, is_number_word, number_values, numbers
 
@@ -239,7 +240,7 @@ def _passages_in(answer_text: str, reference: str, evidence) -> list[list[str]]:
     groups: dict = {}
     for i, e in enumerate(evidence):
         if detect_lang(e.quote) == lang:
-            groups.setdefault(i if e.fact is None else e.fact, []).append(e.quote)
+            groups.setdefault(fact_key(i, e), []).append(e.quote)
     return [groups[f] for f in sorted(groups)]
 
 

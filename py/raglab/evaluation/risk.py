@@ -44,6 +44,7 @@ import math
 from itertools import accumulate, repeat
 from operator import add, itemgetter, mul, truediv
 
+from raglab.corpus.goldens import fact_key
 from raglab.evaluation.metrics import MIN_INTERVAL_N, holds_fact, overlap
 
 # --- one question -------------------------------------------------------------------
@@ -74,7 +75,7 @@ def contextual_recall(chunks, evidence, min_coverage: float = 0.5) -> float:
     """Share of facts whose passage the chunks (doc, start, end) cover together by min-coverage."""
     facts: dict[int, bool] = {}
     for n, ev in enumerate(evidence):
-        fact = n if ev.fact is None else ev.fact
+        fact = fact_key(n, ev)
         spans = sorted((c.start, c.end) for c in chunks if c.doc == ev.doc)
         joined = 0
         reach = ev.start
