@@ -1025,7 +1025,8 @@ def cmd_test(args) -> None:
     setup_encoder()
     workers = max(1, min(os.cpu_count() or 1, 8))
     extra = list(args.pytest_args)
-    if args.quick:  # the inner loop: no Chromium, no page build, no slow tests
+    if args.quick:  # the inner loop: no Chromium, no page build, no slow tests, a quarter of the fuzzing
+        os.environ.setdefault("RAGLAB_FUZZ_SCALE", "0.25")
         sys.exit(_pytest("not browser and not slow", workers, extra))
     setup_node()
     setup_chromium()

@@ -99,3 +99,21 @@ def test_the_build_ships_the_served_chunkers_table(build_module):
     table = json.loads(build_module.build_analysis(CORPUS))
     assert table["chunker"] == SERVED and table["format"] == prebuilt.FORMAT
     assert table["bm25"]["lengths"] and table["bm25"]["texts"]
+
+
+def test_the_cli_keeps_the_table_between_runs_and_replaces_a_damaged_one(tmp_path):
+    corpus = list(docs())
+    try:
+        made = prebuilt.install_cached(corpus, SERVED, str(tmp_path))
+        (path,) = tmp_path.iterdir()
+        assert made == analyzer.prebuilt_size() > len(prebuilt.texts_of(corpus, SERVED))  # every chunker's texts
+        assert prebuilt.install_cached(corpus, SERVED, str(tmp_path)) == made
+        assert list(tmp_path.iterdir()) == [path]  # read back, not made again
+        damaged = path.read_bytes().replace(b'"format":2', b'"format": 2')  # still JSON, not the bytes named
+        assert damaged != path.read_bytes()
+        path.write_bytes(damaged)
+        assert prebuilt.install_cached(corpus, SERVED, str(tmp_path)) == made
+        assert list(tmp_path.iterdir()) == [path] and prebuilt.sha256(path.read_bytes()) in path.name
+        # What the table answers is what a fresh analysis gives (the tests above).
+    finally:
+        analyzer.install_prebuilt({})

@@ -15,9 +15,10 @@ import sys
 import time
 
 from raglab.cli import cluster
+from raglab.cli.arguments import UsageError, add_config_args, add_corpus_arg, add_output_arg, check_paths, config_from, corpus_docs
 from raglab.cli.console import Progress, Ticker, output_to, printable, read_questions, terminal_safe
 from raglab.corpus import importers
-from raglab.corpus.articles import CorpusError, bundled_corpus_dir, list_corpus_folder, load_corpus, read_utf8
+from raglab.corpus.articles import CorpusError, read_utf8
 from raglab.corpus.chunking import CHUNKERS, chunk_corpus
 from raglab.corpus.goldens import GoldenError, answer_type_agreement, bundled_goldens_path, counts_table, load_goldens
 from raglab.evaluation import engine as evaluation
@@ -31,61 +32,6 @@ from raglab.pipeline import Config, Pipeline
 from raglab.retrieval.registry import RETRIEVERS
 from raglab.schema import analysis, ask_json, chunk_json, dumps, empty_question, language_counts
 from raglab.text.analyzer import tokens
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
-
-
-def add_corpus_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", metavar="DIR", default=None,
-                   help="folder of <id>.md articles (default: the bundled Shapla Pay help centre)")
-
-
-def add_output_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--output", metavar="FILE",
-                   help="write to FILE instead of stdout, all at once: on an error or Ctrl-C FILE is left as it was")
-
-
-def check_paths(args) -> None:
-    """An empty or blank path is a mistake (an unset variable), not "the default"."""
-    for name in ("corpus", "goldens", "questions", "output", "bench", "trec", "out", "source"):
-        value = getattr(args, name, None)
-        if value is not None and not value.strip():
-            default = {"corpus": "; leave it out for the bundled help centre",
-                       "goldens": "; leave it out for the bundled golden set"}.get(name, "")
-            flag = name.upper() if name == "source" else f"--{name}"
-            raise UsageError(f"{flag} is empty; give a path{default}")
-
-
-def add_config_args(p: argparse.ArgumentParser) -> None:
-    d = Config()
-    p.add_argument("--chunker", default=d.chunker, help=f"one of {', '.join(CHUNKERS)} (default {d.chunker})")
-    p.add_argument("--retriever", default=d.retriever, help=f"one of {', '.join(RETRIEVERS)} (default {d.retriever})")
-    p.add_argument("-k", type=int, default=d.k, help=f"chunks handed to the answerer (default {d.k})")
-    p.add_argument("--expand", action=argparse.BooleanOptionalAction, default=d.expand,
-                   help=f"expand the query with the bilingual synonym table (default {'on' if d.expand else 'off'})")
-    p.add_argument("--threshold", type=float, default=d.threshold,
-                   help=f"abstain below this confidence, a probability in [0, 1] (default {d.threshold})")
-
-
-def corpus_docs(args):
-    directory = args.corpus or bundled_corpus_dir()
-    if args.corpus is None and not os.path.isdir(directory):
-        raise UsageError("the bundled corpus is not available here; pass --corpus DIR")
-    _, skipped = list_corpus_folder(directory)
-    if skipped:  # said once, on stderr: a file left out changes every answer
-        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
-        what = "1 entry that is not an article" if len(skipped) == 1 else f"{len(skipped)} entries that are not articles"
-        print(f"raglab {args.command}: note: {directory}: skipped {what}: {shown}", file=sys.stderr)
-    if getattr(args, "ticker", None):  # compare's report_from_args is called without one
-        args.ticker.step(f"reading the articles in {directory}")
-    return load_corpus(directory)
-
-
-def config_from(args) -> Config:
-    return Config(chunker=args.chunker, retriever=args.retriever, k=args.k,
-                  expand=args.expand, threshold=args.threshold).check()
 
 
 def cmd_analyze(args) -> int:

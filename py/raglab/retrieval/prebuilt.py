@@ -33,7 +33,7 @@ import json
 import os
 
 from raglab.corpus.articles import Document
-from raglab.corpus.chunking import Chunk, chunk_corpus, index_text
+from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
 from raglab.retrieval.bm25 import BM25, counts
 from raglab.text import analyzer, stemmer
 from raglab.text.analyzer import Token, analyze, fresh_tokens, text_key
@@ -146,6 +146,43 @@ def bm25_of(texts: list[str], k1: float = 1.2, b: float = 0.75) -> BM25:
     if _BM25 and _BM25["texts"] == texts_digest(texts):
         return BM25.from_counts(_BM25["lengths"], _BM25["ids"], _BM25["tfs"], k1, b)
     return BM25((analyze(text) for text in texts), k1=k1, b=b)  # one chunk's terms at a time
+
+
+def install_cached(docs: list[Document], chunker: str, folder: str) -> int:
+    """Natively, the same table kept in `folder` between runs, so a command's start skips the
+    analysis: made on the first run (the texts of every chunker, with the BM25 parts of
+    `chunker`'s chunks), then installed. A file is named by its sha256; one whose bytes do not
+    match its name, made by another analyzer or counted from other chunks is replaced. A
+    folder that cannot be written only costs the time. Returns the texts installed."""
+    indexed = [index_text(c) for c in chunk_corpus(docs, chunker)]
+    prefix = f"{chunker}-"
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    for name in (n for n in names if n.startswith(prefix) and n.endswith(".json")):
+        path = os.path.join(folder, name)
+        try:
+            with open(path, "rb") as fh:
+                installed = install(fh.read(), name[len(prefix):-len(".json")])
+        except (OSError, ValueError):
+            installed = 0
+        if installed and _BM25.get("texts") == texts_digest(indexed):
+            return installed
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+    texts: dict[str, None] = {}
+    for name in CHUNKERS:
+        texts.update(dict.fromkeys(texts_of(docs, name)))
+    data = dumps(table_of(list(texts), chunker, indexed))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"{prefix}{sha256(data)}.json")
+        with open(path + f".{os.getpid()}.tmp", "wb") as fh:
+            fh.write(data)
+        os.replace(path + f".{os.getpid()}.tmp", path)  # never a half-written table
+    except OSError:
+        pass
+    return install(data, sha256(data))
 
 
 def install_file(path: str, expected_sha256: str) -> int:
