@@ -1015,7 +1015,11 @@ def _pytest(marks: str, workers: int, extra: list[str]) -> int:
     that many processes (pytest-xdist), each file kept on one so its fixtures are built once."""
     spread = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
     log(f"pytest -m '{marks}'" + (f" on {workers} processes" if spread else ""))
-    return subprocess.run([VPY, "-m", "pytest", "-m", marks, *spread, *extra], cwd=ROOT).returncode
+    # Bytecode is cached even where the environment turns that off: the suite starts a
+    # Python process (a worker, a CLI run) hundreds of times, each else compiling every
+    # module and every test's assertions afresh.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return subprocess.run([VPY, "-m", "pytest", "-m", marks, *spread, *extra], cwd=ROOT, env=env).returncode
 
 
 def cmd_test(args) -> None:

@@ -159,6 +159,20 @@ def native_web():
     return web
 
 
+@pytest.fixture(scope="session", autouse=True)
+def bundled_analysis():
+    """The bundled corpus's analysis from the table the CLI keeps (prebuilt.install_cached),
+    so the many pipelines tests build on it start without analysing every chunk again. It
+    only saves time: a text the table lacks is analysed as always, and test_prebuilt.py
+    proves the table's tokens are a fresh analysis's."""
+    from raglab.cli.arguments import ANALYSIS_CACHE
+    from raglab.corpus.articles import bundled_corpus_dir, load_corpus
+    from raglab.pipeline import Config
+    from raglab.retrieval.prebuilt import install_cached
+
+    install_cached(load_corpus(bundled_corpus_dir()), Config().chunker, ANALYSIS_CACHE)
+
+
 # The quick tier (`python3 build.py test --quick`) leaves out what needs Chromium and the
 # few tests marked slow; everything else runs in both tiers.
 BROWSER_FIXTURES = {"dist_dir", "site_url", "browser", "browser_context", "app_page"}

@@ -4,6 +4,7 @@ The browser half (Pyodide works the table out afresh and gets the shipped file's
 digest) is in test_parity.py.
 """
 
+import contextlib
 import json
 
 import pytest
@@ -18,12 +19,29 @@ from raglab.text.analyzer import fresh_tokens, tokens
 SERVED = Config().chunker
 
 
+@pytest.fixture(scope="module")
+def built():
+    return prebuilt.build(list(docs()), SERVED)
+
+
 @pytest.fixture
-def installed():
-    data = prebuilt.build(list(docs()), SERVED)
-    assert prebuilt.install(data, prebuilt.sha256(data)) > 0
-    yield data
-    analyzer.install_prebuilt({})
+def installed(built):
+    with the_session_table_put_back():
+        assert prebuilt.install(built, prebuilt.sha256(built)) > 0
+        yield built
+
+
+@contextlib.contextmanager
+def the_session_table_put_back():
+    """conftest.py installs the bundled corpus's table for the session; a test here installs
+    others, and leaves the session's as it found it."""
+    tokens, bm25 = dict(analyzer._PREBUILT), dict(prebuilt._BM25)
+    try:
+        yield
+    finally:
+        analyzer.install_prebuilt(tokens)
+        prebuilt._BM25.clear()
+        prebuilt._BM25.update(bm25)
 
 
 def test_the_file_is_the_same_bytes_every_time():
@@ -102,8 +120,8 @@ def test_the_build_ships_the_served_chunkers_table(build_module):
 
 
 def test_the_cli_keeps_the_table_between_runs_and_replaces_a_damaged_one(tmp_path):
-    corpus = list(docs())
-    try:
+    corpus = list(docs())[:8]
+    with the_session_table_put_back():
         made = prebuilt.install_cached(corpus, SERVED, str(tmp_path))
         (path,) = tmp_path.iterdir()
         assert made == analyzer.prebuilt_size() > len(prebuilt.texts_of(corpus, SERVED))  # every chunker's texts
@@ -115,5 +133,3 @@ def test_the_cli_keeps_the_table_between_runs_and_replaces_a_damaged_one(tmp_pat
         assert prebuilt.install_cached(corpus, SERVED, str(tmp_path)) == made
         assert list(tmp_path.iterdir()) == [path] and prebuilt.sha256(path.read_bytes()) in path.name
         # What the table answers is what a fresh analysis gives (the tests above).
-    finally:
-        analyzer.install_prebuilt({})
