@@ -93,7 +93,9 @@ def _swap_in(out: str, build: str) -> None:
             if os.path.isdir(corpus):
                 os.rename(corpus, os.path.join(build, "old-corpus"))
             os.rename(new_corpus, corpus)
-    if os.path.exists(new_questions):
+    # The questions follow the corpus, never precede it: were READY ever not the inode of
+    # either folder, the old import stays whole rather than half replaced.
+    if os.path.isdir(corpus) and _inode(corpus) == new_inode and os.path.exists(new_questions):
         os.replace(new_questions, questions)
     _fsync_dir(out)
 
@@ -157,7 +159,10 @@ def write_files(out: str, files: dict[str, str], questions: str, force: bool = F
                 _write_text(os.path.join(build, "corpus", name), files[name])
             _write_text(os.path.join(build, "questions.jsonl"), questions, sync=True)
             _fsync_dir(os.path.join(build, "corpus"))
-            _write_text(os.path.join(build, READY), _inode(os.path.join(build, "corpus")), sync=True)  # from here on the swap is finished, not undone
+            # READY appears whole or not at all (a kill while writing it left a partial inode
+            # once): from here on the swap is finished, not undone.
+            _write_text(os.path.join(build, READY + ".tmp"), _inode(os.path.join(build, "corpus")), sync=True)
+            os.replace(os.path.join(build, READY + ".tmp"), os.path.join(build, READY))
             _fsync_dir(build)
             _swap_in(out, build)
         finally:
