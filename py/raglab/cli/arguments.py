@@ -66,10 +66,10 @@ def corpus_docs(args):
         args.ticker.step(f"reading the articles in {directory}")
     docs = load_corpus(directory)
     if args.corpus is None:  # the bundled corpus's analysis is kept between runs (prebuilt.install_cached)
-        chunker = getattr(args, "chunker", None)  # compare's is a list: its first chunker gets the BM25 parts
-        chunker = chunker[0] if isinstance(chunker, list) and chunker else chunker
-        install_cached(docs, chunker if isinstance(chunker, str) and chunker in CHUNKERS else Config().chunker,
-                       ANALYSIS_CACHE)
+        chunker = getattr(args, "chunker", None)
+        if isinstance(chunker, list):  # compare's: its first chunker gets the BM25 parts
+            chunker = chunker[0] if chunker else None
+        install_cached(docs, chunker if chunker in CHUNKERS else Config().chunker, ANALYSIS_CACHE)
     return docs
 
 

@@ -177,9 +177,10 @@ def install_cached(docs: list[Document], chunker: str, folder: str) -> int:
     try:
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, f"{prefix}{sha256(data)}.json")
-        with open(path + f".{os.getpid()}.tmp", "wb") as fh:
+        partial = f"{path}.{os.getpid()}.tmp"
+        with open(partial, "wb") as fh:
             fh.write(data)
-        os.replace(path + f".{os.getpid()}.tmp", path)  # never a half-written table
+        os.replace(partial, path)  # never a half-written table
     except OSError:
         pass
     return install(data, sha256(data))
