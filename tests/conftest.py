@@ -32,6 +32,13 @@ import os
 
 import pytest
 
+# One BLAS thread: the suite already runs a process per core beside Chromium, and numpy's
+# float64 reference (tests/e5_reference.py) with a thread per core on top ran 4-5x slower
+# in wall time on a loaded 2-core machine (13 s against 2.4 s for 20 texts). Set before any
+# test module imports numpy, which reads these once.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 READY_TIMEOUT_MS = 90_000  # a cold Pyodide start takes a few seconds; allow for a loaded machine
 
