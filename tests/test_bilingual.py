@@ -11,8 +11,10 @@ import pytest
 from helpers import ROOT, docs, questions
 from raglab.corpus.articles import load_corpus
 from raglab.corpus.chunking import chunk_corpus
+from raglab.encoder import vectors
+from raglab.encoder.native import native_encoder
 from raglab.retrieval import bilingual
-from raglab.retrieval.bilingual import SLOT, BilingualRetriever, translated, with_other_language
+from raglab.retrieval.bilingual import SLOT, BilingualRetriever, translated, translated_queries, with_other_language
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.retrieval.semantic import FusionRetriever
@@ -103,3 +105,12 @@ def test_without_expansion_the_question_is_read_once(recursive):
     _, r = recursive
     query = Query.plain("The remittance company asked my son how he is related to me.")
     assert translated(query) is None and r.cosines(query) == r.semantic.scores(query)
+
+
+def test_the_translated_readings_of_our_questions_ship():
+    """Evaluating the bundled questions encodes nothing new, natively or in the page."""
+    enc = native_encoder()
+    store = vectors.read_store(vectors.shipped_path(enc.digest), enc.digest, enc.dim)
+    readings = translated_queries([q.question for q in questions()])
+    missing = [t[:60] for t in readings if vectors.text_key(t) not in store]
+    assert len(readings) > 100 and not missing, f"run `python3 build.py vectors`: {missing[:3]}"

@@ -42,11 +42,12 @@ from importlib import resources
 
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
+from raglab.encoder.native import QUERY
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight
-from raglab.text.analyzer import analyze, has_bangla
+from raglab.text.analyzer import analyze, has_bangla, normalize
 
 TABLE = "bilingual.json"
 SLOT = 3  # the place the other language may take (the served k)
@@ -89,6 +90,19 @@ def translated(query: Query) -> str | None:
         return None
     other = [p for p in expand(query.text, both=True).expansion if has_bangla(p) != (query.lang == "bn")]
     return query.text + " " + " ".join(other) if other else None
+
+
+def translated_queries(questions: list[str]) -> list[str]:
+    """``"query: "`` + the translated reading (expansion on) of each question that has one,
+    as `BilingualRetriever.cosines` encodes it, without repeats: the texts whose vectors ship
+    beside the golden questions' own, so that evaluating them encodes nothing (see
+    ``build.py vectors``)."""
+    out: dict[str, None] = {}
+    for q in questions:
+        text = translated(expand(q))
+        if text is not None:
+            out.setdefault(QUERY + normalize(text), None)
+    return list(out)
 
 
 def bridged(typed: dict[int, float], translated: dict[int, float], langs: list[str], lang: str) -> dict[int, float]:
