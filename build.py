@@ -383,7 +383,10 @@ def _vector_store(chunkers: tuple[str, ...], with_questions: bool) -> bytes:
             f"texts = list(dict.fromkeys(encoder.PASSAGE + index_text(c) for n in {chunkers!r}\n"
             "                            for c in chunk_corpus(docs, n)))\n"
             f"if {with_questions!r}:\n"
-            "    texts += [encoder.QUERY + normalize(q.question) for q in load_goldens(sys.argv[1], docs)]\n"
+            "    ours = load_goldens(sys.argv[1], docs)\n"
+            "    texts += [encoder.QUERY + normalize(q.question) for q in ours]\n"
+            "    from raglab.retrieval.bilingual import translated_queries\n"
+            "    texts += translated_queries([q.question for q in ours])  # bilingual's second reading\n"
             "    texts = list(dict.fromkeys(texts))\n"
             "cache = vectors.native_cache()\n"
             "flat = cache.get(texts, progress=True)\n"
@@ -456,8 +459,10 @@ def _corpus_digest(chunkers: tuple[str, ...], with_questions: bool) -> str:
     paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("corpus/chunking.py", "corpus/articles.py",
                                                              "retrieval/registry.py", "text/analyzer.py",
                                                              "encoder/tokenizer.py", "encoder/native.py")]
-    if with_questions:
+    if with_questions:  # the questions, and their translated readings through the expansion table
         paths.append(os.path.join(ROOT, "goldens", "questions.jsonl"))
+        paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("retrieval/expansion.py", "retrieval/bilingual.py",
+                                                                 "data/expansions.json")]
     for path in paths:
         digest.update(os.path.basename(path).encode() + b"\0")
         with open(path, "rb") as fh:
@@ -1005,8 +1010,17 @@ def cmd_vectors(args) -> None:
     """Write py/raglab/data/vectors/<model digest>.bin, the shipped vectors of the bundled texts (minutes on 2 cores)."""
     setup_python()
     setup_encoder()
+    # Beside the bundled texts, the translated readings of our questions (`bilingual` encodes
+    # them too), so that evaluating the bundled questions encodes nothing.
     code = ("from raglab.encoder import bundled\nfrom raglab.encoder import vectors\n"
-            "print(vectors.write_shipped(bundled.shipped()))\n")
+            "from raglab.corpus.articles import bundled_corpus_dir, load_corpus\n"
+            "from raglab.corpus.goldens import load_goldens\n"
+            "from raglab.retrieval.bilingual import translated_queries\n"
+            "texts = bundled.shipped()\n"
+            "ours = load_goldens(bundled.question_files()[0], load_corpus(bundled_corpus_dir()))\n"
+            "have = set(texts)\n"
+            "texts += [t for t in translated_queries([q.question for q in ours]) if t not in have]\n"
+            "print(vectors.write_shipped(texts))\n")
     run([VPY, "-c", code])
 
 

@@ -5,9 +5,10 @@
 
 For every answerable dev question whose first covering chunk is not in the top k, one row:
 its slice, the rank of that chunk under the fused score, under the centred cosines alone,
-the raw cosines alone and BM25 alone (over the bilingual expansion, as `bilingual` reads it),
-and, for crosslingual questions, its rank among the other language's chunks only (what
-the third place for the other language can reach). Then each slice's misses counted.
+the raw cosines alone (typed, and translated for the other language, as `bilingual` reads
+them) and BM25 alone (over the bilingual expansion, as `bilingual` reads it), and, for
+crosslingual questions, its rank among the other language's chunks only (what the third
+place for the other language can reach). Then each slice's misses counted.
 It reads what the retriever computes; nothing is tuned here, and test questions are never read.
 """
 
@@ -70,7 +71,7 @@ def main() -> None:
         if any(i in relevant for i in ranked[:args.k]):
             continue
         misses[slice_of(q)] = misses.get(slice_of(q), 0) + 1
-        cos = retriever.semantic.scores(query)
+        cos = retriever.cosines(query)  # as the retriever reads them: typed, and translated for the other language
         lexical = retriever.bm25.scores(*weighted_terms(retriever.bm25, analyze(retriever.lexical_text(query))))
         fused = fuse(centred(cos, langs), lexical, retriever.weight)
         other = {i: s for i, s in fused.items() if langs[i] != query.lang}

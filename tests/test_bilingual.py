@@ -11,8 +11,10 @@ import pytest
 from helpers import ROOT, docs, questions
 from raglab.corpus.articles import load_corpus
 from raglab.corpus.chunking import chunk_corpus
+from raglab.encoder import vectors
+from raglab.encoder.native import native_encoder
 from raglab.retrieval import bilingual
-from raglab.retrieval.bilingual import SLOT, BilingualRetriever, with_other_language
+from raglab.retrieval.bilingual import SLOT, BilingualRetriever, translated, translated_queries, with_other_language
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.retrieval.semantic import FusionRetriever
@@ -27,6 +29,12 @@ def test_docstring_examples():
 @pytest.fixture(scope="module")
 def fixed():
     chunks = chunk_corpus(list(docs()), "fixed")
+    return chunks, BilingualRetriever(chunks)
+
+
+@pytest.fixture(scope="module")
+def recursive():
+    chunks = chunk_corpus(list(docs()), "recursive")
     return chunks, BilingualRetriever(chunks)
 
 
@@ -80,3 +88,29 @@ def test_on_a_corpus_in_one_language_it_ranks_like_bm25_semantic():
     for text in ["Can my dog catch the virus?", "How long does it live on surfaces?", "Should I wear a mask outside?"]:
         q = Query.plain(text)
         assert [h.index for h in ours.search(q, 10)] == [h.index for h in theirs.search(q, 10)]
+
+
+def test_the_other_language_is_read_through_the_table_and_the_own_language_as_typed(recursive):
+    chunks, r = recursive
+    query = expand("The remittance company asked my son how he is related to me. Does he have to give that?")
+    assert translated(query) == query.text + " প্রবাসী আয় বিদেশ থেকে"  # the remittance group's Bangla
+    typed, read = r.semantic.scores(query), r.cosines(query)
+    assert all(read[i] == typed[i] for i in typed if r.langs[i] == "en")
+    assert any(read[i] != typed[i] for i in typed if r.langs[i] == "bn")
+    # The fact (the sender's relation to the receiver) is stated only in the Bangla article.
+    assert any(chunks[h.index].doc == "bn-remittance" for h in r.search(query, 3))
+
+
+def test_without_expansion_the_question_is_read_once(recursive):
+    _, r = recursive
+    query = Query.plain("The remittance company asked my son how he is related to me.")
+    assert translated(query) is None and r.cosines(query) == r.semantic.scores(query)
+
+
+def test_the_translated_readings_of_our_questions_ship():
+    """Evaluating the bundled questions encodes nothing new, natively or in the page."""
+    enc = native_encoder()
+    store = vectors.read_store(vectors.shipped_path(enc.digest), enc.digest, enc.dim)
+    readings = translated_queries([q.question for q in questions()])
+    missing = [t[:60] for t in readings if vectors.text_key(t) not in store]
+    assert len(readings) > 100 and not missing, f"run `python3 build.py vectors`: {missing[:3]}"

@@ -11,10 +11,16 @@ question's words. This retriever changes three things and keeps the rest:
    language's chunks is subtracted from that language's cosines before the min–max
    scaling, so a chunk competes on how far above its own language's average it lies.
    (On a corpus in one language this changes nothing: min–max scaling ignores a shift.)
-2. **Bilingual expansion on the BM25 side.** With query expansion on, the BM25 side reads
-   the help-centre phrases of both languages for every question (`expansion.expand`
-   with ``both=True``), so an English question reaches Bangla chunks through the table's
-   Bangla wording too. The encoder still reads the customer's own words only.
+2. **The question translated through the expansion table, on both sides.** With query
+   expansion on, the BM25 side reads the help-centre phrases of both languages for every
+   question (`expansion.expand` with ``both=True``), so an English question reaches Bangla
+   chunks through the table's Bangla wording too. On a corpus in two languages the
+   encoder reads the question twice: as typed, and followed by the table's phrases in the
+   *other* language (`translated`). A chunk in the question's language keeps its cosine
+   with the question as typed; a chunk in the other language gets the mean of its two
+   cosines (`bridged`): the second reading states the question's concepts in that
+   language's help-centre words, the first keeps what the table does not know. A question
+   that triggers no phrase of the other language is read once.
 3. **A place for the other language in the top three.** When none of the first `SLOT`
    chunks is in the other language, the other language's best chunk takes place
    `SLOT` if its fused score comes within `margin` of the chunk it displaces (the
@@ -36,11 +42,12 @@ from importlib import resources
 
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
+from raglab.encoder.native import QUERY
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight
-from raglab.text.analyzer import analyze
+from raglab.text.analyzer import analyze, has_bangla, normalize
 
 TABLE = "bilingual.json"
 SLOT = 3  # the place the other language may take (the served k)
@@ -66,6 +73,46 @@ def centred(cosines: dict[int, float], langs: list[str]) -> dict[int, float]:
         count[lang] = count.get(lang, 0) + 1
     mean = {lang: total[lang] / count[lang] for lang in total}
     return {i: cosines[i] - mean[langs[i]] for i in sorted(cosines)}
+
+
+def translated(query: Query) -> str | None:
+    """The question followed by the expansion table's phrases in the other language than
+    the question's (step 2), or None when expansion is off or adds none.
+
+    >>> translated(expand("How do I withdraw?"))
+    'How do I withdraw? ক্যাশ আউট টাকা তোলা'
+    >>> translated(expand("টাকা তুলতে কত খরচ?"))
+    'টাকা তুলতে কত খরচ? cash out fee charge cost money'
+    >>> translated(Query.plain("How do I withdraw?")) is None
+    True
+    """
+    if not query.expansion:
+        return None
+    other = [p for p in expand(query.text, both=True).expansion if has_bangla(p) != (query.lang == "bn")]
+    return query.text + " " + " ".join(other) if other else None
+
+
+def translated_queries(questions: list[str]) -> list[str]:
+    """``"query: "`` + the translated reading (expansion on) of each question that has one,
+    as `BilingualRetriever.cosines` encodes it, without repeats: the texts whose vectors ship
+    beside the golden questions' own, so that evaluating them encodes nothing (see
+    ``build.py vectors``)."""
+    out: dict[str, None] = {}
+    for q in questions:
+        text = translated(expand(q))
+        if text is not None:
+            out.setdefault(QUERY + normalize(text), None)
+    return list(out)
+
+
+def bridged(typed: dict[int, float], translated: dict[int, float], langs: list[str], lang: str) -> dict[int, float]:
+    """The cosine as typed for chunks in language `lang`, and for the others the mean of
+    the typed and the translated reading (one addition each: no float sums).
+
+    >>> bridged({0: 0.5, 1: 0.25}, {0: 0.25, 1: 0.75}, ["en", "bn"], "en")
+    {0: 0.5, 1: 0.5}
+    """
+    return {i: typed[i] if langs[i] == lang else (typed[i] + translated[i]) / 2.0 for i in sorted(typed)}
 
 
 def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
@@ -95,6 +142,7 @@ class BilingualRetriever:
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.langs = [detect_lang(c.text) for c in chunks]
+        self.two_languages = len(set(self.langs)) > 1  # a one-language corpus has nothing to translate to
         self.weight = fusion_weight() if weight is None else weight
         self.margin = fitted_margin() if margin is None else margin
 
@@ -106,8 +154,15 @@ class BilingualRetriever:
         phrases in both languages."""
         return expand(query.text, both=True).full if query.expansion else query.full
 
+    def cosines(self, query: Query) -> dict[int, float]:
+        """Each chunk's cosine with the question, read as typed and, on a corpus in two
+        languages, translated (step 2), before centring."""
+        typed = self.semantic.scores(query)
+        other = translated(query) if self.two_languages else None
+        return typed if other is None else bridged(typed, self.semantic.text_scores(other), self.langs, query.lang)
+
     def scores(self, query: Query) -> dict[int, float]:
-        cosines = centred(self.semantic.scores(query), self.langs)
+        cosines = centred(self.cosines(query), self.langs)
         lexical = self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
         return fuse(cosines, lexical, self.weight)
 

@@ -70,8 +70,12 @@ class SemanticRetriever:
         return self.bm25.idf(term)
 
     def scores(self, query: Query) -> dict[int, float]:
+        return self.text_scores(query.text)
+
+    def text_scores(self, text: str) -> dict[int, float]:
+        """The cosine of every chunk with ``"query: " + text``."""
         # NFC like the corpus: a question typed with ে + া must meet the same vector as ো.
-        vector = self.cache.get([QUERY + normalize(query.text)], keep=False)
+        vector = self.cache.get([QUERY + normalize(text)], keep=False)
         return {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
 
     def search(self, query: Query, n: int) -> list[Hit]:
