@@ -26,6 +26,7 @@ the next), and the repository's own files are never written. Each must exit with
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import io
 import os
@@ -205,6 +206,12 @@ def parse_quietly(parse, argv: list[str]) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=None)
+def help_of(program: str, arg: str) -> subprocess.CompletedProcess:
+    """`program arg --help`, run once however many documented commands use it."""
+    return subprocess.run([program, arg, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+
+
 def check_statically(argv: list[str], build) -> str | None:
     from raglab.cli.main import build_parser
 
@@ -217,16 +224,14 @@ def check_statically(argv: list[str], build) -> str | None:
         script = os.path.join(ROOT, argv[1])
         if not os.path.exists(script):
             return f"{argv[1]} does not exist"
-        done = subprocess.run([sys.executable, script, "--help"], cwd=ROOT, capture_output=True, text=True,
-                              timeout=TIMEOUT)
+        done = help_of(sys.executable, script)
         if done.returncode != 0:
             return f"{argv[1]} --help failed: {done.stderr.strip().splitlines()[-1:]}"
         unknown = [w.split("=")[0] for w in argv[2:] if w.startswith("--") and w.split("=")[0] not in done.stdout]
         return f"{argv[1]} has no option {', '.join(unknown)}" if unknown else None
     if os.path.basename(program) == "dask" and argv[1:2] in (["scheduler"], ["worker"]):
         # Dask's own commands (docs/cluster.md): the subcommand's options, as its --help lists them
-        done = subprocess.run([os.path.join(VENV_BIN, "dask"), argv[1], "--help"], capture_output=True, text=True,
-                              timeout=TIMEOUT)
+        done = help_of(os.path.join(VENV_BIN, "dask"), argv[1])
         unknown = [w.split("=")[0] for w in argv[2:] if w.startswith("--") and not re.search(
             rf"(?<![\w-]){re.escape(w.split('=')[0])}(?![\w-])", done.stdout)]
         return (f"dask {argv[1]} --help failed" if done.returncode != 0 else

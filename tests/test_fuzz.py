@@ -228,8 +228,13 @@ def test_chunks_slice_back_and_cover_the_document(chunker, raw):
 # --- retrieval and answering ---------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
+def indexed(chunker: str, retriever: str) -> Pipeline:
+    return Pipeline(list(docs()), Config(chunker=chunker, retriever=retriever))
+
+
 def pipeline(chunker: str, retriever: str, expand: bool = False) -> Pipeline:
-    return Pipeline(list(docs()), Config(chunker=chunker, retriever=retriever, expand=expand))
+    """One index per chunker and retriever, as compare builds them; expansion is a setting over it."""
+    return indexed(chunker, retriever).with_config(Config(chunker=chunker, retriever=retriever, expand=expand))
 
 
 @functools.lru_cache(maxsize=None)
