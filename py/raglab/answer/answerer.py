@@ -33,7 +33,7 @@ from typing import Callable
 
 from raglab.answer.facts import asks_two, missing_half, other_half
 from raglab.answer.respell import question_type_of, respell
-from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
+from raglab.answer.sentences import COL, Model, asks_limit, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
@@ -133,7 +133,8 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
-                    echo_types(question, qtype), lang_of(question), tuple(question_types(question)))
+                    echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
+                    asks_limit(question))
 
 
 def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None]:

@@ -151,6 +151,28 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
     return out
 
 
+# A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
+# for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
+# often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read.
+_LIMIT = re.compile("(?:^|[^A-Za-z])(?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap)"
+                    "(?:[^A-Za-z]|$)|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচেয়ে (?:বেশি|কম)|কমপক্ষে",
+                    re.IGNORECASE)
+
+
+def asks_limit(question: str) -> bool:
+    """Whether a question asks for a limit, whose answer is a number (see `_LIMIT`).
+
+    >>> asks_limit("What is the daily limit for cash out?"), asks_limit("How much does cash out cost?")
+    (True, False)
+    """
+    return bool(_LIMIT.search(question))
+
+
+def numbered(spans, text: str) -> list[Span]:
+    """The spans, less the amounts that state no number ("Tk 25,000", not "free")."""
+    return [s for s in spans if s.type != "amount" or numbers(text[s.start:s.end])]
+
+
 @dataclass(frozen=True)
 class Question:
     """What the features need to know about the question, computed once per question."""
@@ -166,6 +188,7 @@ class Question:
     echoes: tuple = ()  # span types of the values an untyped question states itself
     lang: str = "en"  # the question's language (`articles.detect_lang`)
     types: tuple = ()  # the kinds of value it asks for, in question order (`answertypes.question_types`)
+    limit: bool = False  # it asks for a limit, so only a value with a number answers it (`asks_limit`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -283,6 +306,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     typed = near_typed = echo = 0.0
     if accepts(q.qtype):
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
+        if q.limit:  # "free" is a fee, not a limit
+            fresh = numbered(fresh, text)
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0

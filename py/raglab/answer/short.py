@@ -2,8 +2,11 @@
 
 For a question that asks for a typed value (an amount, a duration, ...) it is a typed span
 of the sentence (`answertypes.typed_spans`) of an accepted type, one the question does not
-already state, nearest to the question's own words, widened by the qualifier that changes
-its meaning ("within 24 hours", "up to Tk 25,000", "২৪ ঘণ্টার মধ্যে"). A definition
+already state, nearest to the question's own words (for a count, the one of the thing asked
+about: "14 known moons"), widened by the qualifier that changes its meaning ("within 24 hours",
+"up to Tk 25,000", "২৪ ঘণ্টার মধ্যে"), its order of magnitude ("196 million") and the other
+values it is ranged or listed with ("from 9 am to 9 pm", "Tk 500, 1,000, 2,000 or 5,000"). A
+question about a limit is answered by a number, never by "free". A definition
 question ("What is a conurbation?") gets the phrase after the copula. Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev).
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.sentences import spans_of
+from raglab.answer.sentences import asks_limit, spans_of
 from raglab.text.answertypes import accepts
 from raglab.text.numbers import numbers
 
@@ -28,6 +31,10 @@ from raglab.text.numbers import numbers
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
                      r"more than|less than|minimum of|maximum of|until|by) $", re.IGNORECASE)
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
+COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
+# A number's order of magnitude belongs to it ("196 million", "২ লাখ").
+_MAGNITUDE = re.compile(r"^ (?:million|billion|trillion|thousand|hundred|lakh|crore|লাখ|কোটি|হাজার)(?![A-Za-z\u0980-\u09ff])",
+                        re.IGNORECASE)
 # A value after "per" is the unit of a rate, not the answer ("Tk 18.50 per Tk 1,000").
 _PER = re.compile("(?:per|every|each|প্রতি|প্রতিটি) $", re.IGNORECASE)
 
@@ -50,6 +57,9 @@ def _widen(text: str, start: int, end: int) -> tuple[int, int]:
     m = _RATE_BEFORE.search(text[max(0, start - 16):start])
     if m:
         start -= len(text[max(0, start - 16):start]) - m.start()
+    m = _MAGNITUDE.match(text[end:end + 12])
+    if m:
+        end += m.end()
     m = _AFTER.match(text[end:end + 10])
     if m:
         end += m.end()
@@ -59,11 +69,44 @@ def _widen(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# What joins the values of one range or list ("9 am to 9 pm", "Tk 500, 1,000, 2,000 or 5,000",
+# "১০ থেকে ১৫ দিন"): a comma, or a word that says "or", "and" or "to".
+# A dash joins nothing: between two dates it is a lifespan ("22 April 1724 – 12 February 1804").
+_JOIN = re.compile(r"^(?:,|,? or|,? and| to| through|,? বা|,? অথবা| ও| থেকে| হতে)\s*$", re.IGNORECASE)
+_INNER_JOIN = re.compile(" (?:or|and|to|বা|থেকে) ")
+_RANGE_START = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:from|between) $", re.IGNORECASE)
+
+
+def _joined(text: str, spans, i: int) -> tuple[int, int]:
+    """spans[i], with the values before and after it that it is listed or ranged with: spans of
+    its type or bare numbers, each joined to the next by a `_JOIN` word (a list of commas alone
+    is no list: at least one "or", "and", "to" joins it), and a leading "from"/"between"."""
+    kind = spans[i].type
+    same = lambda s: s.type == kind or s.type == "number"  # noqa: E731 -- "Tk 500, 1,000 or 5,000"
+    lo = hi = i
+    while lo > 0 and same(spans[lo - 1]) and _JOIN.match(text[spans[lo - 1].end:spans[lo].start]):
+        lo -= 1
+    while hi + 1 < len(spans) and same(spans[hi + 1]) and _JOIN.match(text[spans[hi].end:spans[hi + 1].start]):
+        hi += 1
+    if lo == hi:
+        return spans[i].start, spans[i].end
+    gaps = [text[spans[j].end:spans[j + 1].start].strip() for j in range(lo, hi)]
+    if all(g == "," for g in gaps) and not _INNER_JOIN.search(text[spans[hi].start:spans[hi].end]):
+        return spans[i].start, spans[i].end  # "1, 2 or 3 years": the last value holds the "or"
+    start = spans[lo].start
+    m = _RANGE_START.search(text[max(0, start - 8):start])
+    if m:
+        start -= len(text[max(0, start - 8):start]) - m.start()
+    return start, spans[hi].end
+
+
 def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans,
-                       order) -> list[tuple[int, int]]:
+                       order, limit: bool = False) -> list[tuple[int, int]]:
     """The spans of an accepted type, best first: not the unit of a rate ("per Tk 1,000"), then
-    the nearest to a question term in the sentence, then of the question's own type, then the
-    first. `order` is the text's (term, start, end) tokens."""
+    for a count, one followed by the counted question word, then not "one", then the nearest to a
+    question term in the sentence, then of the question's own type, then the first; for a
+    question about a `limit`, a value without a number ("free") comes last. Footnote marks
+    ("[16]") are no answer. `order` is the text's (term, start, end) tokens."""
     wanted = accepts(qtype)
     anchors = [(s, e) for term, s, e in order if term in question_terms]
     keyed = []
@@ -76,19 +119,22 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         own = [t for t, a, b in order if s <= a and b <= e]
         if own and all(t in question_terms for t in own):
             continue  # the question's own words ("Shapla Pay" asked about)
+        if text[s - 1:s] == "[" and text[e:e + 1] == "]":
+            continue  # a footnote mark ("[16]")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
+        # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
+        after = [t for t, a, _ in order if a >= e][:COUNTED_WORDS]
+        counted = 0 if qtype != "count" or own and any(t in question_terms for t in own) or \
+            any(t in question_terms for t in after) else 1
+        # "one" is mostly no count at all ("one of the largest", "a one-off").
+        weak = 1 if text[s:e].lower() == "one" else 0
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
+        per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`sentences.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
         off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
-        keyed.append(((per, off, distance, wanted.index(stype), s), s, e))
+        keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
     return [(s, e) for _, s, e in keyed]
-
-
-def typed_span(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans, order) -> tuple[int, int] | None:
-    """The best span of an accepted type, widened by its qualifier ("within 7 working days")."""
-    got = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order)
-    return _widen(text, *got[0]) if got else None
 
 
 # "What is a conurbation?", "What's malware?": a question that asks for a definition.
@@ -127,8 +173,10 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     `order` is the text's (term, start, end) tokens."""
     if accepts(qtype):
         out: list[tuple[int, int]] = []
-        for s, e in typed_spans_ranked(qtype, question_numbers, question_terms, text, spans_of(text), order):
-            s, e = _widen(text, s, e)
+        spans = spans_of(text)
+        at = {sp.start: i for i, sp in enumerate(spans)}
+        for s, e in typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question)):
+            s, e = _widen(text, *_joined(text, spans, at[s]))
             if all(e <= a or s >= b for a, b in out):
                 out.append((s, e))
             if len(out) == n:

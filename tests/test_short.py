@@ -1,0 +1,61 @@
+"""Short answers (`answer.short`): the span of the chosen sentence that a customer reads first."""
+
+import pytest
+
+from raglab.answer.answerer import text_info
+from raglab.answer.sentences import asks_limit
+from raglab.answer.short import short_spans
+from raglab.text.analyzer import analyze
+
+
+def shorts(qtype: str, question: str, text: str, n: int = 1) -> list[str]:
+    spans = short_spans(qtype, frozenset(), set(analyze(question)), text, text_info(text).order, question, n)
+    return [text[s:e] for s, e in spans]
+
+
+@pytest.mark.parametrize("qtype, question, text, want", [
+    # A range is one value: the hours a shop is open are both ends of it.
+    ("time", "When are agents open?", "Most agents are open from 9 am to 9 pm.", "from 9 am to 9 pm"),
+    ("time", "এজেন্টের দোকান কখন খোলা থাকে?", "এজেন্টের দোকান সকাল ৯টা থেকে রাত ৯টা পর্যন্ত খোলা থাকে।",
+     "সকাল ৯টা থেকে রাত ৯টা পর্যন্ত"),
+    ("amount", "How much is the minimum and maximum recharge?", "A recharge must be between Tk 20 and Tk 1,000.",
+     "between Tk 20 and Tk 1,000"),
+    # The options of a list are the answer, not its first item; bare numbers inherit the unit.
+    ("amount", "How much can I deposit each month?", "You can choose a deposit of Tk 500, 1,000, 2,000 or 5,000.",
+     "Tk 500, 1,000, 2,000 or 5,000"),
+    ("amount", "মাসে কত টাকা জমা রাখা যায়?", "মাসে ৫০০, ১,০০০, ২,০০০ বা ৫,০০০ টাকা জমা রাখা যায়।",
+     "মাসে ৫০০, ১,০০০, ২,০০০ বা ৫,০০০ টাকা"),
+    ("duration", "How long is the term?", "The scheme runs for a term of 1, 2 or 3 years.", "1, 2 or 3 years"),
+])
+def test_a_range_or_a_list_of_values_is_one_short_answer(qtype, question, text, want):
+    assert shorts(qtype, question, text) == [want]
+
+
+def test_values_separated_by_commas_alone_stay_apart():
+    text = "Daily limits: Tk 30,000, Tk 25,000 for cash out."
+    assert shorts("amount", "What are the daily limits?", text, n=2) == ["Tk 30,000", "Tk 25,000"]
+
+
+def test_a_dash_between_dates_is_a_lifespan_not_the_answer():
+    text = "Immanuel Kant (22 April 1724 – 12 February 1804) was a German philosopher."
+    assert shorts("time", "When was Kant born?", text) == ["22 April 1724"]
+
+
+def test_a_limit_is_a_number_not_free():
+    text = "Cash in at an agent is free, up to Tk 30,000 a day."
+    assert asks_limit("What is the daily limit for cash in?") and asks_limit("দৈনিক সর্বোচ্চ কত টাকা?")
+    assert asks_limit("ক্যাশ ইনের সরবোচ্চ সীমা কত?")  # র + ব typed for the ligature
+    assert not asks_limit("How much does cash in cost?")
+    assert shorts("amount", "What is the daily limit for cash in?", text) == ["up to Tk 30,000 a day"]
+    assert shorts("amount", "How much does cash in cost?", text) == ["free"]
+
+
+def test_a_count_is_of_the_thing_asked_about_with_its_magnitude():
+    text = ("Nigeria is one of the most densely populated countries in Africa, with approximately "
+            "196 million people in an area of 920,000 km2.[1]")
+    assert shorts("count", "How many people live in Nigeria?", text) == ["196 million"]
+
+
+def test_a_footnote_mark_is_no_answer():
+    text = "It had a population of approximately 35,000 as at the 2016 Census.[2]"
+    assert shorts("count", "What is the population of Bathurst?", text) == ["35,000"]
