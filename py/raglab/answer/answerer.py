@@ -33,7 +33,7 @@ from typing import Callable
 
 from raglab.answer.facts import asks_two, missing_half, other_half
 from raglab.answer.respell import question_type_of, respell
-from raglab.answer.sentences import COL, Model, asks_limit, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
+from raglab.answer.sentences import COL, Model, Question, Text, asks_limit, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk

@@ -59,7 +59,7 @@ from importlib import resources
 
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
-from raglab.text.answertypes import Span, accepts, typed_spans
+from raglab.text.answertypes import Span, accepts, cue_text, typed_spans
 from raglab.text.numbers import numbers
 
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
@@ -153,10 +153,10 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
 
 # A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
 # for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
-# often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read.
-_LIMIT = re.compile("(?:^|[^A-Za-z])(?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap)"
-                    "(?:[^A-Za-z]|$)|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচেয়ে (?:বেশি|কম)|কমপক্ষে",
-                    re.IGNORECASE)
+# often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read, and য় in both
+# of its encodings. Matched on `answertypes.cue_text` (NFC, lower case, one space between words).
+_LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap) "
+                    "|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে(?:\u09df|\u09af\u09bc)ে (?:বেশি|কম)|কমপক্ষে")
 
 
 def asks_limit(question: str) -> bool:
@@ -165,7 +165,7 @@ def asks_limit(question: str) -> bool:
     >>> asks_limit("What is the daily limit for cash out?"), asks_limit("How much does cash out cost?")
     (True, False)
     """
-    return bool(_LIMIT.search(question))
+    return bool(_LIMIT.search(cue_text(question)))
 
 
 def numbered(spans, text: str) -> list[Span]:
