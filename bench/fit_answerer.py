@@ -35,7 +35,7 @@ which its signals were chosen. `second` (the least probability a second fact's q
 needs), `adjacent` and `runner` (the least share of the best unit's probability the unit next to
 it, or the runner-up anywhere among the candidates, needs to be quoted with it) are chosen together
 on our dev split, on out-of-fold choices: the most answers that state the fact, less
-`LENGTH_COST` per answer they lengthen to two quotes.
+`LENGTH_COST` per answer they lengthen to two quotes (a second fact is always looked for).
 """
 
 from __future__ import annotations
@@ -168,7 +168,10 @@ def choice_accuracy(weights, examples_) -> tuple[int, int]:
 
 
 FOLDS = 5
-SECOND_CHOICES = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 1.0)  # of a two-fact question's second quote; 1.0: never
+# The least probability of a two-fact question's second quote. "Never" is no choice: a question
+# that asks for two facts is owed both when the help centre states them (on a flat objective a
+# re-fit once picked "never", and every two-fact answer lost its second fact).
+SECOND_CHOICES = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)
 ADJACENT_CHOICES = (0.05, 0.1, 0.2, 0.3, 0.5, 2.0)  # shares of the best unit's probability; 2.0: never
 RUNNER_CHOICES = (0.3, 0.5, 0.8, 2.0)  # the same for the runner-up anywhere among the candidates
 LENGTH_COST = 0.1  # a second quote must win one right answer per ten answers it lengthens

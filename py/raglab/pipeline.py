@@ -44,7 +44,7 @@ class Config:
     retriever: str = "bilingual"
     k: int = 3
     expand: bool = True
-    threshold: float = 0.5
+    threshold: float = 0.55
 
     def check(self) -> "Config":
         if self.chunker not in CHUNKERS:
