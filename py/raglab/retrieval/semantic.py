@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 
 from raglab.corpus.chunking import Chunk, index_text
-from raglab.encoder.native import PASSAGE, QUERY
+from raglab.encoder import PASSAGE, QUERY
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.prebuilt import bm25_of
 from raglab.retrieval.ranking import Hit, Query, top_n
