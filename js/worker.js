@@ -265,10 +265,18 @@ async function boot(manifest, runtime, sitePackages) {
   }
   post({ type: "ready", info: text, pyodide: pyodide.version, at: performance.now() });
   if (semantic.state === "absent") post({ type: "semantic", state: "absent" }); // not "0 / 0 MB" forever
-  if (!semanticDefault) return;
   setTimeout(() => {
-    installPrebuilt();
-    semantic.load().catch(() => {});
+    if (semanticDefault) {
+      installPrebuilt();
+      semantic.load().catch(() => {});
+    }
+    // What the first answer needs and ready did not (the answerer's modules), imported while
+    // the downloads above run, so that neither ready nor the first question waits for it.
+    try {
+      web.preload();
+    } catch (err) {
+      console.warn(`preload: ${err.message}; the first question imports these instead`);
+    }
   }, 0);
 }
 

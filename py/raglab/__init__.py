@@ -6,18 +6,38 @@ grid (`evaluation.run`, rendered by `report.render`). Retrievers and chunkers ar
 chosen by name from the `RETRIEVERS` and `CHUNKERS` registries.
 
 The modules the browser runs import only the standard library (a test checks it).
+The names below are loaded on first use (PEP 562), not with the package: every
+`import raglab.<module>` runs this file first, and the page's start-up should import only
+what it needs to show its controls, not the whole pipeline.
 """
 
-from raglab.corpus.articles import load_corpus, parse_corpus
-from raglab.corpus.chunking import CHUNKERS
-from raglab.corpus.goldens import load_goldens, parse_goldens
-from raglab.pipeline import AskResult, Config, Pipeline
-from raglab.retrieval.ranking import Hit, Query
-from raglab.retrieval.registry import RETRIEVERS, Retriever
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AskResult", "CHUNKERS", "Config", "Hit", "Pipeline", "Query", "RETRIEVERS", "Retriever",
-    "__version__", "load_corpus", "load_goldens", "parse_corpus", "parse_goldens",
-]
+# public name -> the module that defines it
+_EXPORTS = {
+    "AskResult": "raglab.pipeline", "Config": "raglab.pipeline", "Pipeline": "raglab.pipeline",
+    "CHUNKERS": "raglab.corpus.chunking",
+    "Hit": "raglab.retrieval.ranking", "Query": "raglab.retrieval.ranking",
+    "RETRIEVERS": "raglab.retrieval.registry", "Retriever": "raglab.retrieval.registry",
+    "load_corpus": "raglab.corpus.articles", "parse_corpus": "raglab.corpus.articles",
+    "load_goldens": "raglab.corpus.goldens", "parse_goldens": "raglab.corpus.goldens",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'raglab' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

@@ -10,8 +10,8 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from raglab.answer.answerer import Answer, answer
 from raglab.corpus.articles import Document
 from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
 from raglab.retrieval.bm25 import BM25
@@ -22,6 +22,9 @@ from raglab.retrieval.ranking import Hit, Query
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, tokens
 from raglab.text.limits import check_question_length
+
+if TYPE_CHECKING:  # imported at the first answer: see Pipeline.answer
+    from raglab.answer.answerer import Answer
 
 POOL = 50  # first-stage depth kept for failure attribution
 
@@ -151,6 +154,11 @@ class Pipeline:
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
         """The answerer on already retrieved chunks (with their retrieval scores when known)."""
+        # Imported here, not with the pipeline: the page builds its configuration list before
+        # any question, and the answerer's modules are over a third of raglab's import time
+        # there (web.api.preload brings them in while the semantic model downloads).
+        from raglab.answer.answerer import answer
+
         return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold,
                       aliases=self.aliases(question), question=question, scores=scores, docs=self.docs,
                       closest=self.closest)

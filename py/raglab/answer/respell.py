@@ -16,12 +16,12 @@ from __future__ import annotations
 import functools
 import json
 import re
-from importlib import resources
 from typing import Callable
 
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
 from raglab.text.fuzzy import Fuzzy
+from raglab.text.tables import read_table
 
 # Literal words of a cue pattern: runs of ASCII letters (three or more; "[a-z]" is a class, not
 # a word) or of Bangla-block code points (two or more); an optional space ("কত ?দিন") gives the
@@ -33,7 +33,7 @@ _WORD = re.compile("[A-Za-z]+|[\u0980-\u09ff]+")
 @functools.lru_cache(maxsize=1)
 def cue_words() -> Fuzzy:
     """The words the answer-type cues are written with (`data/answer_types.json`)."""
-    data = json.loads(resources.files("raglab").joinpath("data/answer_types.json").read_text(encoding="utf-8"))
+    data = json.loads(read_table("answer_types.json"))
     vocabulary = set()
     for row in data["question_cues"]:
         cue = re.sub("\\{[A-Z]+\\}", " ", row["cue"])

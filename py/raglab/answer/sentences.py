@@ -55,12 +55,12 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from importlib import resources
 
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, cue_text, typed_spans
 from raglab.text.numbers import numbers
+from raglab.text.tables import read_table
 
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
             "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
@@ -98,7 +98,7 @@ def parse_model(data: dict) -> Model:
 
 @functools.lru_cache(maxsize=1)
 def model() -> Model:
-    text = resources.files("raglab").joinpath("data/sentence_model.json").read_text(encoding="utf-8")
+    text = read_table("sentence_model.json")
     return parse_model(json.loads(text))
 
 

@@ -13,7 +13,7 @@ import os
 import stat
 from dataclasses import dataclass
 
-from raglab.text.analyzer import in_bangla_block, normalize
+from raglab.text.analyzer import count_ascii_letters, count_bangla, normalize
 from raglab.text.limits import MAX_ARTICLE_BYTES
 
 
@@ -50,13 +50,8 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 
 
 def detect_lang(text: str) -> str:
-    bangla = latin = 0
-    for ch in text:
-        if in_bangla_block(ch):
-            bangla += 1
-        elif "a" <= ch <= "z" or "A" <= ch <= "Z":
-            latin += 1
-    return "bn" if bangla > latin else "en"
+    """"bn" when the text has more characters of the Bengali block than ASCII letters."""
+    return "bn" if count_bangla(text) > count_ascii_letters(text) else "en"
 
 
 def parse_article(doc_id: str, raw: str, source: str | None = None) -> Document:

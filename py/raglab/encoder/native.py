@@ -18,6 +18,7 @@ import os
 import sys
 from array import array
 
+from raglab.encoder import PASSAGE, QUERY  # noqa: F401  (imported from here by most callers)
 from raglab.encoder.modelfile import ModelFileError, check, read_info
 from raglab.encoder.tokenizer import Tokenizer
 
@@ -29,7 +30,6 @@ LIBRARY_PATH = os.path.join(CACHE, "libencoder.so")
 # the E5K_T_* bits of what it needs, widest first. All of them give the baseline's bits.
 VARIANTS = (("libencoder-avx512.so", 3), ("libencoder-avx2.so", 1))
 FIX = "run `python3 build.py setup` to rebuild it"
-QUERY, PASSAGE = "query: ", "passage: "
 
 _ERRORS = {-1: "shorter than its header says", -2: "not a raglab model file",
            -3: "a format version (or byte order) the kernel does not read",

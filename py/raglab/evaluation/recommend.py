@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import json
 import math
-from importlib import resources
 
 from raglab.evaluation.metrics import MIN_INTERVAL_N, RESAMPLES, SEED, percentile_interval, resamples
 from raglab.evaluation.significance import sign_flip_p, sign_patterns
+from raglab.text.tables import has_table, read_table
 
 RULE = ("of the configurations compared, those whose dev recall@k reaches the lower end of the 95% interval "
         "of the best dev recall@k are candidates; a candidate is rejected when its figure on a guarded slice "
@@ -57,10 +57,9 @@ EXTERNAL_TABLE = "external_dev.json"
 def external_figures() -> dict[str, list[float]]:
     """{configuration label: its dev MRR@10 on each external set, in the table's set order}, as
     recorded by bench/served_default.py (data/external_dev.json); {} without the file."""
-    path = resources.files("raglab").joinpath("data", EXTERNAL_TABLE)
-    if not path.is_file():
+    if not has_table(EXTERNAL_TABLE):
         return {}
-    table = json.loads(path.read_text(encoding="utf-8"))
+    table = json.loads(read_table(EXTERNAL_TABLE))
     sets = table["sets"]
     return {label: [float(got[s]) for s in sets] for label, got in sorted(table["mrr"].items())
             if all(s in got for s in sets)}

@@ -38,16 +38,16 @@ more Bangla letters than Latin ones is Bangla); the question's from `Query.lang`
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
-from raglab.encoder.native import QUERY
+from raglab.encoder import QUERY
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight
 from raglab.text.analyzer import analyze, has_bangla, normalize
+from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
 SLOT = 3  # the place the other language may take (the served k)
@@ -55,7 +55,7 @@ SLOT = 3  # the place the other language may take (the served k)
 
 def fitted_margin() -> float:
     """The margin of step 3, as fitted on dev (data/bilingual.json)."""
-    table = json.loads(resources.files("raglab").joinpath("data", TABLE).read_text(encoding="utf-8"))
+    table = json.loads(read_table(TABLE))
     return float(table["margin"])
 
 

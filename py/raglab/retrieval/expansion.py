@@ -20,8 +20,7 @@ A phrase occurs in the question when its analyzed terms occur consecutively in t
 question's analyzed terms (so inflections and plurals match as the retrievers see
 them). A phrase that loses words to the stopword list ("cash in" analyzes to just
 ``cash``) must instead occur word for word, lower-cased, or "cash out" would trigger
-*cash in*. The table is data, read with importlib.resources so it loads from the wheel
-inside Pyodide too; order is the file's order, so the output is deterministic.
+*cash in*. The table is data (`raglab/data/expansions.json`, read by `text.tables`); order is the file's order, so the output is deterministic.
 """
 
 from __future__ import annotations
@@ -29,10 +28,10 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from importlib import resources
 
 from raglab.retrieval.ranking import Query
 from raglab.text.analyzer import WHITESPACE, analyze, has_bangla, normalize
+from raglab.text.tables import read_table
 
 TABLE = "expansions.json"
 _TRIM = "\"'“”‘’()[]{}.,;:!?।॥-–—/"
@@ -107,7 +106,7 @@ _CACHE: list[list[Group]] = []
 def load_table() -> list[Group]:
     """The bundled table (parsed once per process)."""
     if not _CACHE:
-        text = resources.files("raglab").joinpath("data", TABLE).read_text(encoding="utf-8")
+        text = read_table(TABLE)
         _CACHE.append(parse_table(json.loads(text)))
     return _CACHE[0]
 

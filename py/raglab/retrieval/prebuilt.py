@@ -28,7 +28,6 @@ Pyodide and compares the digest of that fresh table with the shipped one.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
@@ -46,6 +45,8 @@ _BM25: dict = {}
 def analyzer_digest() -> str:
     """sha256 of analyzer.py and stemmer.py as installed: a table is only valid for the
     analyzer that made it."""
+    import hashlib  # here, not at the top: the page compiles it from source, and starts without it
+
     digest = hashlib.sha256()
     for module in (analyzer, stemmer):
         with open(str(module.__file__), "rb") as fh:
@@ -83,6 +84,8 @@ def _encode(toks: list[Token], text: str) -> list:
 
 def texts_digest(texts: list[str]) -> str:
     """What the BM25 parts were counted from: the sha256 of the indexed texts, in order."""
+    import hashlib
+
     digest = hashlib.sha256()
     for text in texts:
         digest.update(text.encode("utf-8", "surrogatepass") + b"\0")
@@ -117,6 +120,8 @@ def build(docs: list[Document], chunker: str) -> bytes:
 
 
 def sha256(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 

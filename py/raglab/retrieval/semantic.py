@@ -20,21 +20,21 @@ Scores are float32 cosines from the kernel, widened to Python floats and rounded
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 from raglab.corpus.chunking import Chunk, index_text
-from raglab.encoder.native import PASSAGE, QUERY
+from raglab.encoder import PASSAGE, QUERY
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.prebuilt import bm25_of
 from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.text.analyzer import analyze, normalize
+from raglab.text.tables import read_table
 
 FUSION_TABLE = "fusion.json"
 
 
 def fusion_weight() -> float:
     """The semantic share of `bm25-semantic`, as fitted on dev (data/fusion.json)."""
-    table = json.loads(resources.files("raglab").joinpath("data", FUSION_TABLE).read_text(encoding="utf-8"))
+    table = json.loads(read_table(FUSION_TABLE))
     return float(table["semantic_weight"])
 
 

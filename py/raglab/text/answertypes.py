@@ -33,8 +33,9 @@ import functools
 import json
 import re
 import unicodedata
-from importlib import resources
 from typing import NamedTuple
+
+from raglab.text.tables import read_table
 
 TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "person",
          "entity", "other")
@@ -106,7 +107,7 @@ def parse_table(data: dict) -> _Table:
 
 @functools.lru_cache(maxsize=1)
 def table() -> _Table:
-    text = resources.files("raglab").joinpath("data/answer_types.json").read_text(encoding="utf-8")
+    text = read_table("answer_types.json")
     return parse_table(json.loads(text))
 
 

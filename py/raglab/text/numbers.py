@@ -27,7 +27,10 @@ strict and the word reading agree on every digit string).
 from __future__ import annotations
 
 import re
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where numbers in words are read: see number_values
+    from fractions import Fraction
 
 # Numbers in either digit script, with grouping commas and a decimal point ("1,50,000", "১.৮৫").
 NUMBER = re.compile(r"[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*")
@@ -65,7 +68,7 @@ _BN_WORDS = ("শূন্য এক দুই|দুই|দু তিন চা
 _MULTIPLIERS = {"hundred": 100, "thousand": 1000, "lakh": 100_000, "lakhs": 100_000, "lac": 100_000,
                 "lacs": 100_000, "crore": 10_000_000, "crores": 10_000_000, "million": 1_000_000,
                 "শ": 100, "শো": 100, "শত": 100, "হাজার": 1000, "লাখ": 100_000, "লক্ষ": 100_000, "কোটি": 10_000_000}
-_HALVES = {"দেড়": Fraction(3, 2), "আড়াই": Fraction(5, 2)}
+_HALVES = {"দেড়": (3, 2), "আড়াই": (5, 2)}  # as (numerator, denominator)
 _CLASSIFIERS = ("টি", "টা", "জন", "বার")
 # "one" as a pronoun ("open one", "one of them") is no number.
 _NOT_AFTER_ONE = frozenset("of or and to another by at in on for with is was are".split())
@@ -91,6 +94,8 @@ def _fold(word: str) -> str:
 
 
 def _word_value(word: str) -> Fraction | None:
+    from fractions import Fraction
+
     w = word.lower()
     if w in _EN:
         return Fraction(_EN[w])
@@ -105,7 +110,7 @@ def _word_value(word: str) -> Fraction | None:
         if w.endswith(h) and w[:-len(h)] in _BN:
             return Fraction(_BN[w[:-len(h)]] * 100)
     if w in _HALVES:
-        return _HALVES[w]
+        return Fraction(*_HALVES[w])
     return None
 
 
@@ -134,6 +139,10 @@ def _joined(text: str, a: tuple, b: tuple) -> bool:
 
 def number_values(text: str) -> list[str]:
     """`numbers(text)`, with numbers written in words read as numbers too (see the module doc)."""
+    # Imported here, not at the top: the page's Python compiles `fractions` from source (Pyodide
+    # ships its standard library without bytecode), about 80 ms that the start-up need not wait for.
+    from fractions import Fraction
+
     toks = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
     out: list[str] = []
     i = 0

@@ -21,7 +21,6 @@ call it directly to get the reference the browser must match.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -255,6 +254,20 @@ def judge(result, question_id: str, corpus: str = BUNDLED) -> str:
     raise ValueError(f"no golden question {question_id!r} in the {corpus} corpus")
 
 
+def preload() -> str:
+    """Import what the first answer needs and start-up did not: the answerer's modules and the
+    encoder's (the model file, tokenizer and vector store, which `load_encoder` needs when the
+    model is in); returns {"modules": how many raglab modules are loaded}. The worker calls it
+    right after ready, while the semantic model downloads, so that the page is ready sooner
+    and neither the model's installation nor the first question waits for these imports."""
+    import fractions  # noqa: F401  (text.numbers imports it where numbers in words are read)
+
+    import raglab.answer.answerer  # noqa: F401
+    import raglab.encoder.wasm  # noqa: F401
+
+    return dumps({"modules": len([m for m in sys.modules if m.startswith("raglab.")])})
+
+
 def warm(config=None, corpus: str = BUNDLED) -> str:
     """Build (and cache) the pipeline for a configuration; returns its chunk count."""
     cfg = _config_for(config, corpus)
@@ -323,6 +336,8 @@ def module_hashes() -> str:
 
     Compared against the source tree, this tells a stale wheel from a fresh one.
     """
+    from hashlib import sha256  # not at the top: the page compiles hashlib from source at each start
+
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # raglab/, above web/
     out = {}
     for folder, dirs, names in os.walk(package):
@@ -331,7 +346,7 @@ def module_hashes() -> str:
             if name.endswith((".py", ".json")):
                 path = os.path.join(folder, name)
                 with open(path, "rb") as fh:
-                    digest = hashlib.sha256(fh.read()).hexdigest()
+                    digest = sha256(fh.read()).hexdigest()
                 out["raglab/" + os.path.relpath(path, package).replace(os.sep, "/")] = digest
     return dumps(out)
 
@@ -378,7 +393,9 @@ def semantic_retrievers() -> list[str]:
 
 
 def _vector_digest(vector) -> str:
-    return hashlib.sha256(",".join(float(x).hex() for x in vector).encode()).hexdigest()
+    from hashlib import sha256
+
+    return sha256(",".join(float(x).hex() for x in vector).encode()).hexdigest()
 
 
 def vector_digests(texts) -> str:
