@@ -29,10 +29,8 @@ from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
 from raglab.retrieval.bilingual import BilingualRetriever, centred  # noqa: E402
 from raglab.retrieval.expansion import expand  # noqa: E402
-from raglab.retrieval.lexical import weighted_terms  # noqa: E402
 from raglab.retrieval.ranking import top_n  # noqa: E402
 from raglab.retrieval.semantic import fuse  # noqa: E402
-from raglab.text.analyzer import analyze  # noqa: E402
 
 
 def first_rank(scores: dict[int, float], relevant) -> int | None:
@@ -72,7 +70,7 @@ def main() -> None:
             continue
         misses[slice_of(q)] = misses.get(slice_of(q), 0) + 1
         cos = retriever.cosines(query)  # as the retriever reads them: typed, and translated for the other language
-        lexical = retriever.bm25.scores(*weighted_terms(retriever.bm25, analyze(retriever.lexical_text(query))))
+        lexical = retriever.lexical_scores(query)
         fused = fuse(centred(cos, langs), lexical, retriever.weight)
         other = {i: s for i, s in fused.items() if langs[i] != query.lang}
         cells = [first_rank(fused, relevant), first_rank(centred(cos, langs), relevant), first_rank(cos, relevant),

@@ -31,12 +31,9 @@ from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
-from raglab.retrieval.bilingual import BilingualRetriever, centred, with_other_language  # noqa: E402
+from raglab.retrieval.bilingual import BilingualRetriever, centred  # noqa: E402
 from raglab.retrieval.expansion import expand  # noqa: E402
-from raglab.retrieval.lexical import weighted_terms  # noqa: E402
-from raglab.retrieval.ranking import top_n  # noqa: E402
 from raglab.retrieval.semantic import FUSION_TABLE, fuse  # noqa: E402
-from raglab.text.analyzer import analyze  # noqa: E402
 
 WEIGHTS = [i / 20 for i in range(21)]
 
@@ -62,12 +59,10 @@ def score_set(corpus_dir: str, goldens_path: str) -> dict[float, dict[str, float
     for q in questions:
         query = expand(q.question)
         cosines = centred(served.cosines(query), served.langs)
-        bm25 = served.bm25.scores(*weighted_terms(served.bm25, analyze(served.lexical_text(query))))
+        bm25 = served.lexical_scores(query)
         found = cover[q.id]
         for w in WEIGHTS:
-            scores = fuse(cosines, bm25, w)
-            hits = with_other_language(top_n(scores, 10), scores, served.langs, query.lang, served.margin)
-            ranked = [h.index for h in hits]
+            ranked = [h.index for h in served.ranked(fuse(cosines, bm25, w), query, 10)]
             gain = gains([found.get(i, frozenset()) for i in ranked])
             per_weight[w].append((reciprocal_rank(gain, 10), recall_at(gain, q.n_facts, 5)))
     out = {}

@@ -161,12 +161,17 @@ class BilingualRetriever:
         other = translated(query) if self.two_languages else None
         return typed if other is None else bridged(typed, self.semantic.text_scores(other), self.langs, query.lang)
 
-    def scores(self, query: Query) -> dict[int, float]:
-        cosines = centred(self.cosines(query), self.langs)
-        lexical = self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
-        return fuse(cosines, lexical, self.weight)
+    def lexical_scores(self, query: Query) -> dict[int, float]:
+        """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`)."""
+        return self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
 
-    def search(self, query: Query, n: int) -> list[Hit]:
-        scores = self.scores(query)
+    def scores(self, query: Query) -> dict[int, float]:
+        return fuse(centred(self.cosines(query), self.langs), self.lexical_scores(query), self.weight)
+
+    def ranked(self, scores: dict[int, float], query: Query, n: int) -> list[Hit]:
+        """The n best of fused `scores`, the other language given its place (step 3)."""
         hits = top_n(scores, max(n, SLOT))
         return with_other_language(hits, scores, self.langs, query.lang, self.margin)[:n]
+
+    def search(self, query: Query, n: int) -> list[Hit]:
+        return self.ranked(self.scores(query), query, n)

@@ -20,7 +20,8 @@ A phrase occurs in the question when its analyzed terms occur consecutively in t
 question's analyzed terms (so inflections and plurals match as the retrievers see
 them). A phrase that loses words to the stopword list ("cash in" analyzes to just
 ``cash``) must instead occur word for word, lower-cased, or "cash out" would trigger
-*cash in*. The table is data (`raglab/data/expansions.json`, read by `text.tables`); order is the file's order, so the output is deterministic.
+*cash in*. The table is data (`raglab/data/expansions.json`, read by `text.tables`); order
+is the file's order, so the output is deterministic.
 """
 
 from __future__ import annotations

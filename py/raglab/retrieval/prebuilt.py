@@ -179,16 +179,17 @@ def install_cached(docs: list[Document], chunker: str, folder: str) -> int:
     for name in CHUNKERS:
         texts.update(dict.fromkeys(texts_of(docs, name)))
     data = dumps(table_of(list(texts), chunker, indexed))
+    digest = sha256(data)
     try:
         os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, f"{prefix}{sha256(data)}.json")
+        path = os.path.join(folder, f"{prefix}{digest}.json")
         partial = f"{path}.{os.getpid()}.tmp"
         with open(partial, "wb") as fh:
             fh.write(data)
         os.replace(partial, path)  # never a half-written table
     except OSError:
         pass
-    return install(data, sha256(data))
+    return install(data, digest)
 
 
 def install_file(path: str, expected_sha256: str) -> int:
