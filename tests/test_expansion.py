@@ -82,7 +82,11 @@ def test_inflected_forms_trigger_through_the_analyzer():
 
 
 def test_nothing_to_add_leaves_the_question_unchanged():
-    assert expand("Hello there") == Query("Hello there", (), "en") == Query.plain("Hello there")
+    assert expand("Hello there") == Query("Hello there", (), "en", expanded=True)
+    assert expand("Hello there").full == Query.plain("Hello there").full == "Hello there"
+    # ...but the query remembers that expansion was on (bilingual reads the table's other
+    # language for it), which a query built with expansion off does not.
+    assert expand("Hello there").expanded and not Query.plain("Hello there").expanded
     # A phrase already in the question is not appended again.
     assert "cash out" not in expand("cash out fee").expansion
 

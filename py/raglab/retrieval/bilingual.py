@@ -12,11 +12,14 @@ question's words. This retriever changes three things and keeps the rest:
    scaling, so a chunk competes on how far above its own language's average it lies.
    (On a corpus in one language this changes nothing: min–max scaling ignores a shift.)
 2. **The question translated through the expansion table, on both sides.** With query
-   expansion on, the BM25 side reads the help-centre phrases of both languages for every
-   question (`expansion.expand` with ``both=True``), so an English question reaches Bangla
-   chunks through the table's Bangla wording too. On a corpus in two languages the
-   encoder reads the question twice: as typed, and followed by the table's phrases in the
-   *other* language (`translated`). A chunk in the question's language keeps its cosine
+   expansion on, the BM25 side of a question the table expands reads the help-centre
+   phrases of both languages (`expansion.expand` with ``both=True``), so an English
+   question reaches Bangla chunks through the table's Bangla wording too. (A question
+   that already holds every phrase of its own language, "my PIN is locked", keeps its
+   own words there: giving it the Bangla wording as well cost a paraphrase on each chunker
+   on dev and won nothing.) On a corpus in two languages the encoder reads every question
+   with expansion on twice, such a question too: as typed, and followed by the table's
+   phrases in the *other* language (`translated`). A chunk in the question's language keeps its cosine
    with the question as typed; a chunk in the other language gets the mean of its two
    cosines (`bridged`): the second reading states the question's concepts in that
    language's help-centre words, the first keeps what the table does not know. A question
@@ -77,16 +80,20 @@ def centred(cosines: dict[int, float], langs: list[str]) -> dict[int, float]:
 
 def translated(query: Query) -> str | None:
     """The question followed by the expansion table's phrases in the other language than
-    the question's (step 2), or None when expansion is off or adds none.
+    the question's (step 2), or None when expansion is off or the table has none for it.
+    A question that already holds its own language's phrase ("PIN") still gets the other
+    language's (পিন): `query.expanded`, not its (empty) expansion, says expansion is on.
 
     >>> translated(expand("How do I withdraw?"))
     'How do I withdraw? ক্যাশ আউট টাকা তোলা'
     >>> translated(expand("টাকা তুলতে কত খরচ?"))
     'টাকা তুলতে কত খরচ? cash out fee charge cost money'
+    >>> translated(expand("I forgot my PIN"))
+    'I forgot my PIN পিন ভুলে গেলে ভুলে যাওয়া রিসেট'
     >>> translated(Query.plain("How do I withdraw?")) is None
     True
     """
-    if not query.expansion:
+    if not query.expanded:
         return None
     other = [p for p in expand(query.text, both=True).expansion if has_bangla(p) != (query.lang == "bn")]
     return query.text + " " + " ".join(other) if other else None

@@ -221,4 +221,4 @@ def expand(question: str, both: bool | None = None) -> Query:
     """
     extra = tuple(p.text for _, added in matches(question, both=both) for p in added)
     plain = Query.plain(question)
-    return plain if not extra else Query(question, extra, plain.lang)
+    return Query(question, extra, plain.lang, True)

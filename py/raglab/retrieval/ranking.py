@@ -27,7 +27,9 @@ class Query:
 
     `text` is the customer's own text, untouched; `expansion` holds the help-centre
     phrases query expansion added (empty with expansion off); `lang` is "bn" when the
-    text has any Bangla letter, else "en". Keeping the two parts apart lets `hybrid`
+    text has any Bangla letter, else "en"; `expanded` says expansion was on, even when it
+    added nothing (an English question that already says "PIN" still has the table's
+    Bangla wording for `bilingual` to read). Keeping the two parts apart lets `hybrid`
     and the reranker weigh the customer's words above the added ones, and a question
     that happens to contain "(+ …)" is just text.
     """
@@ -35,6 +37,7 @@ class Query:
     text: str
     expansion: tuple[str, ...] = ()
     lang: str = "en"
+    expanded: bool = False
 
     @classmethod
     def plain(cls, text: str) -> "Query":
