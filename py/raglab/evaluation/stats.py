@@ -32,8 +32,9 @@ MIN_TUNING_QUESTIONS = 10
 # all questions (the earlier rule) lets a threshold answer few questions badly and still pass.
 RISK_BUDGET = 0.10  # the dev risk (wrong among the answered) the served threshold may not exceed
 TUNING_RULE = ("for each configuration, the abstention threshold in 0.00, 0.05, ..., 1.00 that answers the most "
-               "answerable dev questions while the dev risk (answers that do not state the fact, and any answer to an "
-               f"unanswerable question, over the answered dev questions) stays <= {RISK_BUDGET:.2f} (ties: "
+               "answerable dev questions while the dev risk (the wrong-answer rate among the answered: answers that "
+               "do not state the fact, and any answer to an unanswerable question, over the answered dev questions) "
+               f"stays <= {RISK_BUDGET:.2f} (ties: "
                "the higher dev answer F1, then the lower threshold; when no threshold keeps the risk that low, the "
                "one with the lowest risk), applied unchanged to the reported split")
 
