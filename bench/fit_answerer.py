@@ -345,10 +345,18 @@ def dumps(model: dict) -> str:
 
 
 def main(argv=None) -> int:
+    global CONFIDENCE_EXTERNAL
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--write", action="store_true", help="write the weights to py/raglab/data/sentence_model.json")
     p.add_argument("--check", action="store_true", help="fail unless the committed weights equal a re-fit")
+    p.add_argument("--confidence-external", type=float, default=None, metavar="X",
+                   help="a trial: let the external sets' answers weigh X times ours in the confidence's fit "
+                        f"(committed: {CONFIDENCE_EXTERNAL:g}); prints the out-of-fold figures, never --write or --check them")
     args = p.parse_args(argv)
+    if args.confidence_external is not None:
+        if args.write or args.check:
+            p.error("--confidence-external is a trial; it cannot be written or checked")
+        CONFIDENCE_EXTERNAL = args.confidence_external
     print("fitting on the dev splits and the TyDi QA train questions (a few minutes) ...", file=sys.stderr)
     model = fit()
     text = dumps(model)
