@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from fit_answerer import retrieved, risk_figures  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
 from raglab.answer.answerer import assess, compose  # noqa: E402
+from raglab.answer.facts import asks_two  # noqa: E402
 from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, lang_of, logistic, model, numbers_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -114,6 +115,7 @@ def feats(q, a, ans, chunks, scores, pipe):
             if c.quote.doc != best.quote.doc and short_numbers & have:
                 f["num_agree"] = 1.0
     f["short_num"] = 1.0 if short_numbers else 0.0
+    f["asks_two"] = 1.0 if asks_two(q.question) else 0.0  # two-fact questions are wrong more often
     f["entropy"] = -math.fsum(p * math.log(p) for p in a.probs if p > 0) / 3
     if ENCODER:  # e5 cosines of the question with the chosen unit and with the best other one
         cos = cosines(q.question, [c.unit.text for _, c in a.order])
@@ -158,7 +160,7 @@ COMBINATIONS = (["same_lang", "top_doc"], ["same_lang", "top_doc", "rank0"], ["s
                 ["same_lang", "top_doc", "missing_other"], ["same_lang", "top_doc", "missing_other", "unmatched_other"],
                 ["same_lang", "top_doc", "missing_other", "unmatched_other", "coverage_other"])
 # This round's candidates, each on top of the shipped signals (BASE + same_lang + top_doc).
-NEW = ("lang_agree", "num_agree", "short_num", "entropy", "cos_best", "cos_gap", "cos_rel")
+NEW = ("lang_agree", "num_agree", "short_num", "entropy", "asks_two", "cos_best", "cos_gap", "cos_rel")
 
 
 def main():
