@@ -10,7 +10,7 @@ questions, their mean confidence, and the share whose answer states the referenc
 (`metrics.holds_fact`; an answer to an unanswerable question never does). A calibrated
 confidence has the two close in every bin; the expected calibration error (ECE) is their gap
 weighted by the bin's share of questions. The served threshold and what it gives on the split
-are printed below (`stats.tune`: the most answers whose dev wrong-answer rate stays <= 0.10).
+are printed below (`stats.tune`: the most answers whose dev risk, wrong among the answered, stays <= 0.10).
 """
 
 from __future__ import annotations

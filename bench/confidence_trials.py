@@ -1,6 +1,7 @@
 """Which confidence signals separate right answers from wrong ones, on dev, out of fold.
 
-    .venv/bin/python bench/confidence_trials.py        # dev; prints each candidate's risk-rule figures and AURC
+    .venv/bin/python bench/confidence_trials.py            # dev; prints each candidate's risk-rule figures and AURC
+    .venv/bin/python bench/confidence_trials.py --encoder  # ... and the e5 cosines of question and sentence
 
 Each candidate signal is added to the signals the confidence had before (`BASE`), the
 logistic confidence is fitted five times out of fold, and the risk rule of
@@ -21,14 +22,20 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from fit_answerer import retrieved, risk_figures  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
 from raglab.answer.answerer import assess, compose  # noqa: E402
-from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, logistic, model, speaks_to  # noqa: E402
+from raglab.answer.facts import asks_two  # noqa: E402
+from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, lang_of, logistic, model, numbers_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
+from raglab.retrieval.semantic import cosines  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 from raglab.text.answertypes import accepts  # noqa: E402
+from raglab.text.numbers import numbers  # noqa: E402
+
+# `--encoder`: also try the e5 cosines (native only; the bundled corpus's sentences ship encoded).
+ENCODER = "--encoder" in sys.argv
 
 
 def rows(split="dev", config=Config()):
@@ -92,6 +99,30 @@ def feats(q, a, ans, chunks, scores, pipe):
     f["intro"] = best.features[COL["intro"]]
     f["density"] = best.features[COL["density"]]
     f["pairs"] = best.features[COL["pairs"]]
+    # Agreement: another language's candidate (the article's twin) states a number of the best
+    # unit, or another article's candidate states the short answer's number; whether the short
+    # answer holds a number at all; how spread the sentence model's probabilities are.
+    best_numbers = numbers_of(best.unit.text)
+    short_numbers: set = set()
+    for s in ans.short_answers:
+        short_numbers |= set(numbers(s.text))
+    f["lang_agree"] = f["num_agree"] = 0.0
+    for (z, c), p in zip(a.order[1:], a.probs[1:]):
+        if p >= 0.02:
+            have = numbers_of(c.unit.text)
+            if lang_of(c.unit.text) != lang_of(best.unit.text) and best_numbers & have:
+                f["lang_agree"] = 1.0
+            if c.quote.doc != best.quote.doc and short_numbers & have:
+                f["num_agree"] = 1.0
+    f["short_num"] = 1.0 if short_numbers else 0.0
+    f["asks_two"] = 1.0 if asks_two(q.question) else 0.0  # two-fact questions are wrong more often
+    f["entropy"] = -math.fsum(p * math.log(p) for p in a.probs if p > 0) / 3
+    if ENCODER:  # e5 cosines of the question with the chosen unit and with the best other one
+        cos = cosines(q.question, [c.unit.text for _, c in a.order])
+        others = [x for x, (_, c) in zip(cos[1:], a.order[1:]) if c.quote.text != best.quote.text]
+        f["cos_best"] = (cos[0] - 0.8) * 10  # scaled: the cosines of e5 sit in 0.75-0.95
+        f["cos_gap"] = 20 * (cos[0] - (max(others) if others else cos[0]))
+        f["cos_rel"] = 20 * (cos[0] - max(cos))
     # An answer in the other language: the question's words are absent by nature, so how much
     # of it is missing or unknown means something else there (split by language agreement).
     same = f["same_lang"]
@@ -128,17 +159,22 @@ BASE = ["bias", "coverage", "missing", "probability", "margin", "logit", "typed"
 COMBINATIONS = (["same_lang", "top_doc"], ["same_lang", "top_doc", "rank0"], ["same_lang", "shown_mass"],
                 ["same_lang", "top_doc", "missing_other"], ["same_lang", "top_doc", "missing_other", "unmatched_other"],
                 ["same_lang", "top_doc", "missing_other", "unmatched_other", "coverage_other"])
+# This round's candidates, each on top of the shipped signals (BASE + same_lang + top_doc).
+NEW = ("lang_agree", "num_agree", "short_num", "entropy", "asks_two", "cos_best", "cos_gap", "cos_rel")
 
 
 def main():
-    recs = rows(sys.argv[1] if len(sys.argv) > 1 else "dev")
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    recs = rows(args[0] if args else "dev")
     ans = [r for r in recs if r["answered"]]
     print("answerable", sum(1 for r in recs if r["q"].answerable), "answered@0", len(ans),
           "right@0", sum(r["label"] for r in ans))
     served = [logistic(dot(model().confidence, r["a"].signals)) if r["answered"] else 0.0 for r in recs]
     print("shipped", json.dumps({k: round(v, 3) for k, v in risk_rule(recs, served).items()}), "aurc", round(aurc(recs, served), 3))
     extra = [k for k in ans[0]["feats"] if k not in BASE]
-    trials = [("base", BASE)] + [(f"+{k}", BASE + [k]) for k in extra] + [("+" + "+".join(c), BASE + c) for c in COMBINATIONS]
+    shipped = BASE + ["same_lang", "top_doc"]
+    trials = [("base", BASE)] + [(f"+{k}", BASE + [k]) for k in extra if k not in NEW] + \
+        [("+" + "+".join(c), BASE + c) for c in COMBINATIONS] + [(f"shipped+{k}", shipped + [k]) for k in NEW if k in extra]
     for name, names in trials:
         conf = oof(recs, names)
         print(f"{name:16s}", json.dumps({k: round(v, 3) for k, v in risk_rule(recs, conf).items()}),

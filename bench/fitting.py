@@ -44,15 +44,18 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
-def fit_logistic(rows: list[list[float]], labels: list[int], l2: float = L2) -> list[float]:
-    """Weights minimising the log loss plus l2/2 * |w without bias|^2 (column 0 is the bias)."""
+def fit_logistic(rows: list[list[float]], labels: list[int], l2: float = L2,
+                 weights: list[float] | None = None) -> list[float]:
+    """Weights minimising the log loss (each row's term times its weight in `weights`, 1 when
+    None) plus l2/2 * |w without bias|^2 (column 0 is the bias)."""
     n = len(rows[0])
+    s = weights or [1.0] * len(rows)  # x * 1.0 is exact: unweighted fits are unchanged to the bit
     w = [0.0] * n
     for _ in range(50):
         p = [_sigmoid(dot(w, x)) for x in rows]
-        grad = [math.fsum(x[j] * (pi - y) for x, pi, y in zip(rows, p, labels)) + (l2 * w[j] if j else 0.0)
+        grad = [math.fsum(x[j] * (pi - y) * si for x, pi, y, si in zip(rows, p, labels, s)) + (l2 * w[j] if j else 0.0)
                 for j in range(n)]
-        hess = [[math.fsum(x[i] * x[j] * pi * (1 - pi) for x, pi in zip(rows, p)) + (l2 if i == j and i else 0.0)
+        hess = [[math.fsum(x[i] * x[j] * pi * (1 - pi) * si for x, pi, si in zip(rows, p, s)) + (l2 if i == j and i else 0.0)
                  for j in range(n)] for i in range(n)]
         hess[0][0] += 1e-9  # a bias column that separates perfectly must not make it singular
         step = _solve(hess, grad)

@@ -360,6 +360,9 @@ def test_harm_measures_are_consistent(full):
         # Wrong answers are a part of the answers given: never more than the answered share allows.
         answered = (m["answer_rate"] * m["answerable"] + (1 - m["abstention_rate"]) * m["unanswerable"]) / m["n"]
         assert 0 <= m["wrong_rate"] <= answered + 1e-6
+        if answered == 0:  # a threshold that keeps the dev risk within budget only by answering nothing
+            assert m["risk"] is None and m["wrong_rate"] == 0
+            continue
         # Every figure is rounded to 6 decimals (±5e-7); the ratio of two of them carries about
         # (1 + risk) x 5e-7 / answered of that, plus the rounding of risk itself.
         assert m["risk"] == pytest.approx(m["wrong_rate"] / answered, abs=5e-7 + 1e-6 / answered)

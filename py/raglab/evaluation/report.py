@@ -14,7 +14,7 @@ import json
 from raglab.evaluation import findings
 from raglab.evaluation.engine import MRR_DEPTH, EvaluationError
 from raglab.evaluation.metrics import MIN_INTERVAL_N
-from raglab.evaluation.stats import STAGE_HELP, STAGES
+from raglab.evaluation.stats import RISK_BUDGET, STAGE_HELP, STAGES
 from raglab.pipeline import Config
 
 FORMATS = ("text", "markdown", "csv", "json")
@@ -64,13 +64,13 @@ def headline(report: dict) -> dict:
     """The headline table: one row per configuration, the numbers a reader needs first."""
     k = report["settings"]["k"]
     header = ["configuration", f"recall@{k}", "95% CI", "MRR@10", "95% CI", f"nDCG@{k}", "holds fact", "short F1",
-              "answer F1", "answered", "abstained", "wrong"]
+              "answer F1", "answered", "abstained", "wrong", "risk"]
     rows = []
     for row in report["configs"]:
         m = row["metrics"]
         rows.append([row["label"], _f(m["recall"]), _ci(row["ci"]["recall"]), _f(m["mrr"]), _ci(row["ci"]["mrr"]),
                      _f(m["ndcgk"]), _f(m["holds"]), _f(m["short_f1"]), _f(m["f1"]), _f(m["answer_rate"]),
-                     _f(m["abstention_rate"]), _f(m["wrong_rate"])])
+                     _f(m["abstention_rate"]), _f(m["wrong_rate"]), _f(m["risk"])])
     return {"title": "Headline", "header": header, "rows": rows}
 
 
@@ -88,7 +88,9 @@ def sections(report: dict) -> list[dict]:
         f"{st['resamples']:,} resamples, seed {st['seed']}.",
         f"Retrieval metrics are over the {n_ans} answerable questions; \"answered\" is the answer rate on "
         f"answerable questions, \"abstained\" the abstention rate on the {n_una} unanswerable ones, \"wrong\" "
-        "the share of all questions given an answer that does not state the reference fact. "
+        "the share of all questions given an answer that does not state the reference fact, \"risk\" the same "
+        f"answers' share of the answered questions (what the abstention threshold keeps at or under {RISK_BUDGET:.2f} "
+        "on dev). "
         f"The served default (`raglab ask` without options) is {st['served']}.",
     ]
     if st["split"] != "test":
