@@ -142,7 +142,8 @@ export async function fetchChecked(url, expected, onProgress = () => {}, signal 
 
 /**
  * Compile and instantiate the kernel while it downloads (streaming), checking the
- * bytes' digest against the manifest before the module is used.
+ * bytes' digest against the manifest before the module is used: {module, instance}
+ * (the compiled module also starts the helper's kernel, js/helper.js).
  */
 export async function instantiateChecked(url, expected, signal = undefined) {
   const name = url.pathname.split("/").pop();
@@ -163,5 +164,5 @@ export async function instantiateChecked(url, expected, signal = undefined) {
   if (digest !== expected.sha256) {
     throw new KernelError(`${name}: sha256 ${digest.slice(0, 12)}… does not match the manifest's ${expected.sha256.slice(0, 12)}…`);
   }
-  return compiled.instance;
+  return compiled;
 }
