@@ -1,9 +1,10 @@
 // A second encoder kernel, in a worker of its own, so that a question's readings are
 // encoded side by side (py/raglab/web/readings.py says why). It runs the kernel module the
-// main worker compiled and checked, on the same model file, through js/kernel.js exactly as
-// the main worker does: the same build and the same input give the same bits.
+// main worker compiled and checked, from a copy of that kernel's state (the model's weights
+// as e5k_init laid them out), through js/kernel.js exactly as the main worker does: the same
+// build and the same input give the same bits.
 //
-// Messages in:  {module, model}   once: the compiled kernel and the model file's bytes
+// Messages in:  {module, state}   once: the compiled kernel and Kernel.stateBytes() of the main one
 //               {id, ids}         token ids (Int32Array) of one input
 // Messages out: {ready: true} | {ready: false, error}          after the first message
 //               {id, vector} | {id, error}                     vector: Float32Array (dim)
@@ -15,8 +16,8 @@ let kernel = null;
 self.onmessage = async ({ data }) => {
   if (data.module) {
     try {
-      kernel = new Kernel(await WebAssembly.instantiate(data.module, {}), data.model.length);
-      kernel.init(data.model);
+      kernel = new Kernel(await WebAssembly.instantiate(data.module, {}), 0);
+      kernel.adopt(data.state);
       self.postMessage({ ready: true });
     } catch (err) {
       self.postMessage({ ready: false, error: String((err && err.message) || err) });

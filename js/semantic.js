@@ -109,10 +109,11 @@ export class Semantic {
     const header = modelBytes.slice(0, view.getUint32(MODEL_HEADER_WEIGHTS_OFFSET, true));
     this.#kernel = k;
     this.#helper?.stop();
-    // The model's bytes go to the helper (moved, not copied): this kernel holds its own copy now.
+    // The helper starts from a copy of this kernel's state (moved to it, not copied again), so
+    // it holds the weights once (about 23 MB) and never sees the model file.
     const helperStarted = performance.now();
     const helperReady = () => this.post({ type: "timing", name: "helper", ms: performance.now() - helperStarted });
-    this.#helper = (self.navigator.hardwareConcurrency || 1) > 1 ? new Helper(compiled.module, modelBytes, helperReady) : null;
+    this.#helper = (self.navigator.hardwareConcurrency || 1) > 1 ? new Helper(compiled.module, k.stateBytes(), helperReady) : null;
     this.pyodide.registerJsModule("raglab_kernel", {
       dim: () => k.dim,
       encode: (ids) => withBuffer(ids, "i32", (data) => k.encode(data)),
@@ -167,7 +168,7 @@ class Helper {
   #waiting = new Map();
   #next = 0;
 
-  constructor(module, model, onReady) {
+  constructor(module, state, onReady) {
     this.#worker = new Worker(new URL("./helper.js", import.meta.url), { type: "module" });
     this.#worker.onmessage = ({ data }) => {
       if ("ready" in data) {
@@ -181,7 +182,7 @@ class Helper {
       if (call) data.error ? call.reject(new Error(data.error)) : call.resolve(data.vector);
     };
     this.#worker.onerror = (event) => this.stop(event.message || "the encoder helper failed");
-    this.#worker.postMessage({ module, model }, [model.buffer]);
+    this.#worker.postMessage({ module, state }, [state.buffer]);
   }
 
   encode(ids) {
