@@ -32,6 +32,7 @@ figures and exits 0.
     python3 build.py build && .venv/bin/python bench/browser_timings.py [--runs 5] [--startup-only] [--json]
     .venv/bin/python bench/browser_timings.py --evaluate-only --runs 3   # the default evaluation, fresh pages
     .venv/bin/python bench/browser_timings.py --answers-only             # submit to answer, served default
+    .venv/bin/python bench/browser_timings.py --answers-only --against DIR   # the same, paired with another build
 """
 
 from __future__ import annotations
@@ -190,6 +191,10 @@ def main() -> int:
     parser.add_argument("--answers-only", action="store_true",
                         help="time only answers with the served (semantic) default: submit to rendered, and the "
                              "worker round trip, for --questions golden questions asked for the first time")
+    parser.add_argument("--against", metavar="DIR",
+                        help="with --answers-only: also time the built site in DIR (dist/ of another build, "
+                             "copied aside), question by question alternating with this one, and print the "
+                             "paired ratio this ÷ DIR")
     parser.add_argument("--evaluate-only", action="store_true",
                         help="time only the Evaluate tab's default run, --runs times, each in a fresh browser context "
                              "(the evaluation's vectors fetched each time), after the semantic model is in")
@@ -225,6 +230,20 @@ def main() -> int:
             else:
                 print(f"Chromium {browser.version}, load average {figures['machine']['load_average'][0]:.2f} at the start")
                 print_figures(figures["semantic"])
+            return 0
+        if args.answers_only and args.against:
+            other_server, other_url = build.serve_in_background(args.against)
+            figures["paired"] = answers_paired(browser, url, other_url, sample)
+            browser.close()
+            server.shutdown()
+            other_server.shutdown()
+            p = figures["paired"]
+            print(f"Chromium {browser.version}, load average {figures['machine']['load_average'][0]:.2f} at the start, "
+                  f"{os.getloadavg()[0]:.2f} at the end")
+            print(f"submit to rendered, {p['n']} golden questions en+bn each asked for the first time in both, "
+                  f"alternating: this build median {p['this_median']} ms (p95 {p['this_p95']}), {args.against} "
+                  f"median {p['other_median']} ms (p95 {p['other_p95']}); per question this ÷ that, median "
+                  f"{p['ratio_median']}   [target <= 80 ms]")
             return 0
         if args.answers_only:
             context = browser.new_context(viewport={"width": 1100, "height": 1400})
@@ -302,6 +321,31 @@ def main() -> int:
 
     print_figures(figures["semantic"])
     return 0
+
+
+def answers_paired(browser, url: str, other_url: str, sample: list[str]) -> dict:
+    """Submit to rendered in two builds, each question asked in both (which goes first flips
+    every question), after each has its model and served index: medians, p95s and the
+    median of the per-question ratios (this build ÷ the other)."""
+    pages = []
+    for where in (url, other_url):
+        page = browser.new_context(viewport={"width": 1100, "height": 1400}).new_page()
+        page.goto(where)
+        page.evaluate("() => window.raglab.ready.then(() => window.raglab.semanticReady())")
+        page.evaluate(SERVED)
+        page.evaluate(API_ASK, "How much does a first question cost?")  # the first call pays for nothing else
+        pages.append(page)
+    times: list[list[float]] = [[], []]
+    for i, question in enumerate(sample):
+        for which in ((0, 1) if i % 2 == 0 else (1, 0)):
+            took, _, ok = pages[which].evaluate(ASK_IN_PAGE, question)
+            if not ok:
+                raise SystemExit(f"the page did not show the answer for {question!r}")
+            times[which].append(took)
+    med = statistics.median
+    return {"n": len(sample), "this_median": round(med(times[0]), 1), "this_p95": round(percentile(times[0], 95), 1),
+            "other_median": round(med(times[1]), 1), "other_p95": round(percentile(times[1], 95), 1),
+            "ratio_median": round(med([a / b for a, b in zip(*times)]), 3)}
 
 
 def evaluate_default(browser, url: str, runs: int) -> dict:

@@ -349,6 +349,12 @@ export class Raglab extends EventTarget {
     return this.#json("vectorDigests", [texts]);
   }
 
+  /** sha256 of each text's vector as the worker holds it now (null where it holds none):
+   * what a question's readings encoded ahead, side by side, came back as (js/helper.js). */
+  cachedDigests(texts) {
+    return this.#json("cachedDigests", [texts]);
+  }
+
   warm(config = {}, { corpus = "bundled" } = {}) {
     return this.#json("warm", [config, corpus]);
   }

@@ -65,6 +65,24 @@ export class Kernel {
     this.vocab = x.e5k_vocab(this.#state);
   }
 
+  /** A copy of the state (the header and the weights as e5k_init left them), to start a
+   * second instance of the same build with `adopt`. */
+  stateBytes() {
+    return new Uint8Array(this.#x.memory.buffer, this.#state, this.#work - this.#state).slice();
+  }
+
+  /** Take another instance's `stateBytes()` (the same build: offsets in the state are
+   * relative to it) instead of a model file, so the weights sit in this memory once. */
+  adopt(state) {
+    const x = this.#x;
+    this.#work = align16(this.#state + state.length);
+    this.#reserve(this.#work);
+    new Uint8Array(x.memory.buffer, this.#state, state.length).set(state);
+    this.dim = x.e5k_dim(this.#state);
+    this.maxTokens = x.e5k_max_tokens(this.#state);
+    this.vocab = x.e5k_vocab(this.#state);
+  }
+
   /** Grow linear memory to at least `end` bytes (the browser may refuse: out of memory). */
   #reserve(end) {
     const memory = this.#x.memory;
@@ -142,7 +160,8 @@ export async function fetchChecked(url, expected, onProgress = () => {}, signal 
 
 /**
  * Compile and instantiate the kernel while it downloads (streaming), checking the
- * bytes' digest against the manifest before the module is used.
+ * bytes' digest against the manifest before the module is used: {module, instance}
+ * (the compiled module also starts the helper's kernel, js/helper.js).
  */
 export async function instantiateChecked(url, expected, signal = undefined) {
   const name = url.pathname.split("/").pop();
@@ -163,5 +182,5 @@ export async function instantiateChecked(url, expected, signal = undefined) {
   if (digest !== expected.sha256) {
     throw new KernelError(`${name}: sha256 ${digest.slice(0, 12)}… does not match the manifest's ${expected.sha256.slice(0, 12)}…`);
   }
-  return compiled.instance;
+  return compiled;
 }

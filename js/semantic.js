@@ -11,16 +11,21 @@
 // Messages out: {type: "semantic", state: "loading", done, total}   bytes so far
 //               {type: "semantic", state: "ready", info, files, at}   files: their sha256
 //               {type: "semantic", state: "failed", error: {type, message}}
+//               {type: "timing", name: "helper" | "readAhead", ms}   the helper kernel (js/helper.js)
+//                    is ready; a question's readings were encoded side by side (Semantic.readAhead)
 
 import { Kernel, KernelError, fetchChecked, instantiateChecked } from "./kernel.js";
 
 const MODEL_HEADER_WEIGHTS_OFFSET = 44; // u32: where the weights start (py/raglab/encoder/kernel.c)
+const HELPER_PATIENCE_MS = 10_000; // one reading takes well under a second even on a slow phone
 
 export class Semantic {
   state = "idle"; // idle | loading | ready | failed | absent
   #ready = null;
   #settle = null;
   #kernel = null;
+  #helper = null; // a second kernel in its own worker (Helper, below), where there is a second core
+  #readings = null; // raglab.web.readings, imported at the first question it serves
 
   constructor({ pyodide, web, root, manifest, post, prepare = () => {} }) {
     this.pyodide = pyodide;
@@ -86,9 +91,9 @@ export class Semantic {
     this.post({ type: "semantic", state: "loading", done: 0, total });
     const url = (path) => new URL(path, this.root);
     const signal = controller.signal;
-    let instance, modelBytes, vectorBytes;
+    let compiled, modelBytes, vectorBytes;
     try {
-      [instance, modelBytes, vectorBytes] = await Promise.all([
+      [compiled, modelBytes, vectorBytes] = await Promise.all([
         instantiateChecked(url(kernel.path), kernel, signal),
         fetchChecked(url(model.path), model, progress("model"), signal),
         fetchChecked(url(vectors.path), vectors, progress("vectors"), signal),
@@ -97,12 +102,18 @@ export class Semantic {
       controller.abort();
       throw err;
     }
-    const k = new Kernel(instance, modelBytes.length);
+    const k = new Kernel(compiled.instance, modelBytes.length);
     k.init(modelBytes);
     const view = new DataView(modelBytes.buffer, modelBytes.byteOffset, modelBytes.byteLength);
     // Python reads the header and tokenizer sections; the weights stay in the kernel only.
     const header = modelBytes.slice(0, view.getUint32(MODEL_HEADER_WEIGHTS_OFFSET, true));
     this.#kernel = k;
+    this.#helper?.stop();
+    // The helper starts from a copy of this kernel's state (moved to it, not copied again), so
+    // it holds the weights once (about 23 MB) and never sees the model file.
+    const helperStarted = performance.now();
+    const helperReady = () => this.post({ type: "timing", name: "helper", ms: performance.now() - helperStarted });
+    this.#helper = (self.navigator.hardwareConcurrency || 1) > 1 ? new Helper(compiled.module, k.stateBytes(), helperReady) : null;
     this.pyodide.registerJsModule("raglab_kernel", {
       dim: () => k.dim,
       encode: (ids) => withBuffer(ids, "i32", (data) => k.encode(data)),
@@ -117,6 +128,78 @@ export class Semantic {
       // building an index ahead is only a head start: the question that needs it builds it
     }
     return info;
+  }
+
+  /** raglab.web.readings.cached_digests: what the worker's Python holds for each text. */
+  cachedDigests(texts) {
+    this.#readings ??= this.pyodide.pyimport("raglab.web.readings");
+    return this.#readings.cached_digests(JSON.stringify(texts));
+  }
+
+  /** Encode the readings of a question that asking it would encode one after the other side
+   * by side: the first in this worker's kernel, the others in the helper's, and hand the
+   * vectors to Python (raglab.web.readings). Anything that fails here leaves the readings to
+   * the ask that follows, which encodes whatever it does not find. */
+  async readAhead(question, config, corpus) {
+    if (!this.#helper || !this.#helper.ready || this.state !== "ready") return;
+    try {
+      this.#readings ??= this.pyodide.pyimport("raglab.web.readings");
+      const wanted = JSON.parse(this.#readings.query_inputs(question, JSON.stringify(config || {}), corpus));
+      if (wanted.ids.length < 2) return; // one reading: nothing to overlap
+      const started = performance.now();
+      const rest = wanted.ids.slice(1).map((ids) => this.#helper.encode(Int32Array.from(ids)));
+      const vectors = [this.#kernel.encode(Int32Array.from(wanted.ids[0])), ...(await Promise.all(rest))];
+      const flat = new Float32Array(vectors.length * this.#kernel.dim);
+      vectors.forEach((v, i) => flat.set(v, i * this.#kernel.dim));
+      this.#readings.remember_vectors(JSON.stringify(wanted.texts), flat);
+      // how long the readings took side by side (the browser tests check that the helper served them)
+      this.post({ type: "timing", name: "readAhead", ms: performance.now() - started });
+    } catch (err) {
+      console.warn(`reading ahead: ${err.message}; the question is encoded as it is asked`);
+    }
+  }
+}
+
+/** The second kernel's worker (js/helper.js): encode(ids) resolves to its vector. It is only
+ * used once it has said it is ready; if it fails, the main worker's kernel does its work. */
+class Helper {
+  ready = false;
+  #worker;
+  #waiting = new Map();
+  #next = 0;
+
+  constructor(module, state, onReady) {
+    this.#worker = new Worker(new URL("./helper.js", import.meta.url), { type: "module" });
+    this.#worker.onmessage = ({ data }) => {
+      if ("ready" in data) {
+        this.ready = data.ready;
+        if (data.ready) onReady();
+        else this.stop(data.error);
+        return;
+      }
+      const call = this.#waiting.get(data.id);
+      this.#waiting.delete(data.id);
+      if (call) data.error ? call.reject(new Error(data.error)) : call.resolve(data.vector);
+    };
+    this.#worker.onerror = (event) => this.stop(event.message || "the encoder helper failed");
+    this.#worker.postMessage({ module, state }, [state.buffer]);
+  }
+
+  encode(ids) {
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, ids }, [ids.buffer]);
+      // a helper that died without a word must not hold the question: its kernel is given up
+      setTimeout(() => this.#waiting.has(id) && this.stop("the encoder helper did not answer"), HELPER_PATIENCE_MS);
+    });
+  }
+
+  stop(reason = "stopped") {
+    this.ready = false;
+    this.#worker.terminate();
+    for (const call of this.#waiting.values()) call.reject(new Error(reason));
+    this.#waiting.clear();
   }
 }
 

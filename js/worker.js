@@ -337,6 +337,7 @@ const OPS = {
   moduleHashes: () => web.module_hashes(),
   prebuiltTable: () => web.prebuilt_table(),
   vectorDigests: (texts) => web.vector_digests(JSON.stringify(texts)),
+  cachedDigests: (texts) => semantic.cachedDigests(texts),
   // (the vectors themselves are computed by encodeMissing before this runs)
   encodePassages: (config = {}, corpus = "bundled") => web.encode_passages(JSON.stringify(config || {}), corpus, 0),
   cancelEncoding: () => {
@@ -353,7 +354,7 @@ const OPS = {
     web.compare_view(JSON.stringify(options || {}), progress, corpus),
 };
 const WITH_PROGRESS = new Set(["compare", "compareView"]);
-const needsEncoder = new Set(["vectorDigests", "encodePassages"]);
+const needsEncoder = new Set(["vectorDigests", "cachedDigests", "encodePassages"]);
 
 let started = false;
 const booted = start().then(() => {
@@ -400,6 +401,8 @@ self.onmessage = async (event) => {
         // first time they are needed; chunk vectors that did not ship (own data) are computed
         await evaluationVectors(op, args, progress);
         await encodeMissing(op, args, corpusOf(op, args), progress);
+        // a question read twice (bilingual) has its two readings encoded side by side
+        if (op === "ask") await semantic.readAhead(args[0], args[1], corpusOf(op, args));
       }
     }
     let json;

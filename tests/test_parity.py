@@ -189,6 +189,35 @@ def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, nati
     assert not stale, f"{len(stale)} of 70 re-encoded chunks differ from the shipped vectors (first: sample {stale[0]})"
 
 
+# Not golden or stress questions (the page knows no vector of these yet), each read twice by bilingual.
+READ_TWICE = ["How do I withdraw cash on a Friday night?", "বিদেশ থেকে টাকা আসতে কত দিন লাগে আমার ভাইয়ের?",
+              "Is there a fee if my cousin sends money from abroad to my wallet?"]
+
+
+def test_readings_encoded_side_by_side_have_the_native_bits(semantic_page, native):
+    """The page encodes a question's two readings at once, one in its worker's kernel and one in
+    a helper worker's (js/helper.js, raglab.web.readings): the vectors it then holds are the
+    native bits, and the answer is native's byte for byte. The helper says when it is ready and
+    each question says that it was read ahead, so a page that quietly encoded them one after
+    the other (the old way, which would pass the rest) fails here."""
+    from raglab.retrieval.bilingual import translated
+    from raglab.retrieval.expansion import expand
+    from raglab.text.analyzer import normalize
+
+    assert semantic_page.evaluate("() => navigator.hardwareConcurrency") > 1, "the helper needs a second core"
+    semantic_page.wait_for_function("() => window.raglab.timings.helperAt", timeout=SEMANTIC_READY_MS)
+    cfg = {"chunker": "recursive", "retriever": "bilingual", "k": 3, "expand": True, "threshold": Config().threshold}
+    texts = []
+    for question in READ_TWICE:
+        pair = [QUERY + normalize(question), QUERY + normalize(translated(expand(question)))]
+        assert browser_call(semantic_page, "cachedDigests", pair) == "[null, null]", question
+        before = semantic_page.evaluate("() => window.raglab.timings.readAheadAt || 0")
+        assert browser_call(semantic_page, "ask", question, cfg) == native.ask(question, json.dumps(cfg)), question
+        assert semantic_page.evaluate("() => window.raglab.timings.readAheadAt || 0") > before, f"not read ahead: {question}"
+        texts += pair
+    assert json.loads(browser_call(semantic_page, "cachedDigests", texts)) == json.loads(native.vector_digests(json.dumps(texts)))
+
+
 def test_page_loaded_the_current_kernel_and_model(semantic_page, build_module):
     """A stale build cannot pass: the .wasm and model file the page loaded are the ones built from
     py/raglab/encoder/kernel.c and derived by setup now (the native side's very files)."""

@@ -117,6 +117,13 @@ class Pipeline:
         """The query the retriever searches for: the question, expanded when the config says so."""
         return expand(question) if self.config.expand else Query.plain(question)
 
+    def query_texts(self, question: str) -> list[str]:
+        """The encoder inputs (prefix included) that asking `question` reads, in the order the
+        retriever reads them; [] for a retriever without the encoder. The answerer's cosines
+        read the first again (`semantic.cosines`)."""
+        texts = getattr(self.retriever, "query_texts", None)
+        return texts(self.query(question)) if texts and question.strip() else []
+
     def search(self, question: str, n: int | None = None) -> list[Hit]:
         """Ranked hits for a question (expanded when the config says so)."""
         return self.retriever.search(self.query(question), n or self.config.k)

@@ -161,6 +161,12 @@ class BilingualRetriever:
         phrases in both languages."""
         return expand(query.text, both=True).full if query.expansion else query.full
 
+    def query_texts(self, query: Query) -> list[str]:
+        """What `cosines` has the encoder read: the question as typed, then the translated
+        reading when there is one (the page encodes the two side by side)."""
+        other = translated(query) if self.two_languages else None
+        return self.semantic.query_texts(query) + ([QUERY + normalize(other)] if other is not None else [])
+
     def cosines(self, query: Query) -> dict[int, float]:
         """Each chunk's cosine with the question, read as typed and, on a corpus in two
         languages, translated (step 2), before centring."""

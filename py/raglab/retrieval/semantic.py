@@ -72,6 +72,10 @@ class SemanticRetriever:
     def scores(self, query: Query) -> dict[int, float]:
         return self.text_scores(query.text)
 
+    def query_texts(self, query: Query) -> list[str]:
+        """What the encoder reads for `query` (the page encodes these ahead, side by side)."""
+        return [QUERY + normalize(query.text)]
+
     def text_scores(self, text: str) -> dict[int, float]:
         """The cosine of every chunk with ``"query: " + text``."""
         # NFC like the corpus: a question typed with ে + া must meet the same vector as ো.
@@ -111,6 +115,9 @@ class FusionRetriever:
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
+
+    def query_texts(self, query: Query) -> list[str]:
+        return self.semantic.query_texts(query)
 
     def scores(self, query: Query) -> dict[int, float]:
         return fuse(self.semantic.scores(query), self.bm25.scores(*weighted_terms(self.bm25, analyze(query.full))),
