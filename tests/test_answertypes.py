@@ -208,6 +208,15 @@ def test_control_characters_and_escapes_separate_cue_words_like_spaces():
         assert question_type(odd) == question_type(clean) == "amount"
 
 
+def test_an_hour_asked_in_bangla_is_a_time_not_a_count():
+    """"কয়টা" (how many) begins "কয়টায়" (at what hour), and after a part of the day ("সকাল কয়টা",
+    at what hour in the morning) it asks for the hour: neither may read as a count."""
+    for q in ("এজেন্ট কয়টায় খোলে?", "agent koytay khole?", "দোকান সকাল কয়টা থেকে রাত কয়টা পর্যন্ত খোলা থাকে?"):
+        assert question_types(q) == ["time"], q
+    for q in ("প্রিয় নাম্বার কয়টা সেভ করা যায়?", "koyta number save kora jay?", "দিনে কয়টা লেনদেন করা যায়?"):
+        assert question_types(q) == ["count"], q
+
+
 def test_docstring_examples():
     assert doctest.testmod(answertypes).failed == 0
 
