@@ -7,7 +7,7 @@ import os
 import pytest
 
 from raglab.text import answertypes
-from raglab.text.answertypes import SPAN_TYPES, TYPES, accepts, parse_table, question_type, question_types, typed_spans
+from raglab.text.answertypes import SPAN_TYPES, TYPES, accepts, cue_text, parse_table, question_type, question_types, typed_spans
 
 # (question, expected type): at least one per type and language the table claims to cover.
 QUESTIONS = [
@@ -198,6 +198,23 @@ def test_a_broken_table_row_is_named():
     data["question_cues"] = [{"type": "money", "lang": "en", "cue": "x"}]
     with pytest.raises(ValueError, match="bad type"):
         parse_table(data)
+
+
+def test_control_characters_and_escapes_separate_cue_words_like_spaces():
+    """The analyzer reads "What\x1fis" as two words; the cues must too, or the question loses its type."""
+    clean = "What is the cash out fee?"
+    for odd in ("What\x1fis the cash out fee?", "What\x1b[31mis\x1b[0m the cash out fee?", "What\u2003is the\x85cash out fee?"):
+        assert cue_text(odd) == cue_text(clean)
+        assert question_type(odd) == question_type(clean) == "amount"
+
+
+def test_an_hour_asked_in_bangla_is_a_time_not_a_count():
+    """"কয়টা" (how many) begins "কয়টায়" (at what hour), and after a part of the day ("সকাল কয়টা",
+    at what hour in the morning) it asks for the hour: neither may read as a count."""
+    for q in ("এজেন্ট কয়টায় খোলে?", "agent koytay khole?", "দোকান সকাল কয়টা থেকে রাত কয়টা পর্যন্ত খোলা থাকে?"):
+        assert question_types(q) == ["time"], q
+    for q in ("প্রিয় নাম্বার কয়টা সেভ করা যায়?", "koyta number save kora jay?", "দিনে কয়টা লেনদেন করা যায়?"):
+        assert question_types(q) == ["count"], q
 
 
 def test_docstring_examples():

@@ -375,10 +375,9 @@ def test_cli_empty_question_exit_2(question):
     ("What is the cash out fee at an agent? " * (100_000 // 38), True),
     ("😀" * 20, False),
     ("😀 What is the cash out fee at an agent? 🙏🏽👍", True),
-    # A control character inside "What is" hides the question's cue words, so its confidence
-    # (0.64) is below the served threshold (0.75) although it finds the same chunks: None says
-    # "answered or not", and the top chunk must be the fee's.
-    ("\x01\x02\x07\x1b What\x1fis the cash out fee at an agent?\x7f\x85", None),
+    # A control character inside "What is" separates the words, as the analyzer reads it: the
+    # cue words still type the question (an amount), so it is answered like the clean one.
+    ("\x01\x02\x07\x1b What\x1fis the cash out fee at an agent?\x7f\x85", True),
     ("ক্যাশ আউটের চার্জ কত?\u200d\u200c\ufeff", True),
     ("ক্যাশ আউটের সর্বোচ্চ সীমা কত?".replace("\u09cb", "\u09c7\u09be"), True),  # ো typed as ে + া
     ("cash out fee \udcff\udcfe", True),  # bytes that are not UTF-8 reach argv as lone surrogates
@@ -387,10 +386,7 @@ def test_cli_odd_questions_get_a_result(question, answered):
     r = raglab("ask", "--json", question)
     assert r.returncode == 0 and "Traceback" not in r.err, r.err
     out = json.loads(r.out)
-    if answered is None:
-        assert out["chunks"][0]["id"] == "en-cash-out#2", out["chunks"][0]
-    else:
-        assert out["abstained"] is (not answered)
+    assert out["abstained"] is (not answered)
     assert not any("\ud800" <= ch <= "\udfff" for ch in out["question"])
     assert r.seconds < 30
 

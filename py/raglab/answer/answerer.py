@@ -13,7 +13,7 @@ finds it nearly as likely (two-fact questions: minimum and maximum, fee and limi
 more than two units or `MAX_WORDS` words. A unit that announces a list or a table ("To open a
 merchant account, you need:") is never quoted without it: it is quoted with every item of it
 when they fit in `MAX_WORDS` words together, and is no candidate otherwise. Of two close
-units (`LANG_MARGIN`), the one in the question's language is quoted. The answer's confidence
+units (`language.py`), the one in the question's language is quoted. The answer's confidence
 is a calibrated probability that the shown answer states the fact; below `threshold` the
 answerer abstains.
 
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from raglab.answer.facts import asks_two, missing_half, other_half
+from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.sentences import COL, Model, Question, Text, asks_limit, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
@@ -45,7 +46,6 @@ from raglab.text.numbers import numbers
 
 SECOND_GAIN = 0.2  # share of the question's idf mass a second quote must add
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
-LANG_MARGIN = 1.0  # logits: a unit in the question's language this close to the best one is quoted instead
 NOT_FOUND = "Not found in the help centre."
 
 
@@ -238,20 +238,6 @@ def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> f
     return _mass(set(q.weights) - seen, q.weights) / q.total if q.total > 0 else 1.0
 
 
-def in_own_language(q: Question, order: list[tuple[float, Candidate]]) -> list[tuple[float, Candidate]]:
-    """`order` with the best unit in the question's language put first when the best unit is in
-    the other language and that one scores within LANG_MARGIN logits of it (the Bangla twin of
-    an English sentence, for a question asked in Bangla); otherwise `order` itself."""
-    if not order or lang_of(order[0][1].unit.text) == q.lang:
-        return order
-    for i, (z, c) in enumerate(order[1:], 1):
-        if order[0][0] - z > LANG_MARGIN:
-            break
-        if lang_of(c.unit.text) == q.lang:
-            return [order[i]] + order[:i] + order[i + 1:]
-    return order
-
-
 def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[tuple[float, Candidate]]:
     """(logit, candidate), best first; ties go to the better-ranked chunk, then article order."""
     m = m or model()
@@ -407,6 +393,12 @@ def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Mode
             second = near[0]
     if second is not None:
         picked.append(second)
+    # A further quote in the other language: its twin in the question's language when one states
+    # the same values, or nothing when that twin is the unit already shown.
+    for i in range(len(picked) - 1, -1, -1):
+        if picked[i] is not best:
+            twin = own_twin(q, picked[i], order, [best], [t for t in q.types if t != q.qtype] + [q.qtype] if two else [q.qtype])
+            picked = picked[:i] + picked[i + 1:] if twin is None else picked[:i] + [twin] + picked[i + 1:]
     if len(picked) == 2 and _words(picked[0].quote.text) + _words(picked[1].quote.text) > MAX_WORDS:
         picked = [best]
     citations = []

@@ -35,6 +35,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
+from raglab.text.analyzer import ESC, WHITESPACE, _escape_end
 from raglab.text.tables import read_table
 
 TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "person",
@@ -128,11 +129,19 @@ def cue_text(question: str) -> str:
     text = text.translate(_BANGLA_DIGITS)
     out = [" "]
     last = " "
-    for i, ch in enumerate(text):
-        if _word_char(ch) or (ch in ",." and "0" <= last <= "9" and "0" <= text[i + 1: i + 2] <= "9"):
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        i += 1
+        if ch == ESC:
+            # A terminal escape sequence and the analyzer's whitespace (a pasted "\x1f") separate
+            # words as the analyzer reads them; as punctuation they would cut a cue ("what , is").
+            i = _escape_end(text, i - 1)
+            ch = " "
+        if _word_char(ch) or (ch in ",." and "0" <= last <= "9" and "0" <= text[i: i + 1] <= "9"):
             out.append(ch.lower())
             last = ch
-        elif ch in " \t\n\r\u00a0'\u2019":
+        elif ch in WHITESPACE or ch in "'\u2019":
             if last != " " and last != ",":
                 out.append(" ")
                 last = " "

@@ -1,0 +1,73 @@
+"""The question's language first: which of two units that say the same thing is quoted.
+
+The help centre states most facts twice, once in each language (an article and its twin), so a
+question's candidates often hold the same sentence in both. Two rules prefer the question's own:
+
+- `in_own_language`: when the best unit is in the other language and a unit in the question's
+  language scores within `LANG_MARGIN` logits of it, that one is quoted instead.
+- `own_twin`: a further quote in the other language (the runner-up, the other fact of a
+  two-fact question) is read for the values it states; when a candidate in the question's
+  language states them too, that one is quoted instead, or nothing more when it is the unit
+  already shown (a Bangla twin sentence under its English original repeats it in a language the
+  reader did not ask in: "Tk 18.50" and then "১৮.৫০ টাকা").
+
+Values, not words, decide (the two languages share no words, but write the same numbers,
+`text.numbers` folds Bangla digits), so a unit that states no number is never swapped.
+"""
+
+from __future__ import annotations
+
+from raglab.answer.sentences import Question, lang_of, numbers_of
+from raglab.answer.short import short_spans
+from raglab.text.analyzer import tokens
+from raglab.text.numbers import numbers
+
+LANG_MARGIN = 1.0  # logits: a unit in the question's language this close to the best one is quoted instead
+
+
+def in_own_language(q: Question, order: list) -> list:
+    """`order` ((logit, candidate), best first) with the best unit in the question's language put
+    first when the best unit is in the other language and that one scores within LANG_MARGIN
+    logits of it (the Bangla twin of an English sentence, for a question asked in Bangla);
+    otherwise `order` itself."""
+    if not order or lang_of(order[0][1].unit.text) == q.lang:
+        return order
+    for i, (z, c) in enumerate(order[1:], 1):
+        if order[0][0] - z > LANG_MARGIN:
+            break
+        if lang_of(c.unit.text) == q.lang:
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order
+
+
+def stated_values(q: Question, text: str, kinds: list[str]) -> frozenset[str]:
+    """The numbers a unit answers with: those of its short answer for the first of `kinds` (the
+    answer types it is read for) that finds one (the value, not every number around it), else
+    every number it states."""
+    order = tuple((t.term, t.start, t.end) for t in tokens(text))
+    for kind in kinds:
+        got: set[str] = set()
+        for s, e in short_spans(kind, q.numbers, set(q.weights), text, order, q.text, 1):
+            got.update(numbers(text[s:e]))
+        if got:
+            return frozenset(got)
+    return numbers_of(text)
+
+
+def own_twin(q: Question, c, order: list, shown: list, kinds: list[str]):
+    """What to quote for `c`, a unit to add to the `shown` ones and read for the answer types
+    `kinds`: `c` itself when it is in the question's language or states no number; else the best
+    candidate of `order` in the question's language that states every value `c` answers with (a
+    shown one means: add nothing, None); `c` when there is none."""
+    if lang_of(c.unit.text) == q.lang:
+        return c
+    values = stated_values(q, c.unit.text, kinds)
+    if not values:
+        return c
+    for _, other in order:
+        if other.items or lang_of(other.unit.text) != q.lang or not values <= numbers_of(other.unit.text):
+            continue
+        if any(other.quote.start == s.quote.start and other.quote.doc == s.quote.doc for s in shown):
+            return None
+        return other
+    return c
