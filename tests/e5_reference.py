@@ -62,6 +62,10 @@ class Reference:
         var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
         return (x - mean) / np.sqrt(var + self.eps) * w + b
 
+    def activations(self, a: np.ndarray) -> np.ndarray:
+        """What enters each weight product: as computed here; a variant may quantise it."""
+        return a
+
     def encode(self, ids: list[int]) -> np.ndarray:
         n, h, nh = len(ids), self.h, self.nh
         hd = h // nh
@@ -71,18 +75,19 @@ class Reference:
         except ImportError:
             erf = np.vectorize(math.erf)
         for ly in self.layers:
-            q = x @ ly["q.w"].T + ly["q.b"]
-            k = x @ ly["k.w"].T + ly["k.b"]
-            v = x @ ly["v.w"].T + ly["v.b"]
+            xa = self.activations(x)
+            q = xa @ ly["q.w"].T + ly["q.b"]
+            k = xa @ ly["k.w"].T + ly["k.b"]
+            v = xa @ ly["v.w"].T + ly["v.b"]
             ctx = np.empty_like(x)
             for head in range(nh):
                 sl = slice(head * hd, (head + 1) * hd)
                 s = q[:, sl] @ k[:, sl].T / math.sqrt(hd)
                 s = np.exp(s - s.max(axis=1, keepdims=True))
                 ctx[:, sl] = (s / s.sum(axis=1, keepdims=True)) @ v[:, sl]
-            x = self._norm(x + ctx @ ly["ao.w"].T + ly["ao.b"], ly["aln.w"], ly["aln.b"])
-            mid = x @ ly["fi.w"].T + ly["fi.b"]
+            x = self._norm(x + self.activations(ctx) @ ly["ao.w"].T + ly["ao.b"], ly["aln.w"], ly["aln.b"])
+            mid = self.activations(x) @ ly["fi.w"].T + ly["fi.b"]
             mid = 0.5 * mid * (1.0 + erf(mid / math.sqrt(2.0)))
-            x = self._norm(x + mid @ ly["fo.w"].T + ly["fo.b"], ly["oln.w"], ly["oln.b"])
+            x = self._norm(x + self.activations(mid) @ ly["fo.w"].T + ly["fo.b"], ly["oln.w"], ly["oln.b"])
         pooled = x.mean(axis=0)
         return pooled / np.linalg.norm(pooled)
