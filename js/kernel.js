@@ -60,6 +60,12 @@ export class Kernel {
     new Uint8Array(x.memory.buffer, this.#work, model.length).set(model);
     const rc = x.e5k_init(this.#work, model.length, this.#state);
     if (rc) throw new KernelError(`model file: ${ERRORS[rc] || rc}`);
+    this.#readShape();
+  }
+
+  /** The model's shape, as the state holds it. */
+  #readShape() {
+    const x = this.#x;
     this.dim = x.e5k_dim(this.#state);
     this.maxTokens = x.e5k_max_tokens(this.#state);
     this.vocab = x.e5k_vocab(this.#state);
@@ -78,9 +84,7 @@ export class Kernel {
     this.#work = align16(this.#state + state.length);
     this.#reserve(this.#work);
     new Uint8Array(x.memory.buffer, this.#state, state.length).set(state);
-    this.dim = x.e5k_dim(this.#state);
-    this.maxTokens = x.e5k_max_tokens(this.#state);
-    this.vocab = x.e5k_vocab(this.#state);
+    this.#readShape();
   }
 
   /** Grow linear memory to at least `end` bytes (the browser may refuse: out of memory). */

@@ -395,10 +395,8 @@ def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Mode
         picked.append(second)
     # A further quote in the other language: its twin in the question's language when one states
     # the same values, or nothing when that twin is the unit already shown.
-    for i in range(len(picked) - 1, -1, -1):
-        if picked[i] is not best:
-            twin = own_twin(q, picked[i], order, [best], [t for t in q.types if t != q.qtype] + [q.qtype] if two else [q.qtype])
-            picked = picked[:i] + picked[i + 1:] if twin is None else picked[:i] + [twin] + picked[i + 1:]
+    kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if two else [q.qtype]
+    picked = [c for c in (c if c is best else own_twin(q, c, order, [best], kinds) for c in picked) if c is not None]
     if len(picked) == 2 and _words(picked[0].quote.text) + _words(picked[1].quote.text) > MAX_WORDS:
         picked = [best]
     citations = []

@@ -44,12 +44,11 @@ import json
 
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
-from raglab.encoder import QUERY
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
-from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight
-from raglab.text.analyzer import analyze, has_bangla, normalize
+from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
+from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
@@ -108,7 +107,7 @@ def translated_queries(questions: list[str]) -> list[str]:
     for q in questions:
         text = translated(expand(q))
         if text is not None:
-            out.setdefault(QUERY + normalize(text), None)
+            out.setdefault(reading(text), None)
     return list(out)
 
 
@@ -161,17 +160,21 @@ class BilingualRetriever:
         phrases in both languages."""
         return expand(query.text, both=True).full if query.expansion else query.full
 
+    def translation(self, query: Query) -> str | None:
+        """The second reading (`translated`), on a corpus in two languages only."""
+        return translated(query) if self.two_languages else None
+
     def query_texts(self, query: Query) -> list[str]:
         """What `cosines` has the encoder read: the question as typed, then the translated
         reading when there is one (the page encodes the two side by side)."""
-        other = translated(query) if self.two_languages else None
-        return self.semantic.query_texts(query) + ([QUERY + normalize(other)] if other is not None else [])
+        other = self.translation(query)
+        return self.semantic.query_texts(query) + ([reading(other)] if other is not None else [])
 
     def cosines(self, query: Query) -> dict[int, float]:
         """Each chunk's cosine with the question, read as typed and, on a corpus in two
         languages, translated (step 2), before centring."""
         typed = self.semantic.scores(query)
-        other = translated(query) if self.two_languages else None
+        other = self.translation(query)
         return typed if other is None else bridged(typed, self.semantic.text_scores(other), self.langs, query.lang)
 
     def lexical_scores(self, query: Query) -> dict[int, float]:

@@ -52,7 +52,7 @@ def cosines(question: str, texts: list[str], cache=None) -> list[float]:
     bundled corpus's chunks and recursive-chunk sentences are shipped, others are encoded
     once and cached. For the answerer."""
     cache = cache or _native_cache()
-    vector = cache.get([QUERY + normalize(question)], keep=False)
+    vector = cache.get([reading(question)], keep=False)
     return [float(x) for x in cache.encoder.dots(vector, cache.get([PASSAGE + t for t in texts]))]
 
 
@@ -74,16 +74,21 @@ class SemanticRetriever:
 
     def query_texts(self, query: Query) -> list[str]:
         """What the encoder reads for `query` (the page encodes these ahead, side by side)."""
-        return [QUERY + normalize(query.text)]
+        return [reading(query.text)]
 
     def text_scores(self, text: str) -> dict[int, float]:
         """The cosine of every chunk with ``"query: " + text``."""
-        # NFC like the corpus: a question typed with ে + া must meet the same vector as ো.
-        vector = self.cache.get([QUERY + normalize(text)], keep=False)
+        vector = self.cache.get([reading(text)], keep=False)
         return {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
 
     def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)
+
+
+def reading(text: str) -> str:
+    """What the encoder reads for a question's text: ``"query: "`` and the text in NFC, like the
+    corpus (a question typed with ে + া must meet the same vector as ো)."""
+    return QUERY + normalize(text)
 
 
 def fuse(cosines: dict[int, float], bm25: dict[int, float], weight: float) -> dict[int, float]:

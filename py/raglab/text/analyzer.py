@@ -225,7 +225,7 @@ def _tokens(text: str) -> list[Token]:
 ESC = "\x1b"
 
 
-def _escape_end(text: str, i: int) -> int:
+def escape_end(text: str, i: int) -> int:
     """The end of the terminal escape sequence starting at text[i] (an ESC).
 
     Terminal escape sequences (ECMA-48: colours such as ESC [31m, titles such as
@@ -261,7 +261,7 @@ def fresh_tokens(text: str) -> list[Token]:
     while i < n:
         ch = text[i]
         if ch == ESC:
-            i = _escape_end(text, i)
+            i = escape_end(text, i)
             continue
         if not (_latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))):
             i += 1

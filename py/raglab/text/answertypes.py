@@ -35,7 +35,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from raglab.text.analyzer import ESC, WHITESPACE, _escape_end
+from raglab.text.analyzer import ESC, WHITESPACE, escape_end
 from raglab.text.tables import read_table
 
 TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "person",
@@ -136,7 +136,7 @@ def cue_text(question: str) -> str:
         if ch == ESC:
             # A terminal escape sequence and the analyzer's whitespace (a pasted "\x1f") separate
             # words as the analyzer reads them; as punctuation they would cut a cue ("what , is").
-            i = _escape_end(text, i - 1)
+            i = escape_end(text, i - 1)
             ch = " "
         if _word_char(ch) or (ch in ",." and "0" <= last <= "9" and "0" <= text[i: i + 1] <= "9"):
             out.append(ch.lower())

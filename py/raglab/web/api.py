@@ -35,7 +35,7 @@ from raglab.pipeline import Config
 from raglab.retrieval.registry import ENCODER_RETRIEVERS, RETRIEVERS, HasScores
 from raglab.schema import analysis, article_json, ask_json, dumps, empty_question, language_counts
 from raglab.text.analyzer import prebuilt_size
-from raglab.web.state import _CORPORA, BUNDLED, LoadedCorpus, _corpus, _json_arg, parse_config, pipeline
+from raglab.web.state import _CORPORA, BUNDLED, LoadedCorpus, _corpus, _json_arg, parse_config, pipeline, vector_digest
 
 EXAMPLES_PER_KIND = 1  # example questions shown per language and kind
 PROBLEMS_SHOWN = 20  # problems of a broken golden file listed in the page; the rest are counted
@@ -392,12 +392,6 @@ def semantic_retrievers() -> list[str]:
     return [name for name in RETRIEVERS if name in ENCODER_RETRIEVERS]
 
 
-def _vector_digest(vector) -> str:
-    from hashlib import sha256
-
-    return sha256(",".join(float(x).hex() for x in vector).encode()).hexdigest()
-
-
 def vector_digests(texts) -> str:
     """For each text, the sha256 of its vector's components as float.hex, computed by the
     kernel now (never read from a store): the parity tests compare these across runtimes.
@@ -409,7 +403,7 @@ def vector_digests(texts) -> str:
     for text in _json_arg(texts, "texts", list, []):
         vector = cache.encoder.encode(text)
         cache.known.setdefault(text_key(text), vector.tobytes())
-        out.append(_vector_digest(vector))
+        out.append(vector_digest(vector))
     return dumps(out)
 
 

@@ -22,7 +22,7 @@ from array import array
 from raglab.encoder.vectors import native_cache, text_key
 from raglab.schema import dumps
 from raglab.text.limits import check_question_length
-from raglab.web.state import _corpus, _json_arg, parse_config, pipeline
+from raglab.web.state import _corpus, _json_arg, parse_config, pipeline, vector_digest
 
 
 def query_inputs(question: str, config=None, corpus: str = "bundled") -> str:
@@ -62,12 +62,9 @@ def remember_vectors(texts, vectors) -> str:
 def cached_digests(texts) -> str:
     """For each text, the sha256 of its known vector's components as float.hex (as
     `web.api.vector_digests` computes for a fresh one), or null when the process has none."""
-    from hashlib import sha256
-
     known = native_cache().known
     out = []
     for text in _json_arg(texts, "texts", list, []):
         raw = known.get(text_key(text))
-        out.append(None if raw is None else
-                   sha256(",".join(float(x).hex() for x in array("f", raw)).encode()).hexdigest())
+        out.append(None if raw is None else vector_digest(array("f", raw)))
     return dumps(out)

@@ -75,3 +75,11 @@ def pipeline(config: Config, corpus: str = BUNDLED) -> Pipeline:
         loaded.pipelines[key] = Pipeline(loaded.docs, config)
     built = loaded.pipelines[key]
     return built if built.config == config else built.with_config(config)
+
+
+def vector_digest(vector) -> str:
+    """The sha256 of a vector's components as float.hex: what the parity tests compare across
+    runtimes, for a vector encoded now or one kept from a question's readings."""
+    from hashlib import sha256  # here, not at the top: the page's start-up does not need it
+
+    return sha256(",".join(float(x).hex() for x in vector).encode()).hexdigest()
