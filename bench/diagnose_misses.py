@@ -30,7 +30,6 @@ from raglab.pipeline import Config  # noqa: E402
 from raglab.retrieval.bilingual import BilingualRetriever, centred  # noqa: E402
 from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.ranking import top_n  # noqa: E402
-from raglab.retrieval.semantic import fuse  # noqa: E402
 
 
 def first_rank(scores: dict[int, float], relevant) -> int | None:
@@ -57,7 +56,7 @@ def main() -> None:
                  if q.split == "dev" and q.answerable]
     chunks = chunk_corpus(docs, args.chunker)
     cover = coverage_index(chunks, questions, 0.5)
-    retriever = BilingualRetriever(chunks)
+    retriever = BilingualRetriever(chunks, chunker=args.chunker)
     langs = retriever.langs
     print("| question | slice | fused | centred cosine | raw cosine | BM25 | among the other language | top chunk |")
     print("|---|---|---:|---:|---:|---:|---:|---|")
@@ -71,7 +70,7 @@ def main() -> None:
         misses[slice_of(q)] = misses.get(slice_of(q), 0) + 1
         cos = retriever.cosines(query)  # as the retriever reads them: typed, and translated for the other language
         lexical = retriever.lexical_scores(query)
-        fused = fuse(centred(cos, langs), lexical, retriever.weight)
+        fused = retriever.fused(cos, lexical)
         other = {i: s for i, s in fused.items() if langs[i] != query.lang}
         cells = [first_rank(fused, relevant), first_rank(centred(cos, langs), relevant), first_rank(cos, relevant),
                  first_rank(lexical, relevant) if lexical else None,

@@ -8,7 +8,8 @@ For every weight w in 0, 0.05, …, 1 it ranks each dev question's recursive chu
 served retriever (`bilingual`, expansion on) ranks them with that weight: its cosines
 (centred per language, the other language read through the translated question), its BM25
 side (bilingual expansion, fuzzy terms), ``w · cos' + (1 − w) · bm25'`` (see
-`raglab.retrieval.semantic.fuse`) and the other language's place at the fitted margin. On a
+`raglab.retrieval.semantic.fuse`), the opening chunks' fitted penalty and the other
+language's place at the fitted margin. On a
 corpus in one language that is `bm25-semantic`'s ranking. It takes MRR@10 per set; the
 chosen weight maximises the mean over the sets (each set counts once, so our own questions
 cannot outvote strangers' phrasing), ties going to the smaller weight. Test splits are
@@ -31,9 +32,9 @@ from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
-from raglab.retrieval.bilingual import BilingualRetriever, centred  # noqa: E402
+from raglab.retrieval.bilingual import BilingualRetriever  # noqa: E402
 from raglab.retrieval.expansion import expand  # noqa: E402
-from raglab.retrieval.semantic import FUSION_TABLE, fuse  # noqa: E402
+from raglab.retrieval.semantic import FUSION_TABLE  # noqa: E402
 
 WEIGHTS = [i / 20 for i in range(21)]
 
@@ -54,15 +55,15 @@ def score_set(corpus_dir: str, goldens_path: str) -> dict[float, dict[str, float
     questions = [q for q in load_goldens(goldens_path, docs) if q.split == "dev" and q.answerable]
     chunks = chunk_corpus(docs, "recursive")
     cover = coverage_index(chunks, questions, 0.5)
-    served = BilingualRetriever(chunks)
+    served = BilingualRetriever(chunks, chunker="recursive")
     per_weight: dict[float, list[tuple[float, float]]] = {w: [] for w in WEIGHTS}
     for q in questions:
         query = expand(q.question)
-        cosines = centred(served.cosines(query), served.langs)
+        cosines = served.cosines(query)
         bm25 = served.lexical_scores(query)
         found = cover[q.id]
         for w in WEIGHTS:
-            ranked = [h.index for h in served.ranked(fuse(cosines, bm25, w), query, 10)]
+            ranked = [h.index for h in served.ranked(served.fused(cosines, bm25, w), query, 10)]
             gain = gains([found.get(i, frozenset()) for i in ranked])
             per_weight[w].append((reciprocal_rank(gain, 10), recall_at(gain, q.n_facts, 5)))
     out = {}

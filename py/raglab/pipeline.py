@@ -98,7 +98,7 @@ class Pipeline:
         self.by_id = {c.id: c for c in self.chunks}
         if progress:
             progress(f"indexing {len(self.chunks):,} {'chunk' if len(self.chunks) == 1 else 'chunks'} ({config.retriever})")
-        self.retriever = build_retriever(config.retriever, self.chunks)
+        self.retriever = build_retriever(config.retriever, self.chunks, config.chunker)
         self._bm25: BM25 | None = None
 
     def with_config(self, config: Config) -> "Pipeline":

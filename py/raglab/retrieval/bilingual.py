@@ -30,6 +30,13 @@ question's words. This retriever changes three things and keeps the rest:
    margin is fitted on dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json``).
    The first `SLOT` − 1 places are never touched, so a same-language question keeps its
    first answers; the reader sees the best the other language offers at the third place.
+4. **An article's opening chunk gives way.** The first chunk of an article restates its
+   title (on recursive chunks the title and the lead paragraph, or the title alone where a
+   section follows at once), so it sits close to every question about the article and wins
+   places the section holding the answer should have. Its fused score is lowered by a
+   penalty fitted per chunker on the dev splits (ours and the external sets' dev halves)
+   by ``bench/fit_opening.py`` into ``data/opening.json``; a chunker the table does not
+   name gets none. It applies before the ranking and before step 3.
 
 The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
 `scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
@@ -52,6 +59,7 @@ from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
+OPENING_TABLE = "opening.json"
 SLOT = 3  # the place the other language may take (the served k)
 
 
@@ -59,6 +67,38 @@ def fitted_margin() -> float:
     """The margin of step 3, as fitted on dev (data/bilingual.json)."""
     table = json.loads(read_table(TABLE))
     return float(table["margin"])
+
+
+def fitted_opening_penalty(chunker: str | None) -> float:
+    """The penalty of step 4 for `chunker`, as fitted on dev (data/opening.json); 0 for a
+    chunker the table does not name, or when the chunker is not known."""
+    table = json.loads(read_table(OPENING_TABLE))
+    return float(table["penalty"].get(chunker, 0.0)) if chunker else 0.0
+
+
+def openings(chunks: list[Chunk]) -> list[bool]:
+    """Whether each chunk is the first of its article's (chunks come in document order).
+
+    >>> openings([Chunk("a#1", "a", 0, 1, "x", ()), Chunk("a#2", "a", 2, 3, "y", ()), Chunk("b#1", "b", 0, 1, "z", ())])
+    [True, False, True]
+    """
+    seen: set[str] = set()
+    out = []
+    for c in chunks:
+        out.append(c.doc not in seen)
+        seen.add(c.doc)
+    return out
+
+
+def demoted(scores: dict[int, float], opening: list[bool], penalty: float) -> dict[int, float]:
+    """`scores` with `penalty` taken from every opening chunk's (step 4; one subtraction each).
+
+    >>> demoted({0: 0.75, 1: 0.5}, [True, False], 0.25)
+    {0: 0.5, 1: 0.5}
+    """
+    if not penalty:
+        return scores
+    return {i: scores[i] - penalty if opening[i] else scores[i] for i in sorted(scores)}
 
 
 def centred(cosines: dict[int, float], langs: list[str]) -> dict[int, float]:
@@ -144,13 +184,18 @@ class BilingualRetriever:
 
     name = "bilingual"
 
-    def __init__(self, chunks: list[Chunk], cache=None, weight: float | None = None, margin: float | None = None):
+    def __init__(self, chunks: list[Chunk], cache=None, weight: float | None = None, margin: float | None = None,
+                 chunker: str | None = None, opening_penalty: float | None = None):
+        """`chunker` names how `chunks` were cut, for the penalty of step 4 (none when not
+        given); `weight`, `margin` and `opening_penalty` override the fitted values."""
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.langs = [detect_lang(c.text) for c in chunks]
         self.two_languages = len(set(self.langs)) > 1  # a one-language corpus has nothing to translate to
         self.weight = fusion_weight() if weight is None else weight
         self.margin = fitted_margin() if margin is None else margin
+        self.opening = openings(chunks)
+        self.opening_penalty = fitted_opening_penalty(chunker) if opening_penalty is None else opening_penalty
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -181,8 +226,14 @@ class BilingualRetriever:
         """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`)."""
         return self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
 
+    def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
+        """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
+        scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one."""
+        w = self.weight if weight is None else weight
+        return demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
+
     def scores(self, query: Query) -> dict[int, float]:
-        return fuse(centred(self.cosines(query), self.langs), self.lexical_scores(query), self.weight)
+        return self.fused(self.cosines(query), self.lexical_scores(query))
 
     def ranked(self, scores: dict[int, float], query: Query, n: int) -> list[Hit]:
         """The n best of fused `scores`, the other language given its place (step 3)."""

@@ -101,11 +101,14 @@ RETRIEVERS: dict[str, Callable[[list[Chunk]], Retriever]] = {
 }
 # Retrievers that need the encoder kernel: the browser offers them once it has the kernel too.
 ENCODER_RETRIEVERS = ("semantic", "bm25-semantic", "bilingual")
+# Retrievers whose fitted values depend on the chunker (bilingual's opening-chunk penalty).
+CHUNKER_AWARE = ("bilingual",)
 
 
-def build_retriever(name: str, chunks: list[Chunk]) -> Retriever:
+def build_retriever(name: str, chunks: list[Chunk], chunker: str | None = None) -> Retriever:
+    """The retriever `name` over `chunks`, cut by `chunker` (when known)."""
     try:
         factory = RETRIEVERS[name]
     except KeyError:
         raise ValueError(f"unknown retriever {name!r}; choose one of: {', '.join(RETRIEVERS)}") from None
-    return factory(chunks)
+    return factory(chunks, chunker=chunker) if name in CHUNKER_AWARE else factory(chunks)
