@@ -101,8 +101,11 @@ RETRIEVERS: dict[str, Callable[[list[Chunk]], Retriever]] = {
 }
 # Retrievers that need the encoder kernel: the browser offers them once it has the kernel too.
 ENCODER_RETRIEVERS = ("semantic", "bm25-semantic", "bilingual")
-# Retrievers whose fitted values depend on the chunker (bilingual's opening-chunk penalty).
-CHUNKER_AWARE = ("bilingual",)
+# Retrievers whose fitted values depend on the chunker (bilingual's opening-chunk penalty),
+# built by these factories instead, told the chunker.
+CHUNKER_AWARE: dict[str, Callable[[list[Chunk], str | None], Retriever]] = {
+    "bilingual": lambda chunks, chunker: BilingualRetriever(chunks, chunker=chunker),
+}
 
 
 def build_retriever(name: str, chunks: list[Chunk], chunker: str | None = None) -> Retriever:
@@ -111,4 +114,5 @@ def build_retriever(name: str, chunks: list[Chunk], chunker: str | None = None) 
         factory = RETRIEVERS[name]
     except KeyError:
         raise ValueError(f"unknown retriever {name!r}; choose one of: {', '.join(RETRIEVERS)}") from None
-    return factory(chunks, chunker=chunker) if name in CHUNKER_AWARE else factory(chunks)
+    aware = CHUNKER_AWARE.get(name)
+    return aware(chunks, chunker) if aware else factory(chunks)
