@@ -1,4 +1,5 @@
-"""The `bilingual` retriever: centred cosines, bilingual expansion, the other language's place."""
+"""The `bilingual` retriever: centred cosines, bilingual expansion, the other language's place,
+the opening chunk's penalty."""
 
 from __future__ import annotations
 
@@ -13,8 +14,18 @@ from raglab.corpus.articles import load_corpus
 from raglab.corpus.chunking import chunk_corpus
 from raglab.encoder import vectors
 from raglab.encoder.native import native_encoder
+from raglab.pipeline import Config, Pipeline
 from raglab.retrieval import bilingual
-from raglab.retrieval.bilingual import SLOT, BilingualRetriever, translated, translated_queries, with_other_language
+from raglab.retrieval.bilingual import (
+    SLOT,
+    BilingualRetriever,
+    demoted,
+    fitted_opening_penalty,
+    openings,
+    translated,
+    translated_queries,
+    with_other_language,
+)
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.retrieval.semantic import FusionRetriever
@@ -29,13 +40,13 @@ def test_docstring_examples():
 @pytest.fixture(scope="module")
 def fixed():
     chunks = chunk_corpus(list(docs()), "fixed")
-    return chunks, BilingualRetriever(chunks)
+    return chunks, BilingualRetriever(chunks, chunker="fixed")
 
 
 @pytest.fixture(scope="module")
 def recursive():
     chunks = chunk_corpus(list(docs()), "recursive")
-    return chunks, BilingualRetriever(chunks)
+    return chunks, BilingualRetriever(chunks, chunker="recursive")
 
 
 def test_margin_was_fitted_on_dev():
@@ -83,11 +94,39 @@ def test_with_other_language_needs_the_margin():
 
 
 def test_on_a_corpus_in_one_language_it_ranks_like_bm25_semantic():
+    """But for the opening chunks' penalty, which `bm25-semantic` does not have."""
     chunks = chunk_corpus(load_corpus(COVID), "recursive")
-    ours, theirs = BilingualRetriever(chunks), FusionRetriever(chunks)
+    ours, theirs = BilingualRetriever(chunks, chunker="recursive"), FusionRetriever(chunks)
+    plain = BilingualRetriever(chunks, chunker="recursive", opening_penalty=0.0)
     for text in ["Can my dog catch the virus?", "How long does it live on surfaces?", "Should I wear a mask outside?"]:
         q = Query.plain(text)
-        assert [h.index for h in ours.search(q, 10)] == [h.index for h in theirs.search(q, 10)]
+        assert [h.index for h in plain.search(q, 10)] == [h.index for h in theirs.search(q, 10)]
+        given_way = demoted(theirs.scores(q), openings(chunks), ours.opening_penalty)
+        assert [h.index for h in ours.search(q, 10)] == [h.index for h in top_n(given_way, 10)]
+
+
+def test_the_opening_penalty_was_fitted_per_chunker_on_dev():
+    table = json.loads(open(os.path.join(ROOT, "py", "raglab", "data", "opening.json"), encoding="utf-8").read())
+    assert table["fitted_by"] == "bench/fit_opening.py"
+    assert fitted_opening_penalty("recursive") > 0.0 and fitted_opening_penalty("fixed") == 0.0
+    assert fitted_opening_penalty("sentence") == 0.0 and fitted_opening_penalty(None) == 0.0  # not fitted: none
+
+
+def test_the_pipeline_tells_bilingual_its_chunker():
+    corpus = list(docs())
+    for chunker in ("recursive", "fixed"):
+        pipe = Pipeline(corpus, Config(chunker=chunker))
+        assert pipe.retriever.opening_penalty == fitted_opening_penalty(chunker)
+
+
+def test_only_the_first_chunk_of_each_article_gives_way(recursive):
+    chunks, r = recursive
+    assert sum(r.opening) == len({c.doc for c in chunks})
+    assert all(c.id.endswith("#1") == first for c, first in zip(chunks, r.opening))
+    query = expand("How do I cash out at an agent?")
+    fused = r.fused(r.cosines(query), r.lexical_scores(query))
+    plain = BilingualRetriever(chunks, opening_penalty=0.0).fused(r.cosines(query), r.lexical_scores(query))
+    assert all(fused[i] == plain[i] - r.opening_penalty if r.opening[i] else fused[i] == plain[i] for i in plain)
 
 
 def test_the_other_language_is_read_through_the_table_and_the_own_language_as_typed(recursive):
