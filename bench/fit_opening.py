@@ -9,8 +9,16 @@ rule chooses between (fixed and recursive) and every penalty in 0, 0.025, …, 0
 each answerable dev question of our set and of the external sets' dev halves as the served
 retriever ranks them (`bilingual`, expansion on, the fitted weight and margin), the opening
 chunks' fused scores lowered by the penalty, and takes MRR@10 per set. The chosen penalty
-maximises the mean over the sets (each set counts once, as for the fusion weight), ties
-going to the smaller penalty; a chunker whose best is 0 gets none. Test splits are never read.
+is the smallest whose mean over the sets (each set counts once, as for the fusion weight) comes
+within `SLACK` of the best mean; a chunker whose best is 0 gets none. Test splits are never read.
+
+Why the smallest within `SLACK` rather than the best: the penalty has a cost the dev splits can
+hardly see. On our articles an opening chunk is the title with the lead paragraph, which is
+what a definitional question ("What is Nano Loan?", "ক্যাশ ইন কী?") wants, and only one dev
+question has its evidence there; on TyDi every opening chunk is the title alone. When written,
+the recursive curve rose to 0.8229 at 0.1 and levelled off at 0.8241-0.8245 from 0.15 to 0.3,
+where the lead paragraphs of "What is an agent?", "What is Shapla Pay?" and "What is Nano
+Loan?" leave the top three; at 0.1 they stay in it.
 """
 
 from __future__ import annotations
@@ -35,6 +43,9 @@ from raglab.retrieval.bilingual import OPENING_TABLE, BilingualRetriever, demote
 from raglab.retrieval.expansion import expand  # noqa: E402
 
 PENALTIES = [i / 40 for i in range(13)]
+# One of our dev questions moving from first to second place moves the three-set mean by 0.0013:
+# gains this small do not pay for the cost described above.
+SLACK = 0.002
 CHUNKERS = ("fixed", "recursive")
 
 
@@ -73,20 +84,20 @@ def main() -> None:
         print(f"\n{chunker} chunks:\n")
         print("| penalty | " + " | ".join(f"{n} MRR@10" for n in table) + " | mean | ours recall@3 |")
         print("|---:|" + "---:|" * (len(table) + 2))
-        best_p, best = None, -1.0
+        means = {p: math.fsum(table[n][p]["mrr"] for n in table) / len(table) for p in PENALTIES}
         for p in PENALTIES:
-            mean = math.fsum(table[n][p]["mrr"] for n in table) / len(table)
             print(f"| {p:.3f} | " + " | ".join(f"{table[n][p]['mrr']:.4f}" for n in table)
-                  + f" | {mean:.4f} | {table['ours'][p]['recall3']:.3f} |")
-            if mean > best + 1e-12:
-                best_p, best = p, mean
+                  + f" | {means[p]:.4f} | {table['ours'][p]['recall3']:.3f} |")
+        top = max(means.values())
+        best_p = min(p for p in PENALTIES if means[p] >= top - SLACK - 1e-12)
+        best = means[best_p]
         chosen[chunker] = best_p
         record_sets[chunker] = {n: {"n": table[n][best_p]["n"], "mrr": table[n][best_p]["mrr"]} for n in table}
-        print(f"\nchosen penalty for {chunker} chunks: {best_p} (mean dev MRR@10 {best:.4f}, "
+        print(f"\nchosen penalty for {chunker} chunks: {best_p} (mean dev MRR@10 {best:.4f}, best {top:.4f}, "
               f"{table['ours'][0.0]['mrr']:.4f} → {table['ours'][best_p]['mrr']:.4f} on ours)")
     if args.write:
         record = {"penalty": chosen, "fitted_by": "bench/fit_opening.py",
-                  "objective": "mean dev MRR@10 over sets, ranked as bilingual ranks, per chunker", "sets": record_sets}
+                  "objective": "the smallest penalty within SLACK of the best mean dev MRR@10 over sets, ranked as bilingual ranks, per chunker", "sets": record_sets}
         path = fitting.write_table(OPENING_TABLE, record)
         print(f"wrote {path}")
 
