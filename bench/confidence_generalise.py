@@ -93,18 +93,25 @@ def qtype_offsets(info):
 
 
 ALL = CONFIDENCE_FEATURES
-# The trials on today's signals; what the same trials gave on the eleven the confidence had before
-# (margin, typed, score and top_doc as well) is recorded in `fit_answerer.py` by CONFIDENCE_L2.
+
+
+def without(*names):
+    return columns(tuple(n for n in ALL if n not in names))
+
+
 TRIALS = [
-    Trial("served (L2 1)", columns(ALL)),
+    Trial("served (11 signals, L2 1)", columns(ALL)),
     Trial("L2 3", columns(ALL), 3.0),
     Trial("L2 10", columns(ALL), 10.0),
-    Trial("without same_lang", columns(tuple(n for n in ALL if n != "same_lang"))),
-    Trial("without logit", columns(tuple(n for n in ALL if n != "logit"))),
-    Trial("without probability", columns(tuple(n for n in ALL if n != "probability"))),
+    Trial("L2 30", columns(ALL), 30.0),
+    Trial("without typed", without("typed")),
+    Trial("without margin, typed, score, top_doc", without("margin", "typed", "score", "top_doc")),
+    Trial("without margin, typed, score, top_doc, same_lang", without("margin", "typed", "score", "top_doc", "same_lang")),
+    Trial("bias, probability, coverage, missing", columns(("bias", "probability", "coverage", "missing"))),
     Trial("isotonic(probability)", [], iso="probability"),
     Trial("isotonic(logit)", [], iso="logit"),
     Trial("answer-type offsets", columns(ALL), 1.0, extras=qtype_offsets),
+    Trial("answer-type offsets, L2 10", columns(ALL), 10.0, extras=qtype_offsets),
 ]
 
 

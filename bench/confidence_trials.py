@@ -63,12 +63,6 @@ def rows(split="dev", config=Config()):
 def feats(q, a, ans, chunks, scores, pipe):
     best = a.order[0][1]
     f = dict(zip(CONFIDENCE_FEATURES, a.signals))
-    # The signals the served confidence had before it was cut to fewer (`sentences.confidence_features`).
-    runner = next((z for z, c in a.order[1:] if c.quote.text != best.quote.text), a.order[0][0] - 4.0)
-    f["margin"] = min(a.order[0][0] - runner, 4.0) / 4.0
-    f["typed"] = best.features[COL["typed"]]
-    f["score"] = best.features[COL["score_ratio"]]
-    f["top_doc"] = 1.0 if best.quote.doc == chunks[0].doc else 0.0
     f["rank0"] = 1.0 if best.rank == 0 else 0.0
     f["heading"] = best.features[COL["heading_cover"]]
     f["sentence_cover"] = best.features[COL["sentence_cover"]]

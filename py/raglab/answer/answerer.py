@@ -349,8 +349,10 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     order = in_own_language(q, ranked(q, cands, m))
     probs = softmax([z for z, _ in order])
     best = order[0][1]
-    signals = confidence_features(best.features[COL["coverage"]], missing_share(q, chunks, cands), probs[0],
-                                  order[0][0], q.unmatched, lang_of(best.unit.text) == q.lang)
+    margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
+    signals = confidence_features(best.features[COL["coverage"]], missing_share(q, chunks, cands), probs[0], margin,
+                                  order[0][0], best.features[COL["typed"]], best.features[COL["score_ratio"]],
+                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc)
     return Assessment(q, order, probs, signals)
 
 

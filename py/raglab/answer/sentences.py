@@ -71,7 +71,8 @@ NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", 
 _BANGLA_NO = re.compile("(?:^|[^\u0980-\u09ff])(?:না|নেই)(?:[^\u0980-\u09ff]|$)")  # না is a stopword
 PREFIX = 4  # code points two words must share to count as one word in another form
 NEAR_WORDS = 6  # a typed value this close to a question word is "near" it
-CONFIDENCE_FEATURES = ("bias", "coverage", "missing", "probability", "logit", "unmatched", "same_lang")
+CONFIDENCE_FEATURES = ("bias", "coverage", "missing", "probability", "margin", "logit", "typed", "score", "unmatched",
+                       "same_lang", "top_doc")
 CONFIDENCE_COL = {name: i for i, name in enumerate(CONFIDENCE_FEATURES)}
 
 
@@ -359,19 +360,21 @@ def set_context(rows: list[list[float]], prev: list[int | None], nxt: list[int |
             r[COL["next_cover"]] = neighbour_cover.get(after, 0.0)
 
 
-def confidence_features(coverage: float, missing: float, probability: float, logit: float, unmatched: float,
-                        same_lang: bool) -> list[float]:
+def confidence_features(coverage: float, missing: float, probability: float, margin: float, logit: float,
+                        typed: float, score: float, unmatched: float, same_lang: bool,
+                        top_doc: bool) -> list[float]:
     """What the confidence is computed from: the chosen unit's coverage of the question; the
     share of the question's idf mass found nowhere in the retrieved chunks (a question about
     something the help centre never mentions); the sentence model's probability for the
-    chosen unit; its logit itself (/ 10: how much it looks like an answer, whatever the other
-    candidates); the share of the question in words the index does not know even at a small
-    edit distance; and whether the unit is in the question's language (no unit of the
-    question's language came close). Fewer than it had: the lead over the runner-up, whether a
-    typed question got a value of its type, the chunk's retrieval score and whether the unit
-    comes from the top chunk's article fitted our dev answers without helping on new questions
-    (`bench/fit_answerer.py`, `CONFIDENCE_L2`)."""
-    return [1.0, coverage, missing, probability, logit / 10.0, unmatched, 1.0 if same_lang else 0.0]
+    chosen unit and its lead over the next one (margin, in logits, capped at 4); its logit
+    itself (/ 10: how much it looks like an answer, whatever the other candidates); whether a
+    typed question got a value of its type; the retrieval score of the chunk it came from
+    relative to the top chunk; the share of the question in words the index does not
+    know even at a small edit distance; whether the unit is in the question's language (no
+    unit of the question's language came close); and whether it comes from the article of the
+    top-ranked chunk (the chunk ranking and the sentence choice agree)."""
+    return [1.0, coverage, missing, probability, min(margin, 4.0) / 4.0, logit / 10.0, typed, score, unmatched,
+            1.0 if same_lang else 0.0, 1.0 if top_doc else 0.0]
 
 
 def speaks_to(signals: list[float]) -> bool:
