@@ -191,7 +191,10 @@ def test_a_misspelt_question_is_answered_like_the_right_spelling(pipe):
 
 @pytest.mark.parametrize("typo, right", [("নূন্যতম বয়শ কত হলে একাউন্ট খোলা যায়?", "ন্যূনতম বয়স কত হলে একাউন্ট খোলা যায়?"),
                                           ("agent shop opning hours?", "agent shop opening hours?"),
-                                          ("পিন দিলে একাউন্ট কতক্ষন লক থাকে?", "পিন দিলে একাউন্ট কতক্ষণ লক থাকে?")])
+                                          ("পিন দিলে একাউন্ট কতক্ষন লক থাকে?", "পিন দিলে একাউন্ট কতক্ষণ লক থাকে?"),
+                                          # "wat" is as near "way" (an index word) as "what"; "fe" is too
+                                          # short to match fuzzily but starts one cue word
+                                          ("wat is the cashout fe at agnet", "what is the cashout fee at agent")])
 def test_a_misspelt_cue_word_asks_for_the_same_answer_type(pipe, typo, right):
     from raglab.answer.respell import question_type_of, typed_question
     from raglab.text.answertypes import question_type

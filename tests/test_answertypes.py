@@ -20,6 +20,10 @@ QUESTIONS = [
     ("টাকা তুলতে কত খরচ?", "amount"),
     ("cash out charge koto?", "amount"),
     ("send money e koto taka lage", "amount"),
+    ("max recharge amount per day?", "amount"),  # "max" is short for maximum, a cue on its own
+    # a question that opens with "who" asks for an entity, even when it names a fee
+    ("Who issues the cash out fees?", "person"),
+    ("Who do I contact about the fees?", "place"),
     # percent
     ("What profit rate does the savings scheme pay?", "percent"),
     ("What interest do I earn in the savings scheme?", "percent"),

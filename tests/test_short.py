@@ -59,3 +59,25 @@ def test_a_count_is_of_the_thing_asked_about_with_its_magnitude():
 def test_a_footnote_mark_is_no_answer():
     text = "It had a population of approximately 35,000 as at the 2016 Census.[2]"
     assert shorts("count", "What is the population of Bathurst?", text) == ["35,000"]
+
+
+@pytest.mark.parametrize("question, want", [
+    ("max recharge amount in one go?", "Tk 1,000"),
+    ("What is the minimum recharge?", "Tk 20"),
+    ("How much is the minimum and maximum recharge?", "between Tk 20 and Tk 1,000"),  # both ends: the range
+    ("সর্বোচ্চ কত টাকা রিচার্জ করা যায়?", "Tk 1,000"),
+])
+def test_a_question_for_one_end_of_a_range_gets_that_end(question, want):
+    assert shorts("amount", question, "A recharge must be between Tk 20 and Tk 1,000.") == [want]
+
+
+def test_a_list_of_options_stays_whole_for_a_question_about_its_end():
+    text = "You can choose a deposit of Tk 500, 1,000, 2,000 or 5,000."
+    assert shorts("amount", "What is the most I can deposit each month?", text) == ["Tk 500, 1,000, 2,000 or 5,000"]
+
+
+@pytest.mark.parametrize("question, want", [("max recharge amount in one go?", "Tk 1,000 per recharge"),
+                                            ("What is the minimum recharge?", "Tk 20")])
+def test_the_value_the_sentence_names_as_the_asked_end_is_the_answer(question, want):
+    text = "The minimum recharge is Tk 20 and the maximum is Tk 1,000 per recharge."
+    assert shorts("amount", question, text) == [want]

@@ -5,7 +5,11 @@ index word(s) it stands for, `Pipeline.closest`), and the answer type (`typed_qu
 the index lacks that is one slip away from a word of the answer-type cues is read as that word,
 so "নূন্যতম বয়শ কত" asks for an age like "বয়স", and "প্রতারনার নাম্বার রিপোট করবো েকাথায়" for a
 place). Without the second, a misspelt cue word makes the question untyped: no typed feature,
-no short answer, and a lower confidence for a right answer.
+no short answer, and a lower confidence for a right answer. A question word ("wat") is read as
+the cue word ("what") even where the index word it is as near to ("way") is what the index
+reads it as: question words are stopwords, which the index never holds. A word of two letters
+is too short to match fuzzily, but the one cue word of three it starts ("fe": "fee") is what a
+typist who dropped a letter meant when the index knows nothing near it.
 
 >>> typed_question("minimun age?", {"minimun": ("minimum",), "age": ("age",)}.get)
 'minimum age?'
@@ -20,7 +24,7 @@ from typing import Callable
 
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
-from raglab.text.fuzzy import Fuzzy
+from raglab.text.fuzzy import Fuzzy, distance
 from raglab.text.tables import read_table
 
 # Literal words of a cue pattern: runs of ASCII letters (three or more; "[a-z]" is a class, not
@@ -64,11 +68,42 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
         read = closest(terms[0])
         if read == (terms[0],):
             continue
-        near = cues.closest(word)
-        if near and (near[0][1] <= 1.0 if not read else (tuple(analyze(near[0][0])) or (near[0][0],)) == read):
-            out.append(question[last:m.start()] + near[0][0])
+        near = cues.closest(word) or _short_cue(word, read, cues)
+        cue = (near[0][0] if near[0][1] <= 1.0 else None) if near and not read else \
+            _cue_for(word, read, near) if near else None
+        if cue:
+            out.append(question[last:m.start()] + cue)
             last = m.end()
     return "".join(out) + question[last:] if out else question
+
+
+def _cue_for(word: str, read: tuple[str, ...], near: list[tuple[str, float]]) -> str | None:
+    """The cue word `word` stands for, of the nearest cue words `near`: the first when it is
+    what the index reads `word` as (the same index word); else the one question word (a
+    stopword, which the index never holds) at the nearest distance that `word` is with letters
+    left out ("wat": "what", not "was"), when the index word is no nearer."""
+    own = tuple(analyze(near[0][0]))
+    if (own or (near[0][0],)) == read:
+        return near[0][0]
+    if len(read) != 1 or distance(word, read[0]) < near[0][1]:
+        return None
+    dropped = [c for c, d in near if d == near[0][1] and not analyze(c) and _left_out(word, c)]
+    return dropped[0] if len(dropped) == 1 else None
+
+
+def _left_out(word: str, full: str) -> bool:
+    """Whether `word` is `full` with some of its letters left out."""
+    it = iter(full)
+    return len(word) < len(full) and all(ch in it for ch in word)
+
+
+def _short_cue(word: str, read: tuple[str, ...], cues: Fuzzy) -> list[tuple[str, float]]:
+    """For a word of two letters the index knows nothing near: the one cue word of three
+    letters it starts ("fe": "fee"), at distance 1; else none."""
+    if len(word) != 2 or read:
+        return []
+    got = [w for w in cues.words if len(w) == 3 and w.startswith(word)]
+    return [(got[0], 1.0)] if len(got) == 1 else []
 
 
 def question_type_of(question: str, closest: Callable[[str], tuple[str, ...]] | None) -> str:

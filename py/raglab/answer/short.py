@@ -5,7 +5,8 @@ of the sentence (`answertypes.typed_spans`) of an accepted type, one the questio
 already state, nearest to the question's own words (for a count, the one of the thing asked
 about: "14 known moons"), widened by the qualifier that changes its meaning ("within 24 hours",
 "up to Tk 25,000", "২৪ ঘণ্টার মধ্যে"), its order of magnitude ("196 million") and the other
-values it is ranged or listed with ("from 9 am to 9 pm", "Tk 500, 1,000, 2,000 or 5,000"). A
+values it is ranged or listed with ("from 9 am to 9 pm", "Tk 500, 1,000, 2,000 or 5,000"),
+unless the question asks for one end of a range of two ("the maximum recharge": "Tk 1,000"). A
 question about a limit is answered by a number, never by "free". A definition
 question ("What is a conurbation?") gets the phrase after the copula. Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
@@ -23,7 +24,7 @@ from __future__ import annotations
 import re
 
 from raglab.answer.sentences import asks_limit, spans_of
-from raglab.text.answertypes import accepts
+from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
@@ -77,10 +78,9 @@ _INNER_JOIN = re.compile(" (?:or|and|to|বা|থেকে) ")
 _RANGE_START = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:from|between) $", re.IGNORECASE)
 
 
-def _joined(text: str, spans, i: int) -> tuple[int, int]:
-    """spans[i], with the values before and after it that it is listed or ranged with: spans of
-    its type or bare numbers, each joined to the next by a `_JOIN` word (a list of commas alone
-    is no list: at least one "or", "and", "to" joins it), and a leading "from"/"between"."""
+def _run(text: str, spans, i: int) -> tuple[int, int]:
+    """The first and last index of the values spans[i] is listed or ranged with: spans of its
+    type or bare numbers, each joined to the next by a `_JOIN` word."""
     kind = spans[i].type
     same = lambda s: s.type == kind or s.type == "number"  # noqa: E731 -- "Tk 500, 1,000 or 5,000"
     lo = hi = i
@@ -88,6 +88,14 @@ def _joined(text: str, spans, i: int) -> tuple[int, int]:
         lo -= 1
     while hi + 1 < len(spans) and same(spans[hi + 1]) and _JOIN.match(text[spans[hi].end:spans[hi + 1].start]):
         hi += 1
+    return lo, hi
+
+
+def _joined(text: str, spans, i: int) -> tuple[int, int]:
+    """spans[i], with the values before and after it that it is listed or ranged with (`_run`;
+    a list of commas alone is no list: at least one "or", "and", "to" joins it), and a leading
+    "from"/"between"."""
+    lo, hi = _run(text, spans, i)
     if lo == hi:
         return spans[i].start, spans[i].end
     gaps = [text[spans[j].end:spans[j + 1].start].strip() for j in range(lo, hi)]
@@ -98,6 +106,49 @@ def _joined(text: str, spans, i: int) -> tuple[int, int]:
     if m:
         start -= len(text[max(0, start - 8):start]) - m.start()
     return start, spans[hi].end
+
+
+# A question for one end of a range: "the maximum recharge" is the upper end of "between Tk 20
+# and Tk 1,000", "the minimum" the lower one (matched on `answertypes.cue_text`; র + ব typed for র্ব).
+_UPPER = re.compile(" (?:maximum|max|most|highest|largest) |স(?:র্|র)বোচ্চ|সবচে(?:\u09df|\u09af\u09bc)ে বেশি")
+_LOWER = re.compile(" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে|সবচে(?:\u09df|\u09af\u09bc)ে কম")
+_RANGE_JOIN = re.compile(r"^(?:and|to|through|থেকে|হতে)$", re.IGNORECASE)
+
+
+def range_end(question: str) -> str | None:
+    """"upper" or "lower" when the question asks for one end of a range (not both)."""
+    text = cue_text(question)
+    upper, lower = bool(_UPPER.search(text)), bool(_LOWER.search(text))
+    return "upper" if upper and not lower else "lower" if lower and not upper else None
+
+
+# The words in a sentence that name one end ("the maximum is Tk 1,000", "সর্বোচ্চ ২৫,০০০ টাকা"),
+# looked for in the `_NAMED_WITHIN` characters before a value.
+_NAMES_END = {"upper": re.compile("(?:^|[^A-Za-z])(?:maximum|max|most|highest|up to|at most)(?![A-Za-z])|সর্বোচ্চ|সর্বাধিক",
+                                  re.IGNORECASE),
+              "lower": re.compile("(?:^|[^A-Za-z])(?:minimum|min|least|lowest|at least)(?![A-Za-z])|সর্বনিম্ন|ন্যূনতম|কমপক্ষে",
+                                  re.IGNORECASE)}
+_NAMED_WITHIN = 24
+
+
+def _named_end_first(text: str, ranked: list[tuple[int, int]], end: str | None) -> list[tuple[int, int]]:
+    """The ranked spans, those the sentence names as the asked end first ("The minimum recharge
+    is Tk 20 and the maximum is Tk 1,000": "Tk 1,000" for the maximum)."""
+    if end is None:
+        return ranked
+    named = _NAMES_END[end]
+    return sorted(ranked, key=lambda se: 0 if named.search(text[max(0, se[0] - _NAMED_WITHIN):se[0]]) else 1)
+
+
+def _one_end(text: str, spans, i: int, end: str | None) -> int | None:
+    """The index of the asked end when spans[i] is one of a range of two values ("between Tk 20
+    and Tk 1,000", "২০ থেকে ১,০০০ টাকা"); None otherwise (a list's options stay together)."""
+    if end is None:
+        return None
+    lo, hi = _run(text, spans, i)
+    if hi != lo + 1 or not _RANGE_JOIN.match(text[spans[lo].end:spans[hi].start].strip(" ,")):
+        return None
+    return hi if end == "upper" else lo
 
 
 def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans,
@@ -175,8 +226,12 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
         out: list[tuple[int, int]] = []
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
-        for s, e in typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question)):
-            s, e = _widen(text, *_joined(text, spans, at[s]))
+        end = range_end(question) if n == 1 else None
+        ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question))
+        for s, e in _named_end_first(text, ranked, end):
+            pick = _one_end(text, spans, at[s], end)
+            s, e = _widen(text, spans[pick].start, spans[pick].end) if pick is not None else \
+                _widen(text, *_joined(text, spans, at[s]))
             if all(e <= a or s >= b for a, b in out):
                 out.append((s, e))
             if len(out) == n:

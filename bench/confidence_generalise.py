@@ -1,0 +1,219 @@
+"""Trials for a confidence that holds on new questions: out of fold on our dev split, and
+carried to the external sets' dev halves.
+
+    .venv/bin/python bench/confidence_generalise.py      # a few minutes: every trial's figures
+
+The answers are those `fit_answerer.py` fits the confidence on: each of our dev questions
+answered from the served top k chunks by the sentence model fitted without its fold, at the
+committed `second` / `adjacent` / `runner`. Every trial fits its confidence five times out of
+fold; the figures are the AURC of the out-of-fold confidences and the risk rule applied to them
+(answered, holds, risk). "Carried" fits the trial on all our dev answers, takes the threshold the
+risk rule picks there, and applies both to the answers of the external sets' dev halves (COVID-QA
+FAQ, TyDi QA English; the sentence model is fitted on them, the confidence never), giving their
+AURC and their risk and answer rate at that threshold: what the served threshold does to questions
+the confidence never saw, as the test split is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fit_answerer import FOLDS, MODEL, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
+from fitting import fit_logistic  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
+from raglab.evaluation.risk import Curve  # noqa: E402
+from raglab.evaluation.stats import RISK_BUDGET, THRESHOLDS  # noqa: E402
+from raglab.pipeline import Config  # noqa: E402
+from raglab.text.analyzer import memo  # noqa: E402
+
+
+def aurc(outcomes, conf) -> float:
+    return round(Curve([c if o[1] else None for o, c in zip(outcomes, conf)], [0 if o[2] else 1 for o in outcomes]).aurc(), 3)
+
+
+def pav(xs: list[float], ys: list[int]) -> list[tuple[float, float]]:
+    """Isotonic (non-decreasing) fit of ys on xs by pool-adjacent-violators: (upper x, value) steps."""
+    pts = sorted(zip(xs, ys))
+    blocks: list[list[float]] = []  # [sum y, n, last x]
+    for x, y in pts:
+        blocks.append([float(y), 1.0, x])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
+            s, n, last = blocks.pop()
+            blocks[-1][0] += s
+            blocks[-1][1] += n
+            blocks[-1][2] = last
+    return [(b[2], (b[0] + 1.0) / (b[1] + 2.0)) for b in blocks]  # a Laplace prior: no block is sure
+
+
+def step_value(steps, x: float) -> float:
+    for upper, v in steps:
+        if x <= upper:
+            return v
+    return steps[-1][1]
+
+
+def columns(names):
+    return [CONFIDENCE_COL[n] for n in names]
+
+
+def project(row, cols, extra=()):
+    return [row[c] for c in cols] + list(extra)
+
+
+class Trial:
+    def __init__(self, name, cols, l2=1.0, iso=None, extras=None):
+        self.name, self.cols, self.l2, self.iso, self.extras = name, cols, l2, iso, extras
+
+    def x(self, row, info):
+        return project(row, self.cols, self.extras(info) if self.extras else ())
+
+    def fit(self, rows, infos, labels):
+        if self.iso is not None:  # a monotone step function of one signal
+            return ("iso", pav([r[CONFIDENCE_COL[self.iso]] for r in rows], labels))
+        return ("lin", fit_logistic([self.x(r, i) for r, i in zip(rows, infos)], labels, l2=self.l2))
+
+    def score(self, model, row, info):
+        kind, m = model
+        if kind == "iso":
+            return step_value(m, row[CONFIDENCE_COL[self.iso]])
+        return logistic(dot(m, self.x(row, info)))
+
+
+QTYPES = ("amount", "yesno", "procedure", "other")
+
+
+def qtype_offsets(info):
+    t = info.qtype if info.qtype in QTYPES else "typed"
+    return [1.0 if t == x else 0.0 for x in QTYPES]
+
+
+ALL = CONFIDENCE_FEATURES
+
+
+def without(*names):
+    return columns(tuple(n for n in ALL if n not in names))
+
+
+TRIALS = [
+    Trial("served (11 signals, L2 1)", columns(ALL)),
+    Trial("L2 3", columns(ALL), 3.0),
+    Trial("L2 10", columns(ALL), 10.0),
+    Trial("L2 30", columns(ALL), 30.0),
+    Trial("without typed", without("typed")),
+    Trial("without margin, typed, score, top_doc", without("margin", "typed", "score", "top_doc")),
+    Trial("without margin, typed, score, top_doc, same_lang", without("margin", "typed", "score", "top_doc", "same_lang")),
+    Trial("bias, probability, coverage, missing", columns(("bias", "probability", "coverage", "missing"))),
+    Trial("isotonic(probability)", [], iso="probability"),
+    Trial("isotonic(logit)", [], iso="logit"),
+    Trial("answer-type offsets", columns(ALL), 1.0, extras=qtype_offsets),
+    Trial("answer-type offsets, L2 10", columns(ALL), 10.0, extras=qtype_offsets),
+]
+
+
+def answers_of(ours, fold_of, fold_weights, m, k):
+    out = [None] * len(ours)
+    for f in range(FOLDS):
+        idx = [i for i, e in enumerate(ours) if fold_of[e["question"].id] == f]
+        for i, got in zip(idx, served_answers([ours[i] for i in idx], fold_weights[f], m["second"], m["adjacent"], k,
+                                              m["runner"])):
+            out[i] = got
+    return out
+
+
+def threshold_at_rule(outcomes, conf):
+    return risk_figures(outcomes, conf)["threshold"]
+
+
+def carried(outcomes, conf, t):
+    said = [o for o, c in zip(outcomes, conf) if o[1] and c >= t]
+    n_ans = sum(1 for o in outcomes if o[0])
+    wrong = sum(1 for o in said if not o[2])
+    return {"answered": round(sum(1 for o in said if o[0]) / max(1, n_ans), 3),
+            "risk": round(wrong / len(said), 3) if said else 0.0, "aurc": aurc(outcomes, conf)}
+
+
+def collect() -> dict:
+    """The labelled answers every trial is fitted and judged on (the slow part: a few minutes)."""
+    with open(MODEL, encoding="utf-8") as fh:
+        m = json.load(fh)
+    with memo():
+        data = sets()
+        ours = data["served"]
+        fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
+        fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
+        k = Config().k
+        return {"folds": [fold_of[e["question"].id] for e in ours], "infos": [e["info"] for e in ours],
+                "base": labelled(ours, answers_of(ours, fold_of, fold_weights, m, k)),
+                "more": labelled(ours, answers_of(ours, fold_of, fold_weights, m, 5)),  # the same questions at k = 5
+                "ext": {name: (labelled(data[name], served_answers(data[name], m["weights"], m["second"], m["adjacent"], k,
+                                                                   m["runner"])), [e["info"] for e in data[name]])
+                        for name in ("covid-qa-faq", "tydiqa-en")}}
+
+
+def paired_aurc_gain(outcomes, conf_a, conf_b, draws=2000, seed=20240607) -> tuple[float, float]:
+    """95% percentile interval of AURC(b) - AURC(a) over bootstrap resamples of the questions."""
+    ca = Curve([c if o[1] else None for o, c in zip(outcomes, conf_a)], [0 if o[2] else 1 for o in outcomes])
+    cb = Curve([c if o[1] else None for o, c in zip(outcomes, conf_b)], [0 if o[2] else 1 for o in outcomes])
+    rng = random.Random(seed)
+    n = len(outcomes)
+    diffs = []
+    for _ in range(draws):
+        w = [0] * n
+        for _ in range(n):
+            w[rng.randrange(n)] += 1
+        diffs.append(cb.aurc(w) - ca.aurc(w))
+    diffs.sort()
+    return round(diffs[int(0.025 * draws)], 3), round(diffs[int(0.975 * draws) - 1], 3)
+
+
+def evaluate(got: dict, trials, extra_rows: bool = False) -> list[dict]:
+    folds, infos, base, more = got["folds"], got["infos"], got["base"], got["more"]
+    outcomes = [(a, s, r, f1) for (_, r, a, s, f1) in base]
+    srcs = (base, more) if extra_rows else (base,)
+    lines, first = [], None
+    for trial in trials:
+        conf = [0.0] * len(base)
+        for f in range(FOLDS):
+            rows = [x[0] for src in srcs for g, x in zip(folds, src) if g != f and x[0] is not None]
+            labs = [1 if x[1] else 0 for src in srcs for g, x in zip(folds, src) if g != f and x[0] is not None]
+            inf = [i for src in srcs for g, i, x in zip(folds, infos, src) if g != f and x[0] is not None]
+            model = trial.fit(rows, inf, labs)
+            for j, (g, x) in enumerate(zip(folds, base)):
+                if g == f and x[0] is not None:
+                    conf[j] = trial.score(model, x[0], infos[j])
+        rule = risk_figures(outcomes, conf)
+        rows = [x[0] for src in srcs for x in src if x[0] is not None]
+        labs = [1 if x[1] else 0 for src in srcs for x in src if x[0] is not None]
+        inf = [i for src in srcs for i, x in zip(infos, src) if x[0] is not None]
+        full = trial.fit(rows, inf, labs)
+        in_conf = [trial.score(full, x[0], i) if x[0] is not None else 0.0 for x, i in zip(base, infos)]
+        t = threshold_at_rule(outcomes, in_conf)
+        first = first or conf
+        line = {"trial": trial.name + (" + k=5 rows" if extra_rows else ""), "oof_aurc": aurc(outcomes, conf),
+                "aurc_change_95": paired_aurc_gain(outcomes, first, conf),
+                "oof_answered": round(rule["answered"], 3), "oof_holds": round(rule["holds"], 3),
+                "oof_risk": round(rule["risk"], 3), "threshold": t}
+        for name, (lab, ext_infos) in got["ext"].items():
+            ext_out = [(a, s, r, f1) for (_, r, a, s, f1) in lab]
+            ext_conf = [trial.score(full, x[0], i) if x[0] is not None else 0.0 for x, i in zip(lab, ext_infos)]
+            line[name] = carried(ext_out, ext_conf, t)
+        lines.append(line)
+    return lines
+
+
+def main() -> int:
+    got = collect()
+    for extra_rows in (False, True):
+        for line in evaluate(got, TRIALS, extra_rows):
+            print(json.dumps(line), flush=True)
+    print(f"risk budget {RISK_BUDGET}, thresholds {THRESHOLDS[0]}..{THRESHOLDS[-1]}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
