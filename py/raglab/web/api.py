@@ -268,7 +268,7 @@ def preload() -> str:
     return dumps({"modules": len([m for m in sys.modules if m.startswith("raglab.")])})
 
 
-def read_ahead(budget_ms: float = 8.0, corpus: str = BUNDLED) -> str:
+def read_ahead(budget_ms: float = 4.0, corpus: str = BUNDLED) -> str:
     """`raglab.web.idle.read_ahead`: the page's work while it waits for a question."""
     from raglab.web.idle import read_ahead as run
 
