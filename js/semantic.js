@@ -148,14 +148,10 @@ export class Semantic {
       if (wanted.ids.length < 2) return; // one reading: nothing to overlap
       const started = performance.now();
       const rest = wanted.ids.slice(1).map((ids) => this.#helper.encode(Int32Array.from(ids)));
-      this.#readings.remember_vectors(JSON.stringify(wanted.texts.slice(0, 1)), this.#kernel.encode(Int32Array.from(wanted.ids[0])));
-      // the helper reads the longer reading (the translation) and usually finishes last:
-      // meanwhile Python works out what the question needs besides that vector
-      this.#readings.prepare(question, JSON.stringify(config || {}), corpus);
-      const vectors = await Promise.all(rest);
+      const vectors = [this.#kernel.encode(Int32Array.from(wanted.ids[0])), ...(await Promise.all(rest))];
       const flat = new Float32Array(vectors.length * this.#kernel.dim);
       vectors.forEach((v, i) => flat.set(v, i * this.#kernel.dim));
-      this.#readings.remember_vectors(JSON.stringify(wanted.texts.slice(1)), flat);
+      this.#readings.remember_vectors(JSON.stringify(wanted.texts), flat);
       // how long the readings took side by side (the browser tests check that the helper served them)
       this.post({ type: "timing", name: "readAhead", ms: performance.now() - started });
     } catch (err) {

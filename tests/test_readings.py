@@ -89,27 +89,3 @@ def docs_list():
     from helpers import docs
 
     return list(docs())
-
-
-def test_what_is_prepared_while_the_helper_encodes_leaves_the_answer_as_it_was(native_web):
-    """The page's order: the first reading's vector remembered, `prepare` (the BM25 side and that
-    reading's cosines kept by the retrievers), then the other vectors, then the ask; and a
-    question prepared but not asked leaves the next question's answer alone."""
-    cache = native_cache()
-    baseline = {}
-    for question in QUESTIONS:
-        baseline[question] = native_web.ask(question, "{}")
-    for question in QUESTIONS:
-        other = translated(expand(question))
-        texts = [QUERY + normalize(question)] + ([QUERY + normalize(other)] if other else [])
-        vectors = [cache.encoder.encode(t).tobytes() for t in texts]
-        for t in texts:
-            cache.known.pop(text_key(t), None)
-        readings.remember_vectors(json.dumps(texts[:1]), vectors[0])
-        assert json.loads(readings.prepare(question, "{}", "bundled")) == {"prepared": True}
-        readings.remember_vectors(json.dumps(texts[1:]), b"".join(vectors[1:]))
-        assert native_web.ask(question, "{}") == baseline[question], question
-    readings.prepare(QUESTIONS[0], "{}", "bundled")
-    assert native_web.ask(QUESTIONS[1], "{}") == baseline[QUESTIONS[1]]
-    for refused in ("  ", "x" * 100_001):
-        assert json.loads(readings.prepare(refused, "{}", "bundled")) == {"prepared": False}

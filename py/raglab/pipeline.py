@@ -124,14 +124,6 @@ class Pipeline:
         texts = getattr(self.retriever, "query_texts", None)
         return texts(self.query(question)) if texts and question.strip() else []
 
-    def prepare(self, question: str) -> None:
-        """Work out ahead what asking `question` needs besides the vectors of its readings not
-        known yet (the retriever's `prepare`, where it has one: `bilingual`'s): the page calls
-        this while its second encoder reads the question's other reading."""
-        prepare = getattr(self.retriever, "prepare", None)
-        if prepare is not None and question.strip():
-            prepare(self.query(question))
-
     def search(self, question: str, n: int | None = None) -> list[Hit]:
         """Ranked hits for a question (expanded when the config says so)."""
         return self.retriever.search(self.query(question), n or self.config.k)

@@ -151,7 +151,6 @@ class BilingualRetriever:
         self.two_languages = len(set(self.langs)) > 1  # a one-language corpus has nothing to translate to
         self.weight = fusion_weight() if weight is None else weight
         self.margin = fitted_margin() if margin is None else margin
-        self._recent: tuple[str, dict[int, float]] = ("", {})  # the last BM25 side (`lexical_scores`)
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -179,20 +178,8 @@ class BilingualRetriever:
         return typed if other is None else bridged(typed, self.semantic.text_scores(other), self.langs, query.lang)
 
     def lexical_scores(self, query: Query) -> dict[int, float]:
-        """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`).
-        The last text's scores are kept (see `prepare`)."""
-        text = self.lexical_text(query)
-        if self._recent[0] != text or not text:
-            self._recent = (text, self.bm25.scores(*weighted_terms(self.bm25, analyze(text))))
-        return dict(self._recent[1])
-
-    def prepare(self, query: Query) -> None:
-        """Work out what `scores` needs besides the translated reading's vector: the BM25 side
-        and the cosines of the question as typed (its vector must be known). The page calls
-        this while its second encoder still reads the translation; `scores` then finds both
-        kept, the same values it would have worked out."""
-        self.lexical_scores(query)
-        self.semantic.scores(query)
+        """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`)."""
+        return self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
 
     def scores(self, query: Query) -> dict[int, float]:
         return fuse(centred(self.cosines(query), self.langs), self.lexical_scores(query), self.weight)

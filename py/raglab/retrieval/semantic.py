@@ -65,7 +65,6 @@ class SemanticRetriever:
         self.cache = cache = cache or _native_cache()
         self.bm25 = bm25_of([index_text(c) for c in chunks])  # from the build's counts when shipped
         self.matrix = cache.get([PASSAGE + index_text(c) for c in chunks], progress=len(chunks) > 200)
-        self._recent: tuple[str, dict[int, float]] = ("", {})  # the last reading's cosines (`text_scores`)
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -78,13 +77,9 @@ class SemanticRetriever:
         return [reading(query.text)]
 
     def text_scores(self, text: str) -> dict[int, float]:
-        """The cosine of every chunk with ``"query: " + text``. The last reading's are kept, so
-        that cosines worked out ahead (`bilingual`'s `prepare`) are not worked out again."""
-        key = reading(text)
-        if self._recent[0] != key:
-            vector = self.cache.get([key], keep=False)
-            self._recent = (key, {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))})
-        return dict(self._recent[1])
+        """The cosine of every chunk with ``"query: " + text``."""
+        vector = self.cache.get([reading(text)], keep=False)
+        return {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
 
     def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)

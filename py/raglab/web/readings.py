@@ -7,11 +7,9 @@ other arithmetic would change the vectors' bits. What can change is that the two
 need not wait for each other. So before the worker asks, it calls `query_inputs` for the
 token ids of the readings the process does not know yet, encodes the first in its own
 kernel while a second worker (js/helper.js), running the same kernel build on the same
-model, encodes the others, and hands the vectors to `remember_vectors`. (The translated
-reading is the longer one, so the helper usually finishes last: meanwhile the worker
-remembers the first vector and calls `prepare`, which works out the BM25 side and the
-first reading's cosines.) `ask` then finds them known, as it would after encoding them
-itself: the same texts, keys and bits, in the same cache, so the answer cannot differ (`cached_digests` lets the parity tests check
+model, encodes the others, and hands the vectors to `remember_vectors`. `ask` then finds
+them known, as it would after encoding them itself: the same texts, keys and bits, in
+the same cache, so the answer cannot differ (`cached_digests` lets the parity tests check
 the vectors that came back). Natively none of this runs: `ask` encodes as it always did.
 
 Imported by the worker when the helper starts (after the model is in), not at start-up.
@@ -59,21 +57,6 @@ def remember_vectors(texts, vectors) -> str:
     for i, text in enumerate(items):
         cache.known.setdefault(text_key(text), bytes(flat[i * width:(i + 1) * width]))
     return dumps({"kept": len(items)})
-
-
-def prepare(question: str, config=None, corpus: str = "bundled") -> str:
-    """While the helper still encodes the other readings, work out what asking `question`
-    under `config` needs besides their vectors (`Pipeline.prepare`: the BM25 side, the
-    cosines of the reading already remembered); the ask that follows finds them kept.
-    {"prepared": true}, or false for a question the ask will refuse anyway."""
-    if not isinstance(question, str) or not question.strip():
-        return dumps({"prepared": False})
-    try:
-        check_question_length(question)
-    except ValueError:
-        return dumps({"prepared": False})
-    pipeline(parse_config(config), corpus).prepare(question)
-    return dumps({"prepared": True})
 
 
 def cached_digests(texts) -> str:
