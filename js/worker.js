@@ -299,7 +299,7 @@ function readAheadWhenIdle() {
       const done = JSON.parse(web.read_ahead(READ_AHEAD_SLICE_MS)).done;
       spent += performance.now() - started;
       if (done) {
-        post({ type: "timing", name: "answersRead", ms: spent }); // the worker's time it took (bench/browser_timings.py)
+        post({ type: "timing", name: "answersRead", ms: spent }); // the worker's time it took
         return;
       }
     } catch (err) {
