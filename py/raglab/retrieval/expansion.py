@@ -220,9 +220,9 @@ def expand(question: str, both: bool | None = None) -> Query:
     expansion (`hybrid`, the reranker) weigh the two parts differently; the others
     search `Query.full`, the question followed by the phrases.
 
-    Remembered (a `Query` is frozen): one question is expanded several times on its way
-    through `bilingual` (its encoder readings, the BM25 side, the translated reading), a
-    millisecond each in the browser.
+    Remembered (a `Query` is frozen): one question is expanded five times, two different
+    ways, on its way through `bilingual` (its encoder readings, the BM25 side, the translated
+    reading), about half a millisecond each in the browser.
     """
     extra = tuple(p.text for _, added in matches(question, both=both) for p in added)
     plain = Query.plain(question)
