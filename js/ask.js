@@ -161,9 +161,11 @@ export function setupAsk({ raglab, t, onLanguage }) {
       last = { result, corpus, ms: performance.now() - started, judged };
       sayRaw($("ask-status"), "");
       drawResult();
-      share(result, corpus);
       if (judged) drawExamples();
       bringIntoView();
+      // The address bar names the question once the answer is painted: replacing the URL takes
+      // a few milliseconds (tens on a busy machine), which the answer need not wait for.
+      requestAnimationFrame(() => setTimeout(() => share(result, corpus), 0));
     } catch (err) {
       last = null;
       sayRaw($("ask-status"), "");

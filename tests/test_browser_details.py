@@ -113,6 +113,9 @@ def test_a_link_opens_the_page_and_asks_its_question(browser_context, site_url, 
         assert page.input_value("#question") == ENGLISH_QUESTION
         # Asking in the page writes the question and configuration into the address.
         shown = ask_in_ui(page, BANGLA_QUESTION, retriever="bm25", k=5)
+        # (written once the answer is painted)
+        page.wait_for_function("q => new URLSearchParams(window.location.hash.slice(1)).get('q') === q",
+                               arg=BANGLA_QUESTION, timeout=5000)
         params = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).fragment)
         assert params == {"q": [BANGLA_QUESTION], "chunker": [Config().chunker], "retriever": ["bm25"], "k": ["5"],
                           "expand": ["on" if Config().expand else "off"]}

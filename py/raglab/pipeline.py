@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from raglab.corpus.articles import Document
 from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
@@ -158,6 +158,18 @@ class Pipeline:
             found = getattr(self.retriever, "bm25", None) or getattr(getattr(self.retriever, "first_stage", None), "bm25", None)
             self._bm25 = found if isinstance(found, BM25) else BM25([analyze(index_text(c)) for c in self.chunks])
         return self._bm25
+
+    def read_ahead(self) -> Iterator[int]:
+        """The answerer's reading of every chunk's units (`answer.ahead`), one chunk per step,
+        then the fuzzy index that misspelt question words are matched in: work the first
+        questions would otherwise do, for a caller with time to spare (the page, while it
+        waits for a question). Only the time of later answers changes."""
+        from raglab.answer.ahead import read_chunk
+
+        for chunk in self.chunks:
+            yield read_chunk(chunk, self.docs)
+        fuzzy_index(self._lexical_index())
+        yield 0
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
         """The answerer on already retrieved chunks (with their retrieval scores when known)."""

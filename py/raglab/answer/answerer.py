@@ -187,7 +187,7 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
             if not info.terms:
                 continue
             items: tuple[Quote, ...] = ()
-            if may_introduce(u):  # never quoted without the list it announces
+            if may_introduce(u, info.terms):  # never quoted without the list it announces
                 items = _listed(chunk, introduced(text, u.end), base)
                 if not items and introduces(u) or items and _words(u.text) + _words(" ".join(x.text for x in items)) > MAX_WORDS:
                     continue

@@ -256,13 +256,15 @@ def introduces(unit: Unit) -> bool:
     return unit.kind != "row" and unit.text.rstrip().endswith(":")
 
 
-def may_introduce(unit: Unit) -> bool:
+def may_introduce(unit: Unit, terms: frozenset[str] | None = None) -> bool:
     """Whether a unit may announce a list that follows it: it ends in ":", or it names what
     follows (`POINTERS`: "নিচের শর্তগুলো পূরণ করতে হবে।"). For the second kind only a list or
-    table right after it makes it an announcement (`introduced`); without one it is a sentence."""
+    table right after it makes it an announcement (`introduced`); without one it is a sentence.
+    `terms`: the unit's analysed terms when the caller has them (the answerer does), so that the
+    text is not analysed again."""
     if unit.kind == "row":
         return False
-    return introduces(unit) or not POINTERS.isdisjoint(analyze(unit.text))
+    return introduces(unit) or not POINTERS.isdisjoint(analyze(unit.text) if terms is None else terms)
 
 
 def introduced(text: str, end: int) -> tuple[Unit, ...]:

@@ -268,6 +268,13 @@ def preload() -> str:
     return dumps({"modules": len([m for m in sys.modules if m.startswith("raglab.")])})
 
 
+def read_ahead(budget_ms: float = 4.0, corpus: str = BUNDLED) -> str:
+    """`raglab.web.idle.read_ahead`: the page's work while it waits for a question."""
+    from raglab.web.idle import read_ahead as run
+
+    return run(budget_ms, corpus)
+
+
 def warm(config=None, corpus: str = BUNDLED) -> str:
     """Build (and cache) the pipeline for a configuration; returns its chunk count."""
     cfg = _config_for(config, corpus)
