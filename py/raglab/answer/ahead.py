@@ -12,18 +12,15 @@ time of the first answers that touch a chunk.
 
 from __future__ import annotations
 
-from raglab.answer.answerer import heading_terms, text_info
+from raglab.answer.answerer import heading_of, heading_terms, text_info, units_of
 from raglab.answer.sentences import lang_of, numbers_of, spans_of
-from raglab.answer.units import units_around
 from raglab.corpus.chunking import Chunk
 
 
 def read_chunk(chunk: Chunk, docs: dict | None = None) -> int:
     """Read every unit around `chunk` as `answerer.score_candidates` would (`docs` maps an
     article id to its Document, as there); returns how many units."""
-    doc = docs.get(chunk.doc) if docs else None
-    text, base = (doc.text, 0) if doc is not None else (chunk.text, chunk.start)
-    units = units_around(text, chunk.start - base, chunk.end - base)
+    doc, _, _, units = units_of(chunk, docs)
     for u in units:
         text_info(u.text)
         if u.lead:
@@ -31,5 +28,5 @@ def read_chunk(chunk: Chunk, docs: dict | None = None) -> int:
         spans_of(u.text)
         numbers_of(u.text)
         lang_of(u.text)
-        heading_terms(doc.section_at(u.start).heading if doc is not None else chunk.heading)
+        heading_terms(heading_of(u, chunk, doc))
     return len(units)

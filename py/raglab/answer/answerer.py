@@ -156,6 +156,20 @@ def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None
     return prev, nxt
 
 
+def units_of(chunk: Chunk, docs: dict | None):
+    """(the chunk's Document or None, the text its units are cut from, that text's offset in
+    the article, the units around the chunk): the article's when `docs` holds it, else the
+    chunk's own text."""
+    doc = docs.get(chunk.doc) if docs else None
+    text, base = (doc.text, 0) if doc is not None else (chunk.text, chunk.start)
+    return doc, text, base, units_around(text, chunk.start - base, chunk.end - base)
+
+
+def heading_of(unit: Unit, chunk: Chunk, doc) -> tuple[str, ...]:
+    """The heading path of the section `unit` is in (the chunk's own without the article)."""
+    return doc.section_at(unit.start).heading if doc is not None else chunk.heading
+
+
 def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | None = None,
                      docs: dict | None = None) -> list[Candidate]:
     """Every candidate unit around `chunks` (best first) with its features, in chunk order.
@@ -172,10 +186,8 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
     seen: set = set()
     for rank, chunk in enumerate(chunks):
         ratio = scores[rank] / top if scores and top > 0 else 1.0
-        doc = docs.get(chunk.doc) if docs else None
-        text, base = (doc.text, 0) if doc is not None else (chunk.text, chunk.start)
+        doc, text, base, units = units_of(chunk, docs)
         cs, ce = chunk.start - base, chunk.end - base
-        units = units_around(text, cs, ce)
         for i, u in enumerate(units):
             if not (u.start < ce and cs < u.end):
                 continue
@@ -191,7 +203,7 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
                 items = _listed(chunk, introduced(text, u.end), base)
                 if not items and introduces(u) or items and _words(u.text) + _words(" ".join(x.text for x in items)) > MAX_WORDS:
                     continue
-            heading = doc.section_at(u.start).heading if doc is not None else chunk.heading
+            heading = heading_of(u, chunk, doc)
             in_heading = _present(heading_terms(heading), q.weights, q.aliases)
             found = _present(info.terms, q.weights, q.aliases)
             lead = _present(text_info(u.lead).terms, q.weights, q.aliases) if u.lead else set()

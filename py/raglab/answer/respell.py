@@ -69,8 +69,12 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
         if read == (terms[0],):
             continue
         near = cues.closest(word) or _short_cue(word, read, cues)
-        cue = (near[0][0] if near[0][1] <= 1.0 else None) if near and not read else \
-            _cue_for(word, read, near) if near else None
+        if not near:
+            continue
+        if read:
+            cue = _cue_for(word, read, near)
+        else:  # the index knows nothing near: the nearest cue word, one slip away at most
+            cue = near[0][0] if near[0][1] <= 1.0 else None
         if cue:
             out.append(question[last:m.start()] + cue)
             last = m.end()
