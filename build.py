@@ -606,6 +606,101 @@ def add_page_bytecode(wheel: str, tmp: str) -> None:
     os.replace(wheel + ".tmp", wheel)
 
 
+# Run by Node with the pinned Pyodide: starts Python, installs the wheel, imports what the page's
+# start-up and first answer import, and writes the memory of that Python (see build_snapshot).
+# The clock, the entropy source and the hash seed are fixed while it runs, so the same wheel and
+# Pyodide give the same bytes on every machine.
+SNAPSHOT_SCRIPT = """
+import { loadPyodide } from %(module)s;
+import crypto from "node:crypto";
+import fs from "node:fs";
+let state = 1;
+crypto.randomFillSync = (view) => {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  for (let i = 0; i < bytes.length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    bytes[i] = state >>> 24;
+  }
+  return view;
+};
+globalThis.crypto.getRandomValues = (view) => crypto.randomFillSync(view);
+Math.random = () => 0.5;
+const epoch = Date.UTC(2000, 0, 1);
+Date.now = () => epoch;
+let tick = 0;
+performance.now = () => (tick += 0.001);
+const [wheel, corpus, goldens, out] = process.argv.slice(-4);
+let site = null;
+const py = await loadPyodide({ indexURL: %(index)s, _makeSnapshot: true, env: { PYTHONHASHSEED: "0" },
+                               fsInit: async (_fs, info) => { site = info.sitePackages; } });
+py.unpackArchive(new Uint8Array(fs.readFileSync(wheel)), "wheel", { extractDir: site });
+// the bundled corpus, where the page's worker used to write it and read by the same call
+py.FS.mkdirTree("corpus");
+for (const name of fs.readdirSync(corpus).filter((n) => n.endsWith(".md")).sort()) {
+  py.FS.writeFile(`corpus/${name}`, new Uint8Array(fs.readFileSync(`${corpus}/${name}`)));
+}
+if (goldens) {
+  py.FS.mkdirTree("goldens");
+  py.FS.writeFile("goldens/questions.jsonl", new Uint8Array(fs.readFileSync(goldens)));
+}
+py.runPython(`
+import gc, importlib
+importlib.invalidate_caches()  # the fixed clock leaves site-packages with its old mtime
+import raglab.web.api
+raglab.web.api.load_dir("bundled", "corpus", ${goldens ? '"goldens/questions.jsonl"' : "None"})
+raglab.web.api.preload()
+gc.collect()
+`);
+fs.writeFileSync(out, py.makeMemorySnapshot());
+"""
+
+
+def build_snapshot(wheel: str, key: str, corpus: list[str], goldens: str | None) -> str:
+    """Path of the memory snapshot of Pyodide with `wheel` installed and imported and the bundled
+    corpus (`corpus`: its .md files; `goldens`: its questions) loaded, made once per input.
+
+    The page's worker starts Python from it (loadPyodide's _loadSnapshot) instead of starting the
+    interpreter, importing raglab and reading the articles itself: restoring memory skips all
+    three. It holds no JavaScript object and no open file; the page still unpacks the wheel, for
+    the modules and data files read later. Made by Node with the same Pyodide the page runs (a
+    snapshot from another build of the runtime is refused by it)."""
+    import hashlib
+    import json
+    import shutil
+    import tempfile
+
+    digest = hashlib.sha256(SNAPSHOT_SCRIPT.encode())
+    for path in [*corpus, *([goldens] if goldens else [])]:
+        with open(path, "rb") as fh:
+            digest.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")
+    key = f"{key}-{digest.hexdigest()[:8]}"
+    cached = os.path.join(CACHE, "snapshots", key, "python.snapshot")
+    if os.path.exists(cached):
+        return cached
+    node = shutil.which("node")
+    if node is None:
+        raise SetupError("node is not installed; the page's Python snapshot is made with Node and Pyodide "
+                         "(Debian: apt-get install -y nodejs npm), then run this again")
+    module = os.path.join(NODE_MODULES, "pyodide", "pyodide.mjs")
+    script = SNAPSHOT_SCRIPT % {"module": json.dumps("file://" + module),
+                                "index": json.dumps(os.path.join(NODE_MODULES, "pyodide") + os.sep)}
+    os.makedirs(os.path.join(CACHE, "snapshots"), exist_ok=True)
+    staging = tempfile.mkdtemp(prefix="tmp-", dir=os.path.join(CACHE, "snapshots"))
+    log(f"node: Python snapshot of {os.path.basename(wheel)}")
+    # the script comes on stdin: its path would otherwise be written into the snapshot (sys.argv)
+    folder = os.path.dirname(corpus[0]) if corpus else os.path.join(ROOT, "corpus")
+    subprocess.run([node, "--input-type=module", "-", wheel, folder, goldens or "",
+                    os.path.join(staging, "python.snapshot")], input=script.encode(), check=True, cwd=ROOT)
+    try:
+        os.rename(staging, os.path.dirname(cached))
+    except OSError:  # another build got there first
+        shutil.rmtree(staging, ignore_errors=True)
+    for old in os.listdir(os.path.join(CACHE, "snapshots")):  # keep only the current one
+        if old != key and not old.startswith("tmp-"):
+            shutil.rmtree(os.path.join(CACHE, "snapshots", old), ignore_errors=True)
+    return cached
+
+
 def _pyodide_lock(micropip_path: str) -> bytes:
     """Pyodide's lock file, cut down to the one package we serve: micropip, pointing at our file."""
     import json
@@ -726,6 +821,11 @@ def build_site() -> str:
     goldens = os.path.join(ROOT, "goldens", "questions.jsonl")
     if os.path.exists(goldens):
         files["data/goldens/questions.jsonl"] = goldens
+    snapshot = build_snapshot(wheel, key, [os.path.join(ROOT, "corpus", n) for n in corpus],
+                              goldens if os.path.exists(goldens) else None)
+    snapshot_sha = sha256_file(snapshot)
+    snapshot_url = f"wheels/{key}/python-{snapshot_sha[:16]}.snapshot"  # beside the wheel it was made from
+    files[snapshot_url] = snapshot
     analysis = build_analysis(os.path.join(ROOT, "corpus"))
     analysis_sha = sha256_bytes(analysis)
     analysis_url = f"data/analysis-{analysis_sha[:16]}.json"
@@ -739,6 +839,7 @@ def build_site() -> str:
         "wheel": wheel_url,
         # the worker refuses a wheel that is not this one, like every other file it checks
         "wheel_sha256": sha256_file(wheel),
+        "snapshot": {"path": snapshot_url, "sha256": snapshot_sha, "bytes": os.path.getsize(snapshot)},
     }
     manifest.update(_served_defaults())
     encoder, manifest["encoder"] = encoder_files()
@@ -746,8 +847,8 @@ def build_site() -> str:
     # What the worker downloads before the page is ready, so the page can say "9 of 14 MB"
     # (the semantic model loads after ready, with its own progress line).
     worker_files = [f"pyodide/{n}" for n in PYODIDE_FILES if not n.endswith(".map")]
-    worker_files += ["pyodide/pyodide-lock.json", wheel_url, analysis_url, *manifest["corpus"]]
-    worker_files += [manifest["goldens"]] if manifest["goldens"] else []
+    # (the bundled articles and questions are in the snapshot, already read)
+    worker_files += ["pyodide/pyodide-lock.json", wheel_url, snapshot_url, analysis_url]
     manifest["download_bytes"] = sum(_size(files[f]) for f in worker_files)
     manifest["files"] = app_files(files)
     files["manifest.json"] = manifest_bytes(manifest)
@@ -817,7 +918,8 @@ def _read(source: "str | bytes") -> bytes:
 
 
 # Text and wasm shrink three- to fivefold; zip, wheels and woff2 are compressed already.
-COMPRESSIBLE = (".html", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".md", ".svg", ".wasm", ".webmanifest")
+COMPRESSIBLE = (".html", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".md", ".svg", ".wasm", ".webmanifest",
+                ".snapshot")
 COMPRESS_MIN_BYTES = 1024
 
 

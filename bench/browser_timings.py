@@ -33,6 +33,7 @@ figures and exits 0.
     .venv/bin/python bench/browser_timings.py --evaluate-only --runs 3   # the default evaluation, fresh pages
     .venv/bin/python bench/browser_timings.py --answers-only             # submit to answer, served default
     .venv/bin/python bench/browser_timings.py --answers-only --against DIR   # the same, paired with another build
+    .venv/bin/python bench/browser_timings.py --startup-only --against DIR   # start-ups, with another build's in each round
 """
 
 from __future__ import annotations
@@ -146,28 +147,49 @@ def time_start(browser, url: str, script: str) -> tuple[float, float, dict | Non
         context.close()
 
 
-def startup(browser, url: str, runs: int) -> dict:
-    """App ready and bare start, alternating within each round; medians and ratios."""
+def startup(browser, url: str, runs: int, other_url: str | None = None) -> dict:
+    """App ready and bare start, alternating within each round; medians and ratios. With
+    `other_url` (another build), its app start-up joins every round too (the three take turns
+    going first) and "other" holds its figures, paired with the bare start of the same round."""
     app_cold, app_warm, bare_cold, bare_warm, stages = [], [], [], [], []
+    other_cold, other_warm, other_stages = [], [], []
+    kinds = ("app", "bare") if other_url is None else ("app", "other", "bare")
     for i in range(runs):
-        order = ("app", "bare") if i % 2 == 0 else ("bare", "app")
+        order = kinds[i % len(kinds):] + kinds[:i % len(kinds)]
+        if i % 2 and other_url is None:
+            order = order[::-1]
         for which in order:
-            if which == "app":
-                cold, warm, timings = time_start(browser, url, READY)
-                app_cold.append(cold)
-                app_warm.append(warm)
-                stages.append({**timings["stages"], "ready": timings["ready"],
-                               # (the model usually loads after ready: a run without it counts no 0)
-                               **({"semantic ready": timings["semanticReady"]} if "semanticReady" in timings else {}),
-                               "served default answers": timings["defaultIndexAt"],
-                               "(its index build)": timings["defaultIndex"]})
+            if which in ("app", "other"):
+                cold, warm, timings = time_start(browser, url if which == "app" else other_url, READY)
+                (app_cold if which == "app" else other_cold).append(cold)
+                (app_warm if which == "app" else other_warm).append(warm)
+                (stages if which == "app" else other_stages).append(stage_times(timings))
             else:
                 cold, warm, _ = time_start(browser, url + "bare.html", BARE_READY)
                 bare_cold.append(cold)
                 bare_warm.append(warm)
+    figures = start_figures(app_cold, app_warm, bare_cold, bare_warm, stages)
+    figures["runs"] = runs
+    if other_url is not None:
+        figures["other"] = start_figures(other_cold, other_warm, bare_cold, bare_warm, other_stages)
+        figures["this_over_other_cold_paired"] = round(statistics.median(
+            [a / b for a, b in zip(app_cold, other_cold)]), 3)
+        figures["this_over_other_warm_paired"] = round(statistics.median(
+            [a / b for a, b in zip(app_warm, other_warm)]), 3)
+    return figures
+
+
+def stage_times(timings: dict) -> dict:
+    return {**timings["stages"], "ready": timings["ready"],
+            # (the model usually loads after ready: a run without it counts no 0)
+            **({"semantic ready": timings["semanticReady"]} if "semanticReady" in timings else {}),
+            "served default answers": timings["defaultIndexAt"],
+            "(its index build)": timings["defaultIndex"]}
+
+
+def start_figures(app_cold, app_warm, bare_cold, bare_warm, stages) -> dict:
     med = statistics.median
     return {
-        "runs": runs,
         "app_cold": [round(x) for x in app_cold], "app_warm": [round(x) for x in app_warm],
         "bare_cold": [round(x) for x in bare_cold], "bare_warm": [round(x) for x in bare_warm],
         "app_cold_median": round(med(app_cold)), "app_warm_median": round(med(app_warm)),
@@ -192,9 +214,9 @@ def main() -> int:
                         help="time only answers with the served (semantic) default: submit to rendered, and the "
                              "worker round trip, for --questions golden questions asked for the first time")
     parser.add_argument("--against", metavar="DIR",
-                        help="with --answers-only: also time the built site in DIR (dist/ of another build, "
-                             "copied aside), question by question alternating with this one, and print the "
-                             "paired ratio this ÷ DIR")
+                        help="with --answers-only or --startup-only: also time the built site in DIR (dist/ of "
+                             "another build, copied aside), alternating with this one (question by question, or "
+                             "within each round of start-ups), and print the paired ratio this ÷ DIR")
     parser.add_argument("--evaluate-only", action="store_true",
                         help="time only the Evaluate tab's default run, --runs times, each in a fresh browser context "
                              "(the evaluation's vectors fetched each time), after the semantic model is in")
@@ -281,7 +303,15 @@ def main() -> int:
                       f"median {e['median_ms'] / 1000:.1f} s (runs {[round(x / 1000, 1) for x in e['ms']]})   [target <= 20 s]")
                 print(f"  status at the end: {e['status']}")
             return 0
-        figures["startup"] = startup(browser, url, args.runs)
+        other = None
+        if args.against:
+            if not args.startup_only:
+                raise SystemExit("--against needs --answers-only or --startup-only")
+            other_server, other_url = build.serve_in_background(args.against)
+            other = (other_server, other_url)
+        figures["startup"] = startup(browser, url, args.runs, other[1] if other else None)
+        if other:
+            other[0].shutdown()
         figures["machine"]["load_average_after_startup"] = list(os.getloadavg())
         if not args.startup_only:
             context = browser.new_context(viewport={"width": 1100, "height": 1400})
@@ -309,6 +339,14 @@ def main() -> int:
           f"warm {r['ratio_warm']:.2f} (paired {r['ratio_warm_paired']:.2f})   [target <= 1.10]")
     print("  app worker stages (cold), ms after the page script started (median): "
           + ", ".join(f"{k} {v}" for k, v in r["stages_ms"].items()))
+    if "other" in r:
+        o = r["other"]
+        print(f"  {args.against}: ready cold {o['app_cold_median']} {o['app_cold']}, warm {o['app_warm_median']} "
+              f"{o['app_warm']}; ready / bare: cold {o['ratio_cold']:.2f} (paired {o['ratio_cold_paired']:.2f}), "
+              f"warm {o['ratio_warm']:.2f} (paired {o['ratio_warm_paired']:.2f})")
+        print(f"  its worker stages (cold): " + ", ".join(f"{k} {v}" for k, v in o["stages_ms"].items()))
+        print(f"  this ÷ {args.against}, per round: cold {r['this_over_other_cold_paired']:.3f}, "
+              f"warm {r['this_over_other_warm_paired']:.3f}")
     if args.startup_only:
         return 0
     a = figures["answer_ms"]

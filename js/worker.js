@@ -1,9 +1,9 @@
-// The module Web Worker that runs Python. It starts Pyodide and, while the runtime
-// boots, fetches raglab's wheel, the raw corpus files and the golden questions; it
-// unpacks the wheel into site-packages (no micropip: the wheel is pure Python with no
-// dependencies, so installing it is unzipping it), hands the corpus to
-// raglab.web.api.load_dir, builds the default index, and then answers requests from the
-// page. Nothing here computes a result: every answer is the JSON string Python
+// The module Web Worker that runs Python. It starts Pyodide from the build's memory snapshot
+// (Python with raglab imported and the bundled articles and questions read; build.py
+// build_snapshot) and, while the runtime boots, fetches raglab's wheel; it unpacks the wheel
+// into site-packages (no micropip: the wheel is pure Python with no dependencies, so
+// installing it is unzipping it), builds the default index, and then answers requests from
+// the page. Nothing here computes a result: every answer is the JSON string Python
 // returned, passed through untouched.
 //
 // Messages in:  {id, op, args: [...]}           op is a name in OPS below
@@ -136,15 +136,21 @@ async function start() {
   let sitePackages = null;
   const indexURL = new URL("pyodide/", ROOT).href;
   const watch = watchFetches(indexURL);
+  const manifestText = fetchText("manifest.json");
+  manifestText.catch(() => {}); // awaited below
+  const snapshot = manifestText.then((text) => snapshotBytes(parseManifest(text).snapshot));
   const loaded = loadPyodide({
     indexURL,
+    // Python's memory as the build left it, raglab imported (build.py build_snapshot): restoring
+    // it replaces the interpreter's own start and the imports
+    _loadSnapshot: snapshot,
     fsInit: async (_fs, info) => {
       sitePackages = info.sitePackages;
     },
   });
   const runtime = Promise.race([loaded, watch.failed]).finally(watch.stop);
   runtime.catch(() => {}); // awaited in boot
-  manifest = parseManifest(await fetchText("manifest.json"));
+  manifest = parseManifest(await manifestText);
   const total = manifest.download_bytes || 0;
   const report = () => post({ type: "bytes", loaded: Math.min(downloaded(), total), total });
   // At once (the page shows the size before the first file is in), as each file completes,
@@ -208,6 +214,23 @@ function userError(message) {
   return err;
 }
 
+// The snapshot's bytes go to the runtime as soon as they are in; their digest is worked out
+// meanwhile and checked before Python is used (boot).
+let snapshotChecked = null;
+
+async function snapshotBytes(entry) {
+  if (!entry) throw userError("manifest.json lists no Python snapshot; rebuild the site with python3 build.py build");
+  const bytes = await fetchBytes(entry.path);
+  snapshotChecked = sha256Hex(bytes).then((got) => {
+    if (got !== entry.sha256 || bytes.length !== entry.bytes) {
+      throw userError(`${entry.path}: sha256 ${got.slice(0, 12)}… (${bytes.length} bytes) does not match the `
+        + `manifest's ${entry.sha256.slice(0, 12)}… (${entry.bytes}); reload the page, or rebuild the site`);
+    }
+  });
+  snapshotChecked.catch(() => {}); // awaited in boot
+  return bytes;
+}
+
 /** The wheel's bytes, checked against the manifest like every other file. */
 async function checkedWheel(bytes) {
   const expected = manifest.wheel_sha256;
@@ -222,24 +245,21 @@ async function checkedWheel(bytes) {
 async function boot(manifest, runtime, sitePackages) {
   const wheel = fetchBytes(manifest.wheel);
   wheel.catch(() => {}); // awaited below
-  // The articles and questions (40 small files) are requested once the runtime is up: asked
-  // for beside it, they queued ahead of the runtime's own files and delayed its start by
-  // about 0.4 s, more than fetching them afterwards costs.
-  await runtime.catch(() => {});
-  const corpusFiles = Promise.all(manifest.corpus.map(async (path) => [path.split("/").pop(), await fetchBytes(path)]));
-  const goldens = manifest.goldens ? fetchBytes(manifest.goldens) : Promise.resolve(null);
-  for (const pending of [corpusFiles, goldens]) pending.catch(() => {}); // awaited below
-  const pyodide = await runtime;
+  let pyodide;
+  try {
+    pyodide = await runtime;
+  } finally {
+    await snapshotChecked; // a damaged snapshot is named as such, even when it broke the runtime's start
+  }
   setStage("raglab", manifest.wheel);
+  // The snapshot's Python has raglab imported, but its files are not in the new file system:
+  // the modules imported later and the data tables are read from them.
   pyodide.unpackArchive(await checkedWheel(await wheel), "wheel", { extractDir: sitePackages() });
   web = pyodide.pyimport("raglab.web.api");
+  // The bundled articles and questions were read into the snapshot when the site was built
+  // (build.py build_snapshot), by the same call the worker made here from the same files.
   setStage("corpus", `${manifest.corpus.length} articles`);
   FS = pyodide.FS;
-  writeFolder(FS, "corpus", Object.fromEntries(await corpusFiles));
-  const goldenBytes = await goldens;
-  if (goldenBytes) writeFolder(FS, "goldens", { "questions.jsonl": goldenBytes });
-  // JavaScript null would arrive as jsnull; undefined arrives as None.
-  web.load_dir("bundled", "corpus", goldenBytes ? "goldens/questions.jsonl" : undefined);
   setStage("indexing");
   // A semantic served default's index is built once the model is in and before the model is
   // announced ready, so that the first answer's reported time is the answer's own (the page

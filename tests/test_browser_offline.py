@@ -158,8 +158,9 @@ def test_the_whole_app_is_saved_for_offline_use_and_can_be_installed(page, site)
     files = cached[f"raglab-{status['version'][:16]}"]
     assert files.pop("manifest.json") == status["version"]
     assert files == {path: entry["sha256"] for path, entry in manifest["files"].items()}
-    assert {"index.html", "js/worker.js", "pyodide/pyodide.asm.wasm", manifest["wheel"], manifest["encoder"]["model"]["path"],
-            manifest["encoder"]["vectors"]["path"], manifest["goldens"], *manifest["corpus"]} <= set(files)
+    assert {"index.html", "js/worker.js", "pyodide/pyodide.asm.wasm", manifest["wheel"], manifest["snapshot"]["path"],
+            manifest["encoder"]["model"]["path"], manifest["encoder"]["vectors"]["path"], manifest["goldens"],
+            *manifest["corpus"]} <= set(files)
     assert status["bytes"] == sum(entry["bytes"] for entry in manifest["files"].values())
     # ...and the manifest lists every file of the build but its own description, the worker
     # script, the host's marker, source maps and precompressed copies.
