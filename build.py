@@ -655,28 +655,32 @@ fs.writeFileSync(out, py.makeMemorySnapshot());
 """
 
 
-def build_snapshot(wheel: str, key: str, corpus: list[str], goldens: str | None) -> str:
-    """Path of the memory snapshot of Pyodide with `wheel` installed and imported and the bundled
-    corpus (`corpus`: its .md files; `goldens`: its questions) loaded, made once per input.
+def build_snapshot(wheel: str, key: str, corpus: list[str], goldens: str | None) -> tuple[str, str]:
+    """(path, gzip path) of the memory snapshot of Pyodide with `wheel` installed and imported and
+    the bundled corpus (`corpus`: its .md files; `goldens`: its questions) loaded, made once per input.
 
     The page's worker starts Python from it (loadPyodide's _loadSnapshot) instead of starting the
     interpreter, importing raglab and reading the articles itself: restoring memory skips all
     three. It holds no JavaScript object and no open file; the page still unpacks the wheel, for
     the modules and data files read later. Made by Node with the same Pyodide the page runs (a
-    snapshot from another build of the runtime is refused by it)."""
+    snapshot from another build of the runtime is refused by it).
+
+    The page downloads the gzip copy and inflates it itself: 31 MB of memory, mostly zeros, is
+    6 MB that way, whether or not the host compresses files of a type it does not know."""
+    import gzip
     import hashlib
     import json
     import shutil
     import tempfile
 
-    digest = hashlib.sha256(SNAPSHOT_SCRIPT.encode())
+    digest = hashlib.sha256(SNAPSHOT_SCRIPT.encode() + b"\0gzip")
     for path in [*corpus, *([goldens] if goldens else [])]:
         with open(path, "rb") as fh:
             digest.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")
     key = f"{key}-{digest.hexdigest()[:8]}"
     cached = os.path.join(CACHE, "snapshots", key, "python.snapshot")
-    if os.path.exists(cached):
-        return cached
+    if os.path.exists(cached + ".gzip"):
+        return cached, cached + ".gzip"
     node = shutil.which("node")
     if node is None:
         raise SetupError("node is not installed; the page's Python snapshot is made with Node and Pyodide "
@@ -691,6 +695,10 @@ def build_snapshot(wheel: str, key: str, corpus: list[str], goldens: str | None)
     folder = os.path.dirname(corpus[0]) if corpus else os.path.join(ROOT, "corpus")
     subprocess.run([node, "--input-type=module", "-", wheel, folder, goldens or "",
                     os.path.join(staging, "python.snapshot")], input=script.encode(), check=True, cwd=ROOT)
+    with open(os.path.join(staging, "python.snapshot"), "rb") as fh:
+        packed = gzip.compress(fh.read(), 9, mtime=0)
+    with open(os.path.join(staging, "python.snapshot.gzip"), "wb") as fh:
+        fh.write(packed)
     try:
         os.rename(staging, os.path.dirname(cached))
     except OSError:  # another build got there first
@@ -698,7 +706,7 @@ def build_snapshot(wheel: str, key: str, corpus: list[str], goldens: str | None)
     for old in os.listdir(os.path.join(CACHE, "snapshots")):  # keep only the current one
         if old != key and not old.startswith("tmp-"):
             shutil.rmtree(os.path.join(CACHE, "snapshots", old), ignore_errors=True)
-    return cached
+    return cached, cached + ".gzip"
 
 
 def _pyodide_lock(micropip_path: str) -> bytes:
@@ -821,11 +829,11 @@ def build_site() -> str:
     goldens = os.path.join(ROOT, "goldens", "questions.jsonl")
     if os.path.exists(goldens):
         files["data/goldens/questions.jsonl"] = goldens
-    snapshot = build_snapshot(wheel, key, [os.path.join(ROOT, "corpus", n) for n in corpus],
-                              goldens if os.path.exists(goldens) else None)
+    snapshot, packed = build_snapshot(wheel, key, [os.path.join(ROOT, "corpus", n) for n in corpus],
+                                      goldens if os.path.exists(goldens) else None)
     snapshot_sha = sha256_file(snapshot)
-    snapshot_url = f"wheels/{key}/python-{snapshot_sha[:16]}.snapshot"  # beside the wheel it was made from
-    files[snapshot_url] = snapshot
+    snapshot_url = f"wheels/{key}/python-{snapshot_sha[:16]}.snapshot.gzip"  # beside the wheel it was made from
+    files[snapshot_url] = packed
     analysis = build_analysis(os.path.join(ROOT, "corpus"))
     analysis_sha = sha256_bytes(analysis)
     analysis_url = f"data/analysis-{analysis_sha[:16]}.json"
@@ -839,6 +847,7 @@ def build_site() -> str:
         "wheel": wheel_url,
         # the worker refuses a wheel that is not this one, like every other file it checks
         "wheel_sha256": sha256_file(wheel),
+        # the digest and size once inflated (the file itself is listed under "files")
         "snapshot": {"path": snapshot_url, "sha256": snapshot_sha, "bytes": os.path.getsize(snapshot)},
     }
     manifest.update(_served_defaults())
@@ -918,8 +927,7 @@ def _read(source: "str | bytes") -> bytes:
 
 
 # Text and wasm shrink three- to fivefold; zip, wheels and woff2 are compressed already.
-COMPRESSIBLE = (".html", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".md", ".svg", ".wasm", ".webmanifest",
-                ".snapshot")
+COMPRESSIBLE = (".html", ".css", ".js", ".mjs", ".map", ".json", ".jsonl", ".md", ".svg", ".wasm", ".webmanifest")
 COMPRESS_MIN_BYTES = 1024
 
 

@@ -17,6 +17,7 @@ lower bound for a 4x slower device (the output says so). The
 compressed and the uncompressed runs alternate, so machine load hits both alike.
 
     python3 build.py build && .venv/bin/python bench/first_visit.py [--rounds 2] [--json]
+    .venv/bin/python bench/first_visit.py --dist DIR    # another build's dist/, copied aside
 """
 
 from __future__ import annotations
@@ -124,10 +125,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2, help="rounds of (compressed, uncompressed) runs (default 2)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--dist", metavar="DIR", help="serve DIR (dist/ of another build, copied aside) instead of "
+                                                       "building this tree's")
     args = parser.parse_args()
 
     build = _build_module()
-    dist = build.build_site()
+    dist = args.dist or build.build_site()
     server, url = build.serve_in_background(dist)
     from playwright.sync_api import sync_playwright
 
@@ -151,8 +154,11 @@ def main() -> int:
     page_files = sorted({urlparse(r).path.lstrip("/") for r in unthrottled["resources"]
                          if urlparse(r).netloc == base.netloc} - {""})
     worker_files = [f"pyodide/{n}" for n in build.PYODIDE_FILES if not n.endswith(".map")]
-    worker_files += [f"pyodide/{build.MICROPIP_WHEEL}", "pyodide/pyodide-lock.json", manifest["wheel"],
-                     *manifest["corpus"]] + ([manifest["goldens"]] if manifest["goldens"] else [])
+    worker_files += [f"pyodide/{build.MICROPIP_WHEEL}", "pyodide/pyodide-lock.json", manifest["wheel"]]
+    if "snapshot" in manifest:  # Python's memory with the bundled articles and questions already read
+        worker_files.append(manifest["snapshot"]["path"])
+    else:  # (a build before the snapshot fetched the articles and questions themselves)
+        worker_files += [*manifest["corpus"]] + ([manifest["goldens"]] if manifest["goldens"] else [])
     files = sorted(set(page_files) | set(worker_files) | {"index.html"})
     files = [f for f in files if os.path.isfile(os.path.join(dist, *f.split("/")))]
     figures["bytes"] = sizes(dist, files)

@@ -220,7 +220,16 @@ let snapshotChecked = null;
 
 async function snapshotBytes(entry) {
   if (!entry) throw userError("manifest.json lists no Python snapshot; rebuild the site with python3 build.py build");
-  const bytes = await fetchBytes(entry.path);
+  const response = await fetch(new URL(entry.path, ROOT), { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${entry.path}: HTTP ${response.status}`);
+  let bytes;
+  try { // the file is gzip, inflated here as it arrives (hosts need not know its type)
+    const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
+    bytes = new Uint8Array(await new Response(inflated).arrayBuffer());
+  } catch (err) {
+    throw userError(`${entry.path} is damaged (${err.message}) and does not match the manifest; `
+      + "reload the page, or rebuild the site");
+  }
   snapshotChecked = sha256Hex(bytes).then((got) => {
     if (got !== entry.sha256 || bytes.length !== entry.bytes) {
       throw userError(`${entry.path}: sha256 ${got.slice(0, 12)}… (${bytes.length} bytes) does not match the `

@@ -441,7 +441,7 @@ def boot_and_fail(browser_context, site_url, pattern: str, how: str):
     ("**/js/worker.js", "abort", "worker", None),
     ("**/pyodide/python_stdlib.zip", "abort", "Start-up failed", ""),
     ("**/wheels/**/raglab-*.whl", "404", "could not be installed", ".whl: HTTP 404"),
-    ("**/wheels/**/python-*.snapshot", "404", "runtime could not be loaded", ".snapshot: HTTP 404"),
+    ("**/wheels/**/python-*.snapshot.gzip", "404", "runtime could not be loaded", ".snapshot.gzip: HTTP 404"),
     ("**/manifest.json", "404", "runtime could not be loaded", "manifest.json: HTTP 404"),
     # loadPyodide alone never settles when the wasm download fails (pyodide/pyodide#6296);
     # the worker watches the runtime's own downloads and fails the start-up at the first
@@ -518,7 +518,7 @@ def _altered(how: str):
 @pytest.mark.parametrize("pattern, how, words", [
     ("**/manifest.json", "truncate", "manifest.json is not valid JSON"),
     ("**/wheels/**/raglab-*.whl", "flip", "does not match the manifest"),
-    ("**/wheels/**/python-*.snapshot", "flip", "does not match the manifest"),
+    ("**/wheels/**/python-*.snapshot.gzip", "flip", "does not match the manifest"),
 ], ids=["manifest-truncated", "wheel-altered", "snapshot-altered"])
 def test_a_damaged_startup_file_is_named_in_one_line(browser_context, site_url, pattern, how, words):
     page = browser_context.new_page()
