@@ -606,8 +606,8 @@ def add_page_bytecode(wheel: str, tmp: str) -> None:
     os.replace(wheel + ".tmp", wheel)
 
 
-# Run by Node with the pinned Pyodide: starts Python, installs the wheel, imports what the page's
-# start-up and first answer import, and writes the memory of that Python (see build_snapshot).
+# Run by Node with the pinned Pyodide: starts Python, installs the wheel, reads the bundled corpus,
+# imports what the first answer needs, and writes the memory of that Python (see build_snapshot).
 # The clock, the entropy source and the hash seed are fixed while it runs, so the same wheel and
 # Pyodide give the same bytes on every machine.
 SNAPSHOT_SCRIPT = """
@@ -634,7 +634,8 @@ let site = null;
 const py = await loadPyodide({ indexURL: %(index)s, _makeSnapshot: true, env: { PYTHONHASHSEED: "0" },
                                fsInit: async (_fs, info) => { site = info.sitePackages; } });
 py.unpackArchive(new Uint8Array(fs.readFileSync(wheel)), "wheel", { extractDir: site });
-// the bundled corpus, where the page's worker used to write it and read by the same call
+// the bundled corpus, at the paths and through the call the worker used before there was a
+// snapshot, so that every message naming a file reads as it did
 py.FS.mkdirTree("corpus");
 for (const name of fs.readdirSync(corpus).filter((n) => n.endsWith(".md")).sort()) {
   py.FS.writeFile(`corpus/${name}`, new Uint8Array(fs.readFileSync(`${corpus}/${name}`)));

@@ -344,7 +344,7 @@ def main() -> int:
         print(f"  {args.against}: ready cold {o['app_cold_median']} {o['app_cold']}, warm {o['app_warm_median']} "
               f"{o['app_warm']}; ready / bare: cold {o['ratio_cold']:.2f} (paired {o['ratio_cold_paired']:.2f}), "
               f"warm {o['ratio_warm']:.2f} (paired {o['ratio_warm_paired']:.2f})")
-        print(f"  its worker stages (cold): " + ", ".join(f"{k} {v}" for k, v in o["stages_ms"].items()))
+        print("  its worker stages (cold): " + ", ".join(f"{k} {v}" for k, v in o["stages_ms"].items()))
         print(f"  this ÷ {args.against}, per round: cold {r['this_over_other_cold_paired']:.3f}, "
               f"warm {r['this_over_other_warm_paired']:.3f}")
     if args.startup_only:

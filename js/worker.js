@@ -141,8 +141,8 @@ async function start() {
   const snapshot = manifestText.then((text) => snapshotBytes(parseManifest(text).snapshot));
   const loaded = loadPyodide({
     indexURL,
-    // Python's memory as the build left it, raglab imported (build.py build_snapshot): restoring
-    // it replaces the interpreter's own start and the imports
+    // Python's memory as the build left it, raglab imported and the bundled corpus read
+    // (build.py build_snapshot): restoring it replaces the interpreter's own start and all that
     _loadSnapshot: snapshot,
     fsInit: async (_fs, info) => {
       sitePackages = info.sitePackages;
@@ -217,6 +217,7 @@ function userError(message) {
 // The snapshot's bytes go to the runtime as soon as they are in; their digest is worked out
 // meanwhile and checked before Python is used (boot).
 let snapshotChecked = null;
+let snapshotBuffer = null; // released once restored (boot): Pyodide keeps its options, promise included
 
 async function snapshotBytes(entry) {
   if (!entry) throw userError("manifest.json lists no Python snapshot; rebuild the site with python3 build.py build");
@@ -230,6 +231,7 @@ async function snapshotBytes(entry) {
     throw userError(`${entry.path} is damaged (${err.message}) and does not match the manifest; `
       + "reload the page, or rebuild the site");
   }
+  snapshotBuffer = bytes.buffer;
   snapshotChecked = sha256Hex(bytes).then((got) => {
     if (got !== entry.sha256 || bytes.length !== entry.bytes) {
       throw userError(`${entry.path}: sha256 ${got.slice(0, 12)}… (${bytes.length} bytes) does not match the `
@@ -260,6 +262,8 @@ async function boot(manifest, runtime, sitePackages) {
   } finally {
     await snapshotChecked; // a damaged snapshot is named as such, even when it broke the runtime's start
   }
+  snapshotBuffer?.transfer?.(0); // the runtime's memory holds it now; the 31 MB copy goes
+  snapshotBuffer = null;
   setStage("raglab", manifest.wheel);
   // The snapshot's Python has raglab imported, but its files are not in the new file system:
   // the modules imported later and the data tables are read from them.
