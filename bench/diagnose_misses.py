@@ -8,7 +8,11 @@ its slice, the rank of that chunk under the fused score, under the centred cosin
 the raw cosines alone (typed, and translated for the other language, as `bilingual` reads
 them) and BM25 alone (over the bilingual expansion, as `bilingual` reads it), and, for
 crosslingual questions, its rank among the other language's chunks only (what the third
-place for the other language can reach). Then each slice's misses counted.
+place for the other language can reach), its rank under the fused score among the chunks of
+its own article (the evidence chunk with the best such rank), and what the top k hold instead (`miss_class`: a
+chunk of an article holding the evidence, "same article"; of that article's twin in the
+other language, "twin article", our articles' ids being the language and the topic, en-pin and
+bn-pin; or neither, "other article"). Then each slice's misses, and each class's, counted.
 It reads what the retriever computes; nothing is tuned here, and test questions are never read.
 """
 
@@ -40,6 +44,25 @@ def first_rank(scores: dict[int, float], relevant) -> int | None:
     return None
 
 
+def twin(doc: str) -> str:
+    """The id of an article's twin in the other language (our ids: language, then topic).
+
+    >>> twin("bn-pin"), twin("en-cash-out")
+    ('en-pin', 'bn-cash-out')
+    """
+    lang, _, topic = doc.partition("-")
+    return ("bn-" if lang == "en" else "en-") + topic
+
+
+def miss_class(top_docs: set[str], evidence_docs: set[str]) -> str:
+    """What a miss's top k hold instead of the evidence (see the module docstring)."""
+    if top_docs & evidence_docs:
+        return "same article"
+    if top_docs & {twin(d) for d in evidence_docs}:
+        return "twin article"
+    return "other article"
+
+
 def slice_of(q) -> str:
     if q.kind == "crosslingual":
         return "crosslingual en→bn" if q.lang == "en" else "crosslingual bn→en"
@@ -58,9 +81,10 @@ def main() -> None:
     cover = coverage_index(chunks, questions, 0.5)
     retriever = BilingualRetriever(chunks, chunker=args.chunker)
     langs = retriever.langs
-    print("| question | slice | fused | centred cosine | raw cosine | BM25 | among the other language | top chunk |")
-    print("|---|---|---:|---:|---:|---:|---:|---|")
+    print("| question | slice | fused | centred cosine | raw cosine | BM25 | among the other language | in its article | top chunk | top k hold |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
     misses: dict[str, int] = {}
+    classes: dict[str, int] = {}
     for q in questions:
         query = expand(q.question)
         relevant = cover[q.id]
@@ -74,10 +98,15 @@ def main() -> None:
         other = {i: s for i, s in fused.items() if langs[i] != query.lang}
         cells = [first_rank(fused, relevant), first_rank(centred(cos, langs), relevant), first_rank(cos, relevant),
                  first_rank(lexical, relevant) if lexical else None,
-                 first_rank(other, relevant) if q.kind == "crosslingual" else None]
+                 first_rank(other, relevant) if q.kind == "crosslingual" else None,
+                 min(first_rank({i: f for i, f in fused.items() if chunks[i].doc == chunks[e].doc}, relevant)
+                     for e in relevant)]
+        kind = miss_class({chunks[i].doc for i in ranked[:args.k]}, {chunks[i].doc for i in relevant})
+        classes[kind] = classes.get(kind, 0) + 1
         print(f"| {q.id} | {slice_of(q)} | " + " | ".join("—" if c is None else str(c) for c in cells)
-              + f" | {chunks[ranked[0]].id} |")
+              + f" | {chunks[ranked[0]].id} | {kind} |")
     print("\nmisses at k = %d per slice: " % args.k + ", ".join(f"{s} {n}" for s, n in sorted(misses.items())))
+    print("what the top %d hold instead: " % args.k + ", ".join(f"{c} {n}" for c, n in sorted(classes.items())))
 
 
 if __name__ == "__main__":
