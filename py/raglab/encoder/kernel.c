@@ -67,6 +67,9 @@
  * which float32 holds exactly (so any way of computing it gives the same bits).
  */
 #include <stdint.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>    /* pmaddwd (the header only declares intrinsics: no libc) */
+#endif
 
 #define E5K_ERR_SHORT   (-1)  /* file shorter than its header or sections say */
 #define E5K_ERR_MAGIC   (-2)  /* not an RLE5 model file */
@@ -144,6 +147,12 @@ typedef uint64_t vq __attribute__((vector_size(4 * VW)));
 #define LOADV(p) (*(const vfu *)(p))
 #define STOREV(p, v) (*(vfu *)(p) = (v))
 typedef int32_t vi __attribute__((vector_size(4 * VW)));
+typedef int16_t vs __attribute__((vector_size(4 * VW)));        /* 2 VW int16 */
+typedef int16_t vsu __attribute__((vector_size(4 * VW), aligned(2), may_alias));
+#define LOADS(p) (*(const vsu *)(p))
+typedef int16_t i16x8 __attribute__((vector_size(16)));
+typedef int16_t i16x8u __attribute__((vector_size(16), aligned(2), may_alias));
+typedef int32_t i32x4 __attribute__((vector_size(16)));
 #if SHUFFLEVECTOR
 #define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 #else                     /* older gcc: same-size shuffles of vf only (all SHUF uses are) */
@@ -453,11 +462,29 @@ static int32_t padded(int32_t n) { return (n + QPAD - 1) / QPAD * QPAD; }
 EXPORT int32_t e5k_scratch_size(const uint8_t *state, int32_t n) {
     const int32_t *hdr = (const int32_t *)state;
     int32_t np = padded(n);
-    return 4 * (6 * np * hdr[S_H] + n * hdr[S_FF] + PROB_LANES * n + hdr[S_H] +
-                MAX_ROWS * (hdr[S_FF] > hdr[S_H] ? hdr[S_FF] : hdr[S_H]));
+    int32_t wide = hdr[S_FF] > hdr[S_H] ? hdr[S_FF] : hdr[S_H];
+    /* ... + the expanded rows (int16 and scales, within MAX_ROWS floats a column) + a
+     * quantised input (n * wide int16 and n * wide / QK scales) */
+    return 4 * (6 * np * hdr[S_H] + n * hdr[S_FF] + PROB_LANES * n + hdr[S_H] + MAX_ROWS * wide +
+                n * wide / 2 + n * wide / QK);
 }
 
-/* ---- 4-bit rows to float32 ---- */
+/* ---- 4-bit rows to float32 (the word embeddings) and int16 (the weight products) ---- */
+
+/* Interleaving bytes with zeros (punpcklbw): bytes a[i..i+7] as eight uint16. */
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint8_t u8x16u __attribute__((vector_size(16), aligned(1), may_alias));
+typedef uint16_t u16x8 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+#if SHUFFLEVECTOR
+#define ZIP8(a, i) __builtin_shufflevector(a, (u8x16){0}, i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
+        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i)
+#define ZIP16(a, i) __builtin_shufflevector(a, (u16x8){0}, i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i)
+#else
+#define ZIP8(a, i) __builtin_shuffle(a, (u8x16){0}, (u8x16){i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
+        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i})
+#define ZIP16(a, i) __builtin_shuffle(a, (u16x8){0}, (u16x8){i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i})
+#endif
 
 /* Eight weights of a Q4 block (bytes q[0..7], low or high nibbles) times d. */
 #if VW >= 8
@@ -475,19 +502,6 @@ INLINE void expand8(const uint8_t *q, int32_t high, float d, float *dst) {
 /* Without a byte-to-int32 conversion instruction (SSE2, wasm): interleaving with zeros twice
  * (punpcklbw/punpcklwd) puts each nibble in the low byte of a 32-bit lane; with the exponent
  * bits of 2^23 that lane is the float 2^23 + q, and subtracting 2^23 + 8 leaves q - 8 exactly. */
-typedef uint8_t u8x16 __attribute__((vector_size(16)));
-typedef uint8_t u8x16u __attribute__((vector_size(16), aligned(1), may_alias));
-typedef uint16_t u16x8 __attribute__((vector_size(16)));
-typedef uint32_t u32x4 __attribute__((vector_size(16)));
-#if SHUFFLEVECTOR
-#define ZIP8(a, i) __builtin_shufflevector(a, (u8x16){0}, i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
-        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i)
-#define ZIP16(a, i) __builtin_shufflevector(a, (u16x8){0}, i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i)
-#else
-#define ZIP8(a, i) __builtin_shuffle(a, (u8x16){0}, (u8x16){i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
-        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i})
-#define ZIP16(a, i) __builtin_shuffle(a, (u16x8){0}, (u16x8){i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i})
-#endif
 #define FOUR(h, i, d) (((v4)((u32x4)ZIP16(h, i) | 0x4B000000u) - 8388616.0f) * (d))
 INLINE void expand32(const uint8_t *q, float d, float *dst, int32_t stride) {
     u8x16 b = *(const u8x16u *)q, lo = b & 15, hi = b >> 4;
@@ -520,113 +534,144 @@ static void expand_row(const uint8_t *src, float *dst, int32_t n, int32_t stride
     }
 }
 
-/* ---- matrix products ---- */
-
-/* The vector reductions: each turns 8-lane sums into their totals,
- * ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)), several sums at once, by adding the even lanes of
- * two registers to their odd lanes (within 128-bit halves, where shuffles are cheap). */
-#if VW == 16
-/* a[p] holds the sums of rows p (lanes 0-7) and p+4 (lanes 8-15): totals of rows 0..7 */
-static f32x8 reduce(const vf *a) {
-    vf x = SHUF(a[0], a[1], 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-         + SHUF(a[0], a[1], 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31);
-    vf y = SHUF(a[2], a[3], 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-         + SHUF(a[2], a[3], 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31);
-    /* x: rows 0, 1 as (l01, l23) pairs in quarters 0 (lanes 0-3) and 1 (4-7); rows 4, 5 in 2, 3 */
-    vf z = SHUF(x, y, 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-         + SHUF(x, y, 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31);
-    /* z: quarter 0 rows 0-3 (l0123), quarter 1 rows 0-3 (l4567), quarters 2, 3 rows 4-7 */
-    z = SHUF(z, z, 0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
-    return lo_half(z) + hi_half(z);
+/* One row of n weights as int16 (q - 8) for the weight products: block b lands at
+ * dst + b * TR * QK (TR rows' blocks side by side, as a tile reads them), its scale at
+ * d[b * TR]. Low nibbles are weights 0-15 of the block, high nibbles 16-31. */
+static void expand_row16(const uint8_t *src, int16_t *dst, float *d, int32_t n) {
+    int32_t b;
+    for (b = 0; b < n / QK; b++, src += 18, dst += TR * QK, d += TR) {
+        u8x16 v = *(const u8x16u *)(src + 2), lo = v & 15, hi = v >> 4;
+        *(i16x8u *)dst = (i16x8)ZIP8(lo, 0) - 8;
+        *(i16x8u *)(dst + 8) = (i16x8)ZIP8(lo, 8) - 8;
+        *(i16x8u *)(dst + 16) = (i16x8)ZIP8(hi, 0) - 8;
+        *(i16x8u *)(dst + 24) = (i16x8)ZIP8(hi, 8) - 8;
+        *d = half_to_float((uint32_t)src[0] | ((uint32_t)src[1] << 8));
+    }
 }
-#define NRED 4            /* registers per reduce() call */
-#define RED_OUT 8         /* totals per reduce() call */
-#elif VW == 8
-static vf reduce(const vf *a) {
-    vf x0 = SHUF(a[0], a[1], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[0], a[1], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf x1 = SHUF(a[2], a[3], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[2], a[3], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf x2 = SHUF(a[4], a[5], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[4], a[5], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf x3 = SHUF(a[6], a[7], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[6], a[7], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf y0 = SHUF(x0, x1, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x0, x1, 1, 3, 9, 11, 5, 7, 13, 15);
-    vf y1 = SHUF(x2, x3, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x2, x3, 1, 3, 9, 11, 5, 7, 13, 15);
-    /* y0: sums 0-3 as l0123 in the low half, l4567 in the high half; y1 sums 4-7 */
-    return SHUF(y0, y1, 0, 1, 2, 3, 8, 9, 10, 11) + SHUF(y0, y1, 4, 5, 6, 7, 12, 13, 14, 15);
-}
-#define NRED 8
-#define RED_OUT 8
-#else
-/* a[2i], a[2i+1]: lanes 0-3 and 4-7 of sum i; four sums */
-static vf reduce(const vf *a) {
-    vf x0 = SHUF(a[0], a[1], 0, 2, 4, 6) + SHUF(a[0], a[1], 1, 3, 5, 7);
-    vf x1 = SHUF(a[2], a[3], 0, 2, 4, 6) + SHUF(a[2], a[3], 1, 3, 5, 7);
-    vf x2 = SHUF(a[4], a[5], 0, 2, 4, 6) + SHUF(a[4], a[5], 1, 3, 5, 7);
-    vf x3 = SHUF(a[6], a[7], 0, 2, 4, 6) + SHUF(a[6], a[7], 1, 3, 5, 7);
-    vf y0 = SHUF(x0, x1, 0, 2, 4, 6) + SHUF(x0, x1, 1, 3, 5, 7);   /* l0123 l4567 of sums 0, 1 */
-    vf y1 = SHUF(x2, x3, 0, 2, 4, 6) + SHUF(x2, x3, 1, 3, 5, 7);
-    return SHUF(y0, y1, 0, 2, 4, 6) + SHUF(y0, y1, 1, 3, 5, 7);
-}
-#define NRED 8
-#define RED_OUT 4
-#endif
 
-/* Registers per 8-lane sum, and where row r of a group sits in the expanded buffer: the
- * buffer holds, for each group of eight inputs, eight floats of every row side by side, in
- * the order one tile step loads them (for VW 16, rows r and r+TR/2 share a register). */
-#define REGS (VW == 4 ? 2 : 1)
-#define SUMS (VW == 16 ? 2 : 1)
-static int32_t slot(int32_t r) { return VW == 16 ? (r < TR / 2 ? 2 * r : 2 * (r - TR / 2) + 1) : r; }
+/* ---- matrix products: int8 activations against the 4-bit weights ---- */
 
-/* One register tile: TR rows of the expanded buffer w against T tokens of x, every
- * 8-lane sum in its fixed order; totals (row r, token t) to res[t * TR + r]. */
-INLINE void tile(const float *w, const float *x, int32_t nin, float *res, const int32_t T) {
-    vf acc[TT][TR / SUMS * REGS], tot[TT * TR * REGS / SUMS + NRED];
-    int32_t s, r, t, i;
-    for (t = 0; t < T; t++)
-        for (r = 0; r < TR / SUMS * REGS; r++) acc[t][r] = SPLAT_F(0.0f);
-    for (s = 0; s < nin / LANES; s++, w += TR * LANES) {
-        for (t = 0; t < T; t++) {
-            const float *xt = x + t * nin + s * LANES;
-#if VW == 16
-            vf xv = join(*(const f32x8u *)xt, *(const f32x8u *)xt);
-            for (r = 0; r < TR / 2; r++) acc[t][r] += LOADV(w + 16 * r) * xv;
-#elif VW == 8
-            vf xv = LOADV(xt);
-            for (r = 0; r < TR; r++) acc[t][r] += LOADV(w + 8 * r) * xv;
-#else
-            vf xl = LOADV(xt), xh = LOADV(xt + 4);
-            for (r = 0; r < TR; r++) {
-                acc[t][2 * r] += LOADV(w + 8 * r) * xl;
-                acc[t][2 * r + 1] += LOADV(w + 8 * r + 4) * xh;
-            }
-#endif
+/* The input of every weight product is quantised in blocks of 32 (the weights' blocks), in
+ * float32: m = max |x| over the block, d = m / 127, q = x * (127 / m) rounded to the nearest
+ * integer, ties to even (m = 0: d = 0 and every q 0). |q| <= 127 since m * fl(127 / m) rounds
+ * to at most 127. The rounding adds 1.5 * 2^23 and reads the integer off the low bits of the
+ * sum (exact below 2^22), so no target converts a float to an int (wasm would scalarise it). */
+static void quantise(const float *x, int16_t *q, float *d, int32_t n) {
+    int32_t b, j, l;
+    for (b = 0; b < n / QK; b++, x += QK, q += QK) {
+        v4 m = {0, 0, 0, 0}, s;
+        float mx;
+        for (j = 0; j < QK; j += 4) {
+            v4 a = LOAD(x + j);
+            a = SELECT(a < 0.0f, -a, a);
+            m = SELECT(a > m, a, m);
+        }
+        mx = m[0] > m[1] ? m[0] : m[1];
+        mx = mx > m[2] ? mx : m[2];
+        mx = mx > m[3] ? mx : m[3];
+        d[b] = mx / 127.0f;
+        if (!(mx > 0.0f)) {
+            for (j = 0; j < QK; j++) q[j] = 0;
+            continue;
+        }
+        s = (v4){0, 0, 0, 0} + 127.0f / mx;
+        for (j = 0; j < QK; j += 4) {
+            i32x4 r = (i32x4)(LOAD(x + j) * s + 12582912.0f) - 0x4B400000;
+            for (l = 0; l < 4; l++) q[j + l] = (int16_t)r[l];
         }
     }
-    /* totals in groups of NRED registers; a short last group is padded with zeros */
-    for (t = 0, i = 0; t < T; t++)
-        for (r = 0; r < TR / SUMS * REGS; r++) tot[i++] = acc[t][r];
-    while (i % NRED) tot[i++] = SPLAT_F(0.0f);
-    for (r = 0; r < i; r += NRED) {
-#if VW == 16
-        *(f32x8u *)(res + r / NRED * RED_OUT) = reduce(tot + r);
-#else
-        vf v = reduce(tot + r);
-        STOREV(res + r / NRED * RED_OUT, v);
-#endif
-    }
 }
 
-/* y[t][o] = dot(W[o], x[t]) + b[o], stored at y + t * ys_t + o * ys_o. TR rows of W are
- * expanded at a time into buf (interleaved, see slot) and meet TT tokens at a time. */
-static void linear(const uint8_t *W, const float *b, const float *x, float *y, int32_t ys_t,
-                   int32_t ys_o, float *buf, int32_t n, int32_t nout, int32_t nin) {
-    int32_t o, t, r, j, m, rb = (nin / QK) * 18;
-    float res[TT * TR + 16];
+/* 2 VW int16 products, adjacent pairs added: VW int32 lanes (pmaddwd; wasm's dot_i16x8_s). */
+INLINE vi madd(vs a, vs b) {
+#if VW == 16
+    return (vi)_mm512_madd_epi16((__m512i)a, (__m512i)b);
+#elif VW == 8
+    return (vi)_mm256_madd_epi16((__m256i)a, (__m256i)b);
+#elif defined(__wasm_simd128__)
+    return (vi)__builtin_wasm_dot_s_i32x4_i16x8(a, b);
+#elif defined(__SSE2__)
+    return (vi)_mm_madd_epi16((__m128i)a, (__m128i)b);
+#else
+    return __builtin_convertvector(SHUF(a, a, 0, 2, 4, 6), vi) * __builtin_convertvector(SHUF(b, b, 0, 2, 4, 6), vi)
+         + __builtin_convertvector(SHUF(a, a, 1, 3, 5, 7), vi) * __builtin_convertvector(SHUF(b, b, 1, 3, 5, 7), vi);
+#endif
+}
+
+/* RG block sums (integers: any order is exact) reduced at once: red(a) lane j = the total
+ * of a[j]'s lanes. A 16-lane sum is first folded to 8 lanes. */
+#if VW == 4
+#define RG 4
+typedef int32_t ig __attribute__((vector_size(16)));
+static ig red(const ig *a) {
+    ig x0 = SHUF(a[0], a[1], 0, 2, 4, 6) + SHUF(a[0], a[1], 1, 3, 5, 7);
+    ig x1 = SHUF(a[2], a[3], 0, 2, 4, 6) + SHUF(a[2], a[3], 1, 3, 5, 7);
+    return SHUF(x0, x1, 0, 2, 4, 6) + SHUF(x0, x1, 1, 3, 5, 7);
+}
+#define FOLD(a) (a)
+#else
+#define RG 8
+typedef int32_t ig __attribute__((vector_size(32)));
+static ig red(const ig *a) {
+    ig x0 = SHUF(a[0], a[1], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[0], a[1], 1, 3, 9, 11, 5, 7, 13, 15);
+    ig x1 = SHUF(a[2], a[3], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[2], a[3], 1, 3, 9, 11, 5, 7, 13, 15);
+    ig x2 = SHUF(a[4], a[5], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[4], a[5], 1, 3, 9, 11, 5, 7, 13, 15);
+    ig x3 = SHUF(a[6], a[7], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[6], a[7], 1, 3, 9, 11, 5, 7, 13, 15);
+    ig y0 = SHUF(x0, x1, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x0, x1, 1, 3, 9, 11, 5, 7, 13, 15);
+    ig y1 = SHUF(x2, x3, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x2, x3, 1, 3, 9, 11, 5, 7, 13, 15);
+    return SHUF(y0, y1, 0, 1, 2, 3, 8, 9, 10, 11) + SHUF(y0, y1, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+#if VW == 16
+#define FOLD(a) (__builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7) + __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15))
+#else
+#define FOLD(a) (a)
+#endif
+#endif
+typedef float fg __attribute__((vector_size(4 * RG)));
+typedef float fgu __attribute__((vector_size(4 * RG), aligned(4), may_alias));
+#define NG ((TR * TT + RG - 1) / RG)   /* groups of RG (row, token) pairs in a full tile */
+
+/* One register tile: TR expanded rows (w, scales wd) against T quantised tokens (x, scales
+ * xd). The fixed order, on every target: for each pair (row, token), from acc = 0, block by
+ * block, acc = acc + (float)S * (dw * dx), S the block's exact integer sum; RG pairs run side
+ * by side in lanes. Totals of (row r, token t) to res[t * TR + r]. */
+INLINE void tile(const int16_t *w, const float *wd, const int16_t *x, const float *xd, int32_t nin,
+                 float *res, const int32_t T) {
+    const int32_t nb = nin / QK, ng = (T * TR + RG - 1) / RG;
+    fg acc[NG];
+    int32_t b, t, r, c, p;
+    for (p = 0; p < ng; p++) acc[p] = (fg){0};
+    for (b = 0; b < nb; b++, w += TR * QK, wd += TR) {
+        ig m[NG * RG];
+        float s[NG * RG];
+        for (t = 0; t < T; t++) {
+            const int16_t *xt = x + t * nin + b * QK;
+            for (r = 0; r < TR; r++) {
+                vi a = madd(LOADS(w + r * QK), LOADS(xt));
+                for (c = 1; c < QK / (2 * VW); c++) a += madd(LOADS(w + r * QK + 2 * VW * c), LOADS(xt + 2 * VW * c));
+                m[t * TR + r] = FOLD(a);
+                s[t * TR + r] = wd[r] * xd[t * nb + b];
+            }
+        }
+        for (p = T * TR; p < ng * RG; p++) { m[p] = (ig){0}; s[p] = 0.0f; }
+        for (p = 0; p < ng; p++) acc[p] += __builtin_convertvector(red(m + p * RG), fg) * *(const fgu *)(s + p * RG);
+    }
+    for (p = 0; p < ng; p++) *(fgu *)(res + p * RG) = acc[p];
+}
+
+/* y[t][o] = dot(W[o], x[t]) + b[o] for the quantised input (xq, xd), stored at
+ * y + t * ys_t + o * ys_o. TR rows of W are expanded at a time into buf (their scales after
+ * TR * nin int16) and meet TT tokens at a time. */
+static void linear(const uint8_t *W, const float *b, const int16_t *xq, const float *xd, float *y,
+                   int32_t ys_t, int32_t ys_o, int16_t *buf, int32_t n, int32_t nout, int32_t nin) {
+    int32_t o, t, r, j, m, nb = nin / QK, rb = nb * 18;
+    float *wd = (float *)(buf + TR * nin), res[NG * RG];
     for (o = 0; o < nout; o += TR) {
-        for (r = 0; r < TR; r++) expand_row(W + (o + r) * rb, buf + slot(r) * LANES, nin, TR * LANES);
+        for (r = 0; r < TR; r++) expand_row16(W + (o + r) * rb, buf + r * QK, wd + r, nin);
         for (t = 0; t < n; t += m) {
             m = n - t >= TT ? TT : 1;
-            if (m == TT) tile(buf, x + t * nin, nin, res, TT);
-            else tile(buf, x + t * nin, nin, res, 1);
+            if (m == TT) tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, TT);
+            else tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, 1);
             for (j = 0; j < m; j++)
                 for (r = 0; r < TR; r++) y[(t + j) * ys_t + (o + r) * ys_o] = res[j * TR + r] + b[o + r];
         }
@@ -721,14 +766,17 @@ EXPORT int32_t e5k_encode(const uint8_t *state, const int32_t *ids, int32_t n,
     const uint8_t *w = state + 4 * HEADER_WORDS;
     int32_t H = hdr[S_H], FF = hdr[S_FF], NH = hdr[S_NH], np = padded(n), t, i, l, lo[L_END];
     f32bits epsb;
-    float eps, *x, *q, *k, *v, *ctx, *tmp, *mid, *prob, *pooled, *buf, norm;
+    float eps, *x, *q, *k, *v, *ctx, *tmp, *mid, *prob, *pooled, *xd, norm;
+    int16_t *buf, *xq;
     const float *pos = (const float *)(w + hdr[S_POS]), *type = (const float *)(w + hdr[S_TYPE]);
     if (n < 1 || n > hdr[S_P]) return E5K_ERR_INPUT;
     for (t = 0; t < n; t++) if (ids[t] < 0 || ids[t] >= hdr[S_V]) return E5K_ERR_INPUT;
     epsb.u = (uint32_t)hdr[S_EPS]; eps = epsb.f;
     x = (float *)scratch; q = x + np * H; k = q + np * H; v = k + np * H; ctx = v + np * H;
     tmp = ctx + np * H; mid = tmp + np * H; prob = mid + n * FF; pooled = prob + PROB_LANES * n;
-    buf = pooled + H;
+    buf = (int16_t *)(pooled + H);
+    xq = buf + 2 * MAX_ROWS * (FF > H ? FF : H);
+    xd = (float *)(xq + n * (FF > H ? FF : H));
     for (i = 0; i < np * H; i++) q[i] = 0.0f;   /* the padding queries: zeros, never read out */
 
     /* embeddings: (word + position) + type 0, then LayerNorm */
@@ -743,15 +791,19 @@ EXPORT int32_t e5k_encode(const uint8_t *state, const int32_t *ids, int32_t n,
     for (l = 0; l < hdr[S_NL]; l++) {
         const uint8_t *L = w + hdr[S_LAYERS] + l * hdr[S_LAYER_BYTES];
 #define VEC(name) ((const float *)(L + lo[name]))
-        linear(L + lo[L_QW], VEC(L_QB), x, q, 1, np, buf, n, H, H);    /* q transposed */
-        linear(L + lo[L_KW], VEC(L_KB), x, k, H, 1, buf, n, H, H);
-        linear(L + lo[L_VW], VEC(L_VB), x, v, H, 1, buf, n, H, H);
+        quantise(x, xq, xd, n * H);
+        linear(L + lo[L_QW], VEC(L_QB), xq, xd, q, 1, np, buf, n, H, H);    /* q transposed */
+        linear(L + lo[L_KW], VEC(L_KB), xq, xd, k, H, 1, buf, n, H, H);
+        linear(L + lo[L_VW], VEC(L_VB), xq, xd, v, H, 1, buf, n, H, H);
         attention(q, k, v, ctx, prob, n, np, H, NH);
-        linear(L + lo[L_AOW], VEC(L_AOB), ctx, tmp, H, 1, buf, n, H, H);
+        quantise(ctx, xq, xd, n * H);
+        linear(L + lo[L_AOW], VEC(L_AOB), xq, xd, tmp, H, 1, buf, n, H, H);
         add_norm(x, tmp, VEC(L_ALNW), VEC(L_ALNB), n, H, eps);
-        linear(L + lo[L_FIW], VEC(L_FIB), x, mid, FF, 1, buf, n, FF, H);
+        quantise(x, xq, xd, n * H);
+        linear(L + lo[L_FIW], VEC(L_FIB), xq, xd, mid, FF, 1, buf, n, FF, H);
         gelu_all(mid, n * FF);
-        linear(L + lo[L_FOW], VEC(L_FOB), mid, tmp, H, 1, buf, n, H, FF);
+        quantise(mid, xq, xd, n * FF);
+        linear(L + lo[L_FOW], VEC(L_FOB), xq, xd, tmp, H, 1, buf, n, H, FF);
         add_norm(x, tmp, VEC(L_OLNW), VEC(L_OLNB), n, H, eps);
 #undef VEC
     }
