@@ -83,7 +83,7 @@
 #define LANES 8
 #define QK 32
 #define HEADER_WORDS 32   /* the state starts with 32 int32 words, then the weights */
-#define MAX_ROWS 16       /* the most weight rows any target expands at once */
+#define MAX_ROWS 32       /* the most weight rows any target expands at once (TR) */
 #define QPAD 32           /* attention runs over queries padded to a multiple of this */
 #define PROB_LANES 16     /* attention's probabilities: at most 16 lanes (QB * VW) per row */
 
@@ -92,7 +92,7 @@
 
 /* The target: VW floats to a vector, and a register tile of TR weight rows by TT tokens for
  * the matrix products: the fastest measured per target (more does not fit in registers). Any
- * shape gives the same bits; -DTR=... -DTT=... override it for such measurements. The wide
+ * shape gives the same bits; -DRV=... -DTT=... override it for such measurements. The wide
  * paths need __builtin_shufflevector (clang, gcc 12+): without it, halves of a register go
  * through memory and a wide build is slower than the baseline, so it compiles the 4-wide code. */
 #if defined(__clang__) || __GNUC__ >= 12
@@ -102,34 +102,35 @@
 #endif
 #if SHUFFLEVECTOR && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && \
     defined(__AVX512VL__)
-#define VW 16             /* a register holds two 8-lane sums: weight rows r and r+TR/2 */
-#define TR 8              /* (reduce() below is written for this) */
-#ifndef TT
-#define TT 5
+#define VW 16
+#ifndef RV
+#define RV 2
+#define TT 6
 #endif
 #define TARGET (E5K_T_AVX2 | E5K_T_AVX512)
 #elif SHUFFLEVECTOR && defined(__AVX2__)
-#define VW 8              /* a register holds one 8-lane sum */
-#ifndef TR
-#define TR 2
-#define TT 5
+#define VW 8
+#ifndef RV
+#define RV 1
+#define TT 6
 #endif
 #define TARGET E5K_T_AVX2
 #elif defined(__wasm_simd128__)
-#define VW 4              /* two registers hold one 8-lane sum */
-#ifndef TR
-#define TR 1              /* V8 keeps fewer values in registers than a C compiler */
+#define VW 4
+#ifndef RV
+#define RV 1              /* V8 keeps fewer values in registers than a C compiler */
 #define TT 3
 #endif
 #define TARGET 0
 #else                     /* SSE2 (the x86-64 baseline), and arm64 NEON (not measured) */
 #define VW 4
-#ifndef TR
-#define TR 2
-#define TT 2
+#ifndef RV
+#define RV 2
+#define TT 3
 #endif
 #define TARGET 0
 #endif
+#define TR (RV * VW)      /* weight rows a tile covers */
 
 typedef union { uint32_t u; float f; } f32bits;
 
@@ -426,6 +427,35 @@ EXPORT int32_t e5k_state_size(const uint8_t *model, int32_t model_len) {
     return r < 0 ? r : hdr[S_SIZE];
 }
 
+/* e5k_init stores the six weight matrices of each layer regrouped, GROUP rows at a time and
+ * block by block, GROUP * 18 bytes a block: the rows' fp16 scales, then byte j (j = 0..15:
+ * weight j in its low nibble, weight j + 16 in its high one) of every row of the group side
+ * by side. VW rows' byte j are then VW consecutive bytes: one register of int16 pairs
+ * (weight j, weight j + 16) that meets the input's pair (x_j, x_j+16) in pmaddwd. */
+#define GROUP 16
+static void regroup(const uint8_t *src, uint8_t *dst, int32_t rows, int32_t n) {
+    int32_t nb = n / QK, g, b, l, j;
+    for (g = 0; g < rows / GROUP; g++)
+        for (b = 0; b < nb; b++, dst += GROUP * 18)
+            for (l = 0; l < GROUP; l++) {
+                const uint8_t *s = src + ((g * GROUP + l) * nb + b) * 18;
+                dst[2 * l] = s[0];
+                dst[2 * l + 1] = s[1];
+                for (j = 0; j < 16; j++) dst[2 * GROUP + j * GROUP + l] = s[2 + j];
+            }
+}
+
+static void regroup_all(const uint8_t *src, uint8_t *dst, const int32_t *hdr) {
+    int32_t H = hdr[S_H], FF = hdr[S_FF], lo[L_END], l, i;
+    const int32_t which[6] = { L_QW, L_KW, L_VW, L_AOW, L_FIW, L_FOW };
+    layer_offsets(H, FF, lo);
+    for (l = 0; l < hdr[S_NL]; l++)
+        for (i = 0; i < 6; i++) {
+            int32_t at = hdr[S_LAYERS] + l * hdr[S_LAYER_BYTES] + lo[which[i]];
+            regroup(src + at, dst + at, which[i] == L_FIW ? FF : H, which[i] == L_FOW ? FF : H);
+        }
+}
+
 EXPORT int32_t e5k_init(const uint8_t *model, int32_t model_len, uint8_t *state) {
     int32_t *hdr = (int32_t *)state;
     int32_t r = read_header(model, model_len, hdr), i;
@@ -433,6 +463,7 @@ EXPORT int32_t e5k_init(const uint8_t *model, int32_t model_len, uint8_t *state)
     if (r < 0) return r;
     for (i = S_SIZE + 1; i < HEADER_WORDS; i++) hdr[i] = 0;
     for (i = 0; i < hdr[S_WLEN]; i++) w[i] = model[r + i];
+    regroup_all(model + r, w, hdr);
     return 0;
 }
 
@@ -534,28 +565,37 @@ static void expand_row(const uint8_t *src, float *dst, int32_t n, int32_t stride
     }
 }
 
-/* One row of n weights as int16 (q - 8) for the weight products: block b lands at
- * dst + b * TR * QK (TR rows' blocks side by side, as a tile reads them), its scale at
- * d[b * TR]. Low nibbles are weights 0-15 of the block, high nibbles 16-31. */
-static void expand_row16(const uint8_t *src, int16_t *dst, float *d, int32_t n) {
-    int32_t b;
-    for (b = 0; b < n / QK; b++, src += 18, dst += TR * QK, d += TR) {
-        u8x16 v = *(const u8x16u *)(src + 2), lo = v & 15, hi = v >> 4;
-        *(i16x8u *)dst = (i16x8)ZIP8(lo, 0) - 8;
-        *(i16x8u *)(dst + 8) = (i16x8)ZIP8(lo, 8) - 8;
-        *(i16x8u *)(dst + 16) = (i16x8)ZIP8(hi, 0) - 8;
-        *(i16x8u *)(dst + 24) = (i16x8)ZIP8(hi, 8) - 8;
-        *d = half_to_float((uint32_t)src[0] | ((uint32_t)src[1] << 8));
-    }
-}
-
 /* ---- matrix products: int8 activations against the 4-bit weights ---- */
+
+/* VW bytes zero-extended to VW int32 lanes. */
+typedef uint8_t vb __attribute__((vector_size(VW)));
+typedef uint8_t vbu __attribute__((vector_size(VW), aligned(1), may_alias));
+typedef int32_t i32a __attribute__((aligned(4), may_alias));
+
+/* Rows o .. o + TR - 1 of a regrouped matrix of n columns, as int16: for block b and byte j,
+ * RV registers of VW rows' pairs at buf + ((b * 16 + j) * RV + v) * 2 VW; the scales of
+ * block b, as float, at d + (b * RV + v) * VW. */
+static void expand_rows(const uint8_t *W, int32_t o, int32_t n, int16_t *buf, float *d) {
+    int32_t nb = n / QK, b, j, v, l;
+    for (b = 0; b < nb; b++)
+        for (v = 0; v < RV; v++) {
+            int32_t row = o + v * VW, at = row % GROUP;
+            const uint8_t *g = W + ((row / GROUP) * nb + b) * GROUP * 18;
+            for (l = 0; l < VW; l++)
+                d[(b * RV + v) * VW + l] = half_to_float((uint32_t)g[2 * (at + l)] | ((uint32_t)g[2 * (at + l) + 1] << 8));
+            for (j = 0; j < 16; j++) {
+                vi u = __builtin_convertvector(*(const vbu *)(g + 2 * GROUP + j * GROUP + at), vi);
+                *(vsu *)(buf + ((b * 16 + j) * RV + v) * 2 * VW) = (vs)((u & 15) | ((u >> 4) << 16)) - 8;
+            }
+        }
+}
 
 /* The input of every weight product is quantised in blocks of 32 (the weights' blocks), in
  * float32: m = max |x| over the block, d = m / 127, q = x * (127 / m) rounded to the nearest
  * integer, ties to even (m = 0: d = 0 and every q 0). |q| <= 127 since m * fl(127 / m) rounds
  * to at most 127. The rounding adds 1.5 * 2^23 and reads the integer off the low bits of the
- * sum (exact below 2^22), so no target converts a float to an int (wasm would scalarise it). */
+ * sum (exact below 2^22), so no target converts a float to an int (wasm would scalarise it).
+ * The block is stored in the weights' pair order: x_0, x_16, x_1, x_17, ... */
 static void quantise(const float *x, int16_t *q, float *d, int32_t n) {
     int32_t b, j, l;
     for (b = 0; b < n / QK; b++, x += QK, q += QK) {
@@ -575,9 +615,13 @@ static void quantise(const float *x, int16_t *q, float *d, int32_t n) {
             continue;
         }
         s = (v4){0, 0, 0, 0} + 127.0f / mx;
-        for (j = 0; j < QK; j += 4) {
-            i32x4 r = (i32x4)(LOAD(x + j) * s + 12582912.0f) - 0x4B400000;
-            for (l = 0; l < 4; l++) q[j + l] = (int16_t)r[l];
+        for (j = 0; j < QK / 2; j += 4) {
+            i32x4 lo = (i32x4)(LOAD(x + j) * s + 12582912.0f) - 0x4B400000;
+            i32x4 hi = (i32x4)(LOAD(x + j + 16) * s + 12582912.0f) - 0x4B400000;
+            for (l = 0; l < 4; l++) {
+                q[2 * (j + l)] = (int16_t)lo[l];
+                q[2 * (j + l) + 1] = (int16_t)hi[l];
+            }
         }
     }
 }
@@ -598,79 +642,52 @@ INLINE vi madd(vs a, vs b) {
 #endif
 }
 
-/* RG block sums (integers: any order is exact) reduced at once: red(a) lane j = the total
- * of a[j]'s lanes. A 16-lane sum is first folded to 8 lanes. */
-#if VW == 4
-#define RG 4
-typedef int32_t ig __attribute__((vector_size(16)));
-static ig red(const ig *a) {
-    ig x0 = SHUF(a[0], a[1], 0, 2, 4, 6) + SHUF(a[0], a[1], 1, 3, 5, 7);
-    ig x1 = SHUF(a[2], a[3], 0, 2, 4, 6) + SHUF(a[2], a[3], 1, 3, 5, 7);
-    return SHUF(x0, x1, 0, 2, 4, 6) + SHUF(x0, x1, 1, 3, 5, 7);
-}
-#define FOLD(a) (a)
-#else
-#define RG 8
-typedef int32_t ig __attribute__((vector_size(32)));
-static ig red(const ig *a) {
-    ig x0 = SHUF(a[0], a[1], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[0], a[1], 1, 3, 9, 11, 5, 7, 13, 15);
-    ig x1 = SHUF(a[2], a[3], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[2], a[3], 1, 3, 9, 11, 5, 7, 13, 15);
-    ig x2 = SHUF(a[4], a[5], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[4], a[5], 1, 3, 9, 11, 5, 7, 13, 15);
-    ig x3 = SHUF(a[6], a[7], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[6], a[7], 1, 3, 9, 11, 5, 7, 13, 15);
-    ig y0 = SHUF(x0, x1, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x0, x1, 1, 3, 9, 11, 5, 7, 13, 15);
-    ig y1 = SHUF(x2, x3, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x2, x3, 1, 3, 9, 11, 5, 7, 13, 15);
-    return SHUF(y0, y1, 0, 1, 2, 3, 8, 9, 10, 11) + SHUF(y0, y1, 4, 5, 6, 7, 12, 13, 14, 15);
-}
-#if VW == 16
-#define FOLD(a) (__builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7) + __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15))
-#else
-#define FOLD(a) (a)
-#endif
-#endif
-typedef float fg __attribute__((vector_size(4 * RG)));
-typedef float fgu __attribute__((vector_size(4 * RG), aligned(4), may_alias));
-#define NG ((TR * TT + RG - 1) / RG)   /* groups of RG (row, token) pairs in a full tile */
-
 /* One register tile: TR expanded rows (w, scales wd) against T quantised tokens (x, scales
- * xd). The fixed order, on every target: for each pair (row, token), from acc = 0, block by
- * block, acc = acc + (float)S * (dw * dx), S the block's exact integer sum; RG pairs run side
- * by side in lanes. Totals of (row r, token t) to res[t * TR + r]. */
+ * xd), one (row, token) pair a lane. The fixed order, the same in every lane of every
+ * target: from acc = 0, block by block, acc = acc + (float)S * (dw * dx), where S is the
+ * block's integer sum (exact in int32: |S| <= 32 * 8 * 127). Totals of (row r, token t) to
+ * res[t * TR + r]. */
 INLINE void tile(const int16_t *w, const float *wd, const int16_t *x, const float *xd, int32_t nin,
                  float *res, const int32_t T) {
-    const int32_t nb = nin / QK, ng = (T * TR + RG - 1) / RG;
-    fg acc[NG];
-    int32_t b, t, r, c, p;
-    for (p = 0; p < ng; p++) acc[p] = (fg){0};
-    for (b = 0; b < nb; b++, w += TR * QK, wd += TR) {
-        ig m[NG * RG];
-        float s[NG * RG];
-        for (t = 0; t < T; t++) {
-            const int16_t *xt = x + t * nin + b * QK;
-            for (r = 0; r < TR; r++) {
-                vi a = madd(LOADS(w + r * QK), LOADS(xt));
-                for (c = 1; c < QK / (2 * VW); c++) a += madd(LOADS(w + r * QK + 2 * VW * c), LOADS(xt + 2 * VW * c));
-                m[t * TR + r] = FOLD(a);
-                s[t * TR + r] = wd[r] * xd[t * nb + b];
+    const int32_t nb = nin / QK;
+    vf acc[TT][RV];
+    int32_t b, j, t, v;
+    for (t = 0; t < T; t++)
+        for (v = 0; v < RV; v++) acc[t][v] = SPLAT_F(0.0f);
+    for (b = 0; b < nb; b++, wd += RV * VW) {
+        vi a[TT][RV];
+        for (t = 0; t < T; t++)
+            for (v = 0; v < RV; v++) a[t][v] = (vi){0};
+        for (j = 0; j < 16; j++, w += RV * 2 * VW) {
+            vs wv[RV];
+            for (v = 0; v < RV; v++) wv[v] = LOADS(w + v * 2 * VW);
+            for (t = 0; t < T; t++) {
+                vs xs = (vs)((vi){0} + *(const i32a *)(x + t * nin + b * QK + 2 * j));
+                for (v = 0; v < RV; v++) a[t][v] += madd(wv[v], xs);
             }
         }
-        for (p = T * TR; p < ng * RG; p++) { m[p] = (ig){0}; s[p] = 0.0f; }
-        for (p = 0; p < ng; p++) acc[p] += __builtin_convertvector(red(m + p * RG), fg) * *(const fgu *)(s + p * RG);
+        for (t = 0; t < T; t++) {
+            float dx = xd[t * nb + b];
+            for (v = 0; v < RV; v++) acc[t][v] += __builtin_convertvector(a[t][v], vf) * (LOADV(wd + v * VW) * SPLAT_F(dx));
+        }
     }
-    for (p = 0; p < ng; p++) *(fgu *)(res + p * RG) = acc[p];
+    for (t = 0; t < T; t++)
+        for (v = 0; v < RV; v++) STOREV(res + (t * RV + v) * VW, acc[t][v]);
 }
 
 /* y[t][o] = dot(W[o], x[t]) + b[o] for the quantised input (xq, xd), stored at
- * y + t * ys_t + o * ys_o. TR rows of W are expanded at a time into buf (their scales after
- * TR * nin int16) and meet TT tokens at a time. */
+ * y + t * ys_t + o * ys_o. TR rows of the regrouped W are expanded at a time into buf (their
+ * scales after TR * nin int16) and meet TT tokens at a time (TT / 2 or 1 for the rest). */
 static void linear(const uint8_t *W, const float *b, const int16_t *xq, const float *xd, float *y,
                    int32_t ys_t, int32_t ys_o, int16_t *buf, int32_t n, int32_t nout, int32_t nin) {
-    int32_t o, t, r, j, m, nb = nin / QK, rb = nb * 18;
-    float *wd = (float *)(buf + TR * nin), res[NG * RG];
+    int32_t o, t, r, j, m, nb = nin / QK;
+    float *wd = (float *)(buf + TR * nin), res[TT * TR];
     for (o = 0; o < nout; o += TR) {
-        for (r = 0; r < TR; r++) expand_row16(W + (o + r) * rb, buf + r * QK, wd + r, nin);
+        expand_rows(W, o, nin, buf, wd);
         for (t = 0; t < n; t += m) {
-            m = n - t >= TT ? TT : 1;
+            m = n - t >= TT ? TT : n - t >= TT / 2 && TT / 2 > 1 ? TT / 2 : 1;
             if (m == TT) tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, TT);
+            else if (m > 1) tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, TT / 2);
             else tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, 1);
             for (j = 0; j < m; j++)
                 for (r = 0; r < TR; r++) y[(t + j) * ys_t + (o + r) * ys_o] = res[j * TR + r] + b[o + r];
