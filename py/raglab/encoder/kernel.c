@@ -84,6 +84,7 @@
 #define QK 32
 #define HEADER_WORDS 32   /* the state starts with 32 int32 words, then the weights */
 #define MAX_ROWS 32       /* the most weight rows any target expands at once (TR) */
+#define GROUP 16          /* weight rows regrouped together at init (see regroup) */
 #define QPAD 32           /* attention runs over queries padded to a multiple of this */
 #define PROB_LANES 16     /* attention's probabilities: at most 16 lanes (QB * VW) per row */
 
@@ -118,19 +119,20 @@
 #elif defined(__wasm_simd128__)
 #define VW 4
 #ifndef RV
-#define RV 1              /* V8 keeps fewer values in registers than a C compiler */
-#define TT 3
+#define RV 4
+#define TT 2
 #endif
 #define TARGET 0
 #else                     /* SSE2 (the x86-64 baseline), and arm64 NEON (not measured) */
 #define VW 4
 #ifndef RV
-#define RV 2
-#define TT 3
+#define RV 4
+#define TT 2
 #endif
 #define TARGET 0
 #endif
 #define TR (RV * VW)      /* weight rows a tile covers */
+_Static_assert(TR <= MAX_ROWS && (GROUP % TR == 0 || TR % GROUP == 0), "a tile's rows fit the buffer and its groups");
 
 typedef union { uint32_t u; float f; } f32bits;
 
@@ -432,7 +434,6 @@ EXPORT int32_t e5k_state_size(const uint8_t *model, int32_t model_len) {
  * weight j in its low nibble, weight j + 16 in its high one) of every row of the group side
  * by side. VW rows' byte j are then VW consecutive bytes: one register of int16 pairs
  * (weight j, weight j + 16) that meets the input's pair (x_j, x_j+16) in pmaddwd. */
-#define GROUP 16
 static void regroup(const uint8_t *src, uint8_t *dst, int32_t rows, int32_t n) {
     int32_t nb = n / QK, g, b, l, j;
     for (g = 0; g < rows / GROUP; g++)
@@ -567,10 +568,19 @@ static void expand_row(const uint8_t *src, float *dst, int32_t n, int32_t stride
 
 /* ---- matrix products: int8 activations against the 4-bit weights ---- */
 
-/* VW bytes zero-extended to VW int32 lanes. */
-typedef uint8_t vb __attribute__((vector_size(VW)));
-typedef uint8_t vbu __attribute__((vector_size(VW), aligned(1), may_alias));
+/* VW bytes zero-extended to VW int32 lanes (vpmovzxbd; else interleaving with zeros twice:
+ * gcc's own conversion of a byte vector goes byte by byte). */
 typedef int32_t i32a __attribute__((aligned(4), may_alias));
+INLINE vi widen(const uint8_t *p) {
+#if VW == 16
+    return (vi)_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
+#elif VW == 8
+    return (vi)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
+#else
+    u8x16 b = (u8x16)(i32x4){*(const i32a *)p, 0, 0, 0};
+    return (vi)ZIP16((u16x8)ZIP8(b, 0), 0);
+#endif
+}
 
 /* Rows o .. o + TR - 1 of a regrouped matrix of n columns, as int16: for block b and byte j,
  * RV registers of VW rows' pairs at buf + ((b * 16 + j) * RV + v) * 2 VW; the scales of
@@ -584,7 +594,7 @@ static void expand_rows(const uint8_t *W, int32_t o, int32_t n, int16_t *buf, fl
             for (l = 0; l < VW; l++)
                 d[(b * RV + v) * VW + l] = half_to_float((uint32_t)g[2 * (at + l)] | ((uint32_t)g[2 * (at + l) + 1] << 8));
             for (j = 0; j < 16; j++) {
-                vi u = __builtin_convertvector(*(const vbu *)(g + 2 * GROUP + j * GROUP + at), vi);
+                vi u = widen(g + 2 * GROUP + j * GROUP + at);
                 *(vsu *)(buf + ((b * 16 + j) * RV + v) * 2 * VW) = (vs)((u & 15) | ((u >> 4) << 16)) - 8;
             }
         }
