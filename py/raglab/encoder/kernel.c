@@ -503,20 +503,21 @@ EXPORT int32_t e5k_scratch_size(const uint8_t *state, int32_t n) {
 
 /* ---- 4-bit rows to float32 (the word embeddings) and int16 (the weight products) ---- */
 
-/* Interleaving bytes with zeros (punpcklbw): bytes a[i..i+7] as eight uint16. */
+/* Interleaving bytes (punpcklbw): bytes a[i..i+7] with b's, or with zeros (ZIP8: eight uint16). */
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
 typedef uint8_t u8x16u __attribute__((vector_size(16), aligned(1), may_alias));
 typedef uint16_t u16x8 __attribute__((vector_size(16)));
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
 #if SHUFFLEVECTOR
-#define ZIP8(a, i) __builtin_shufflevector(a, (u8x16){0}, i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
+#define ZIP8B(a, b, i) __builtin_shufflevector(a, b, i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
         i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i)
 #define ZIP16(a, i) __builtin_shufflevector(a, (u16x8){0}, i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i)
 #else
-#define ZIP8(a, i) __builtin_shuffle(a, (u8x16){0}, (u8x16){i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
+#define ZIP8B(a, b, i) __builtin_shuffle(a, b, (u8x16){i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
         i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i})
 #define ZIP16(a, i) __builtin_shuffle(a, (u16x8){0}, (u16x8){i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i})
 #endif
+#define ZIP8(a, i) ZIP8B(a, (u8x16){0}, i)
 
 /* Eight weights of a Q4 block (bytes q[0..7], low or high nibbles) times d. */
 #if VW >= 8
@@ -585,18 +586,49 @@ INLINE vi widen(const uint8_t *p) {
 /* Rows o .. o + TR - 1 of a regrouped matrix of n columns, as int16: for block b and byte j,
  * RV registers of VW rows' pairs at buf + ((b * 16 + j) * RV + v) * 2 VW; the scales of
  * block b, as float, at d + (b * RV + v) * VW. */
+/* VW fp16 scales to float, as half_to_float (every step is exact). */
+typedef int32_t i32u __attribute__((aligned(1), may_alias));
+INLINE vf halves_to_float(const uint8_t *p) {
+#if VW == 16
+    vi h = (vi)_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
+#elif VW == 8
+    vi h = (vi)_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+#else
+    i32x4 pair = {*(const i32u *)p, *(const i32u *)(p + 4), 0, 0};
+    vi h = (vi)ZIP16((u16x8)pair, 0);
+#endif
+    vi e = (h >> 10) & 31, man = h & 0x3FF, sign = (h & 0x8000) << 16;
+    vf sub = __builtin_convertvector(man, vf) * 5.9604644775390625e-8f;
+    vi big = sign | ((e + 112) << 23) | (man << 13);
+    big = SELECT(e == 31, sign | 0x7F800000 | (man << 13), big);
+    return SELECT(e == 0, SELECT(sign != 0, -sub, sub), (vf)big);
+}
+
 static void expand_rows(const uint8_t *W, int32_t o, int32_t n, int16_t *buf, float *d) {
-    int32_t nb = n / QK, b, j, v, l;
+    int32_t nb = n / QK, b, j, v;
     for (b = 0; b < nb; b++)
         for (v = 0; v < RV; v++) {
             int32_t row = o + v * VW, at = row % GROUP;
             const uint8_t *g = W + ((row / GROUP) * nb + b) * GROUP * 18;
-            for (l = 0; l < VW; l++)
-                d[(b * RV + v) * VW + l] = half_to_float((uint32_t)g[2 * (at + l)] | ((uint32_t)g[2 * (at + l) + 1] << 8));
+            STOREV(d + (b * RV + v) * VW, halves_to_float(g + 2 * at));
+#if VW == 4 && RV % 4 == 0
+            /* four registers at once from one load of the group's 16 bytes j */
+            if (at) continue;
+            for (j = 0; j < 16; j++) {
+                u8x16 q = *(const u8x16u *)(g + 2 * GROUP + j * GROUP), lo = q & 15, hi = q >> 4;
+                u8x16 p0 = ZIP8B(lo, hi, 0), p1 = ZIP8B(lo, hi, 8);
+                int16_t *out = buf + ((b * 16 + j) * RV + v) * 2 * VW;
+                *(vsu *)out = (vs)ZIP8(p0, 0) - 8;
+                *(vsu *)(out + 2 * VW) = (vs)ZIP8(p0, 8) - 8;
+                *(vsu *)(out + 4 * VW) = (vs)ZIP8(p1, 0) - 8;
+                *(vsu *)(out + 6 * VW) = (vs)ZIP8(p1, 8) - 8;
+            }
+#else
             for (j = 0; j < 16; j++) {
                 vi u = widen(g + 2 * GROUP + j * GROUP + at);
                 *(vsu *)(buf + ((b * 16 + j) * RV + v) * 2 * VW) = (vs)((u & 15) | ((u >> 4) << 16)) - 8;
             }
+#endif
         }
 }
 
