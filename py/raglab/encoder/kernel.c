@@ -16,7 +16,10 @@
  * -O3 matters: at -O2 the register tiles below do not stay in registers. -fno-builtin keeps
  * clang from turning a zeroing loop into a call to memset, which a module without libc lacks.
  *
- * The fixed order. Every dot product runs in eight lanes: lane l sums elements l, l+8,
+ * The fixed order. The six weight products of a layer take their input as int8 (quantised
+ * in blocks of 32, see quantise): a block's products with the 4-bit weights sum exactly in
+ * int32, and each output accumulates its blocks in order in float32 (see tile), one output a
+ * vector lane. Every other dot product runs in eight lanes: lane l sums elements l, l+8,
  * l+16, ... in order from zero, then the lanes are combined as
  * ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)). Targets differ only in how many such sums run side
  * by side (the register tile) and in how the lanes sit in vector registers; the sequence of
@@ -29,8 +32,8 @@
  *   int32_t e5k_state_size(const uint8_t *model, int32_t model_len)
  *       Checks the model file's header and returns how many bytes of state e5k_init
  *       needs, or a negative error (E5K_ERR_*). The state is a 128-byte header plus a
- *       copy of the weights (still 4-bit, rows are expanded when used), so the model bytes
- *       may be freed after init. It does not check the digest: the caller does (sha256).
+ *       copy of the weights (still 4-bit, the layers' matrices regrouped 16 rows at a time;
+ *       rows are expanded when used), so the model bytes may be freed after init. It does not check the digest: the caller does (sha256).
  *   int32_t e5k_init(const uint8_t *model, int32_t model_len, uint8_t *state)
  *       Fills the caller's state from the model file. Returns 0 or a negative error.
  *   int32_t e5k_dim(const uint8_t *state)             the vector length (384)
@@ -369,10 +372,11 @@ static float sq_dev_sum(const float *a, float mean, int32_t n) {
     return combine(lo, hi);
 }
 
-/* The state: HEADER_WORDS int32 words, then a verbatim copy of the weights section.
- * Every float array in that section starts at a multiple of 4 bytes, so the kernel reads
- * the copy in place (little-endian hosts only; e5k_init refuses others). Weight matrices
- * stay 4-bit and are expanded to float32 a few rows at a time, just before use. */
+/* The state: HEADER_WORDS int32 words, then a copy of the weights section, the layers'
+ * matrices regrouped (see regroup). Every float array in that section starts at a multiple
+ * of 4 bytes, so the kernel reads the copy in place (little-endian hosts only; e5k_init
+ * refuses others). Weight matrices stay 4-bit and are expanded to int16 a few rows at a
+ * time, just before use (the word embeddings to float32, one row a token). */
 enum { S_MAGIC, S_H, S_NL, S_NH, S_FF, S_V, S_P, S_EPS, S_WLEN, S_POS, S_TYPE, S_ELNW,
        S_ELNB, S_LAYERS, S_LAYER_BYTES, S_SIZE };
 /* Byte offsets within one layer block. */
