@@ -403,7 +403,9 @@ def _vector_store(chunkers: tuple[str, ...], with_questions: bool) -> bytes:
 def _cached_store(name: str, model_digest: str, chunkers: tuple[str, ...], with_questions: bool) -> str:
     """.cache/encoder/<name>-<model digest>.bin, rewritten only when its inputs changed."""
     stored = os.path.join(ENCODER_CACHE, f"{name}-{model_digest[:16]}.bin")
-    key = _corpus_digest(chunkers, with_questions)
+    # the kernel's source too: the vectors are its arithmetic's, and the file is named after
+    # the model alone (a kernel that changes the bits would otherwise ship the older ones)
+    key = _corpus_digest(chunkers, with_questions) + ":" + sha256_file(KERNEL_SOURCE)
     stamp = stored + ".inputs"
     if not (os.path.exists(stored) and os.path.exists(stamp) and open(stamp).read() == key):
         log(f"writing the browser's {name} (encodes what the shipped vectors and the cache lack)")

@@ -1,8 +1,11 @@
-"""A float64 numpy forward pass of multilingual-e5-small over raglab's model file.
+"""Float64 numpy forward passes of multilingual-e5-small over raglab's model file.
 
-Written from the model's definition (BERT encoder, post-layer-norm, exact GELU, mean
-pooling, L2 normalisation), independently of the C kernel: the tests hold the kernel to
-it within 1e-5 per component.
+`Reference` is written from the model's definition (BERT encoder, post-layer-norm, exact
+GELU, mean pooling, L2 normalisation), independently of the C kernel. `Int8Reference` is
+the kernel's arithmetic: the same pass with the input of each of the six weight products
+quantised to int8 in blocks of 32 exactly as the kernel does it in float32 (`q8`); the
+block sums, scales and everything else stay float64. The tests hold the kernel to
+`Int8Reference` per component and to `Reference` by cosine.
 """
 
 from __future__ import annotations
@@ -91,3 +94,51 @@ class Reference:
             x = self._norm(x + self.activations(mid) @ ly["fo.w"].T + ly["fo.b"], ly["oln.w"], ly["oln.b"])
         pooled = x.mean(axis=0)
         return pooled / np.linalg.norm(pooled)
+
+
+def q8(x: np.ndarray) -> np.ndarray:
+    """Each row in blocks of 32 as the kernel quantises it, in float32: m = max |x|, d = m / 127,
+    q = x * (127 / m) rounded to the nearest integer, ties to even (m = 0: all zero); q * d."""
+    n, c = x.shape
+    b = x.astype(np.float32).reshape(n, c // 32, 32)
+    m = np.abs(b).max(axis=2, keepdims=True)
+    safe = np.where(m > 0, m, np.float32(1))
+    d = np.where(m > 0, m / np.float32(127), np.float32(0))
+    q = np.where(m > 0, np.rint(b * (np.float32(127) / safe)), np.float32(0))
+    return (q.astype(np.float64) * d.astype(np.float64)).reshape(n, c)
+
+
+class Int8Reference(Reference):
+    """The float64 reference with the input of every 4-bit weight product quantised as the kernel does."""
+
+    def activations(self, a: np.ndarray) -> np.ndarray:
+        return q8(a)
+
+
+def small_model(seed: int = 5, h: int = 64, layers: int = 2, heads: int = 2, ff: int = 128,
+                vocab: int = 50, positions: int = 40) -> bytes:
+    """A model file of random weights in raglab's format (no tokenizer section), small enough
+    that float32 and float64 passes quantise every activation alike: the kernel then meets
+    `Int8Reference` to float32 rounding, which the real model's depth does not allow."""
+    import hashlib
+
+    rng = np.random.default_rng(seed)
+
+    def q4(rows: int, cols: int) -> bytes:
+        n = rows * cols // 32
+        blocks = np.zeros(n, dtype=Q4_BLOCK)
+        blocks["d"] = rng.uniform(0.02, 0.12, n).astype(np.float16)
+        blocks["q"] = rng.integers(0, 256, (n, 16), dtype=np.uint8)
+        return blocks.tobytes()
+
+    def f32(count: int, centre: float = 0.0, spread: float = 0.1) -> bytes:
+        return (centre + rng.uniform(-spread, spread, count)).astype("<f4").tobytes()
+
+    weights = [q4(vocab, h), f32(positions * h), f32(h), f32(h, 1.0), f32(h)]
+    for _ in range(layers):
+        for _name in ("q", "k", "v", "ao"):
+            weights += [q4(h, h), f32(h)]
+        weights += [f32(h, 1.0), f32(h), q4(ff, h), f32(ff), q4(h, ff), f32(h), f32(h, 1.0), f32(h)]
+    body = b"".join(weights)
+    head = b"RLE5" + struct.pack("<7If4I", 1, h, layers, heads, ff, vocab, positions, 1e-12, 96, 0, 96, len(body)) + bytes(12)
+    return head + hashlib.sha256(body).digest() + body

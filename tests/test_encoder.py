@@ -1,6 +1,8 @@
 """The encoder: tokenizer, C kernel, model file, shipped vectors, determinism, bad files.
 
-The kernel is held to a float64 numpy forward pass (tests/e5_reference.py), the tokenizer
+The kernel is held to float64 numpy forward passes (tests/e5_reference.py: the simulation of
+its int8 arithmetic, and by cosine the unquantised model; tests/test_kernel_builds.py holds
+every build to the simulation within float32 rounding on a small model), the tokenizer
 to the upstream wheel's own engine, the pruned model to the full one, and the shipped
 vectors to a fresh encode, bit for bit.
 """
@@ -164,20 +166,28 @@ def test_edge_texts_encode_to_unit_vectors(enc):
 
 @pytest.mark.slow
 def test_kernel_matches_the_numpy_reference(enc, model_bytes):
-    from e5_reference import Reference
+    """On the real model the float32 kernel and the float64 simulation of its int8 arithmetic
+    part where an activation sits near a rounding boundary of its quantisation (12 layers
+    amplify float32 rounding enough to move some), so the per-component bound is loose
+    (measured: up to 2.1e-3); the cosine to the unquantised model is the stated bound
+    (measured: 0.99987 and up)."""
+    from e5_reference import Int8Reference, Reference
 
-    ref = Reference(model_bytes)
+    int8, plain = Int8Reference(model_bytes), Reference(model_bytes)
     cache = vectors.native_cache()
-    texts = sample(our_texts(questions=True), 40) + sample(our_texts(questions=False), 100)
+    texts = sample(our_texts(questions=True), 20) + sample(our_texts(questions=False), 40)
     got = cache.get(texts)  # kernel outputs (shipped or cached; test_shipped_vectors_are_current re-encodes)
-    worst = 0.0
+    worst, lowest = 0.0, 1.0
     for i, text in enumerate(texts):
-        want = ref.encode(enc.ids(text))
-        worst = max(worst, float(np.abs(np.asarray(got[i * 384 : (i + 1) * 384]) - want).max()))
+        vec = np.asarray(got[i * 384 : (i + 1) * 384], dtype=np.float64)
+        ids = enc.ids(text)
+        worst = max(worst, float(np.abs(vec - int8.encode(ids)).max()))
+        lowest = min(lowest, float(vec @ plain.encode(ids)))
     fresh = [enc.encode(t) for t in texts[:5]]  # and a few straight from the kernel
     for text, vec in zip(texts, fresh):
-        worst = max(worst, float(np.abs(np.asarray(vec) - ref.encode(enc.ids(text))).max()))
-    assert worst <= 1e-5, worst
+        worst = max(worst, float(np.abs(np.asarray(vec) - int8.encode(enc.ids(text))).max()))
+    assert worst <= 5e-3, worst
+    assert lowest >= 0.9997, lowest
 
 
 def test_kernel_agrees_with_the_wheels_engine(enc, wheel_engine):

@@ -16,6 +16,7 @@ import shutil
 import struct
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import _load_build_module
@@ -101,7 +102,7 @@ def test_loader_skips_a_build_for_instructions_the_cpu_lacks(tmp_path, native_bu
     assert encoder.native_library(str(tmp_path)) == str(tmp_path / "libencoder.so")
 
 
-def encode_in_node(wasm: str, inputs: list[list[int]], tmp_path) -> list[bytes]:
+def encode_in_node(wasm: str, inputs: list[list[int]], tmp_path, model: str = encoder.MODEL_PATH) -> list[bytes]:
     """The vectors of inputs from the wasm kernel under Node (tests/kernel_node.mjs)."""
     node = shutil.which("node")
     if not node:
@@ -110,11 +111,11 @@ def encode_in_node(wasm: str, inputs: list[list[int]], tmp_path) -> list[bytes]:
     ids_file.write_bytes(struct.pack("<I", len(inputs)) +
                          b"".join(struct.pack(f"<I{len(ids)}i", len(ids), *ids) for ids in inputs))
     run = subprocess.run([node, "--no-warnings", os.path.join(ROOT, "tests", "kernel_node.mjs"), wasm,
-                          encoder.MODEL_PATH, str(ids_file), str(out_file)], capture_output=True, text=True)
+                          model, str(ids_file), str(out_file)], capture_output=True, text=True)
     assert run.returncode == 0, f"node failed: {run.stderr.strip()[-2000:]}"
     json.loads(run.stdout)
     data = out_file.read_bytes()
-    width = 4 * 384
+    width = len(data) // len(inputs)
     return [data[i * width : (i + 1) * width] for i in range(len(inputs))]
 
 
@@ -127,3 +128,42 @@ def test_wasm_build_gives_the_shipped_bits(shipped, tmp_path):
     got = encode_in_node(wasm, [ids for ids, _ in shipped], tmp_path)
     wrong = mismatches(got, shipped)
     assert not wrong, f"wasm build: {len(wrong)} of {len(shipped)} vectors differ from the shipped ones: {wrong[:5]}"
+
+
+# The kernel's int8 arithmetic, held to a float64 simulation of it (tests/e5_reference.py) on a
+# small random model, where float32 and float64 passes quantise every activation alike: every
+# build within float32 rounding of Int8Reference (1e-6), and the quantisation visible against
+# the unquantised Reference (over 1e-3), so a kernel that dropped it or changed its formula
+# (block size, scale, rounding) fails here, not only in a shipped digest.
+SMALL_INPUTS = [[int(i) for i in np.random.default_rng(n).integers(0, 50, n)] for n in (1, 2, 3, 5, 7, 13, 29, 40)]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """(model bytes, its file, the int8 simulation's vectors, the float reference's vectors)."""
+    from e5_reference import Int8Reference, Reference, small_model
+
+    model = small_model()
+    path = tmp_path_factory.mktemp("small") / "small.rle5"
+    path.write_bytes(model)
+    return (model, str(path), [Int8Reference(model).encode(ids) for ids in SMALL_INPUTS],
+            [Reference(model).encode(ids) for ids in SMALL_INPUTS])
+
+
+def small_vectors(name: str, native_builds, small, tmp_path) -> list[bytes]:
+    if name == "wasm":
+        return encode_in_node(build.build_kernel_wasm(), SMALL_INPUTS, tmp_path, small[1])
+    kernel = encoder.NativeKernel(small[0], native_builds[name])
+    return [kernel.encode_ids(ids).tobytes() for ids in SMALL_INPUTS]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["baseline", *build.KERNEL_VARIANTS, "wasm"])
+def test_every_build_computes_the_int8_arithmetic(name, native_builds, small, tmp_path):
+    if name not in native_builds and name != "wasm":
+        pytest.skip(f"this CPU does not run the {name} instructions")
+    got = small_vectors(name, native_builds, small, tmp_path)
+    assert got == small_vectors("baseline", native_builds, small, tmp_path), f"{name}: other bits than the baseline build"
+    vecs = [np.frombuffer(v, np.float32).astype(np.float64) for v in got]
+    assert max(float(np.abs(v - w).max()) for v, w in zip(vecs, small[2])) <= 1e-6
+    assert min(float(np.abs(v - w).max()) for v, w in zip(vecs, small[3])) > 1e-3

@@ -16,7 +16,10 @@
  * -O3 matters: at -O2 the register tiles below do not stay in registers. -fno-builtin keeps
  * clang from turning a zeroing loop into a call to memset, which a module without libc lacks.
  *
- * The fixed order. Every dot product runs in eight lanes: lane l sums elements l, l+8,
+ * The fixed order. The six weight products of a layer take their input as int8 (quantised
+ * in blocks of 32, see quantise): a block's products with the 4-bit weights sum exactly in
+ * int32, and each output accumulates its blocks in order in float32 (see tile), one output a
+ * vector lane. Every other dot product runs in eight lanes: lane l sums elements l, l+8,
  * l+16, ... in order from zero, then the lanes are combined as
  * ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)). Targets differ only in how many such sums run side
  * by side (the register tile) and in how the lanes sit in vector registers; the sequence of
@@ -29,8 +32,8 @@
  *   int32_t e5k_state_size(const uint8_t *model, int32_t model_len)
  *       Checks the model file's header and returns how many bytes of state e5k_init
  *       needs, or a negative error (E5K_ERR_*). The state is a 128-byte header plus a
- *       copy of the weights (still 4-bit, rows are expanded when used), so the model bytes
- *       may be freed after init. It does not check the digest: the caller does (sha256).
+ *       copy of the weights (still 4-bit, the layers' matrices regrouped 16 rows at a time;
+ *       rows are expanded when used), so the model bytes may be freed after init. It does not check the digest: the caller does (sha256).
  *   int32_t e5k_init(const uint8_t *model, int32_t model_len, uint8_t *state)
  *       Fills the caller's state from the model file. Returns 0 or a negative error.
  *   int32_t e5k_dim(const uint8_t *state)             the vector length (384)
@@ -67,6 +70,9 @@
  * which float32 holds exactly (so any way of computing it gives the same bits).
  */
 #include <stdint.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>    /* pmaddwd (the header only declares intrinsics: no libc) */
+#endif
 
 #define E5K_ERR_SHORT   (-1)  /* file shorter than its header or sections say */
 #define E5K_ERR_MAGIC   (-2)  /* not an RLE5 model file */
@@ -80,7 +86,8 @@
 #define LANES 8
 #define QK 32
 #define HEADER_WORDS 32   /* the state starts with 32 int32 words, then the weights */
-#define MAX_ROWS 16       /* the most weight rows any target expands at once */
+#define MAX_ROWS 32       /* the most weight rows any target expands at once (TR) */
+#define GROUP 16          /* weight rows regrouped together at init (see regroup) */
 #define QPAD 32           /* attention runs over queries padded to a multiple of this */
 #define PROB_LANES 16     /* attention's probabilities: at most 16 lanes (QB * VW) per row */
 
@@ -89,7 +96,7 @@
 
 /* The target: VW floats to a vector, and a register tile of TR weight rows by TT tokens for
  * the matrix products: the fastest measured per target (more does not fit in registers). Any
- * shape gives the same bits; -DTR=... -DTT=... override it for such measurements. The wide
+ * shape gives the same bits; -DRV=... -DTT=... override it for such measurements. The wide
  * paths need __builtin_shufflevector (clang, gcc 12+): without it, halves of a register go
  * through memory and a wide build is slower than the baseline, so it compiles the 4-wide code. */
 #if defined(__clang__) || __GNUC__ >= 12
@@ -99,34 +106,36 @@
 #endif
 #if SHUFFLEVECTOR && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && \
     defined(__AVX512VL__)
-#define VW 16             /* a register holds two 8-lane sums: weight rows r and r+TR/2 */
-#define TR 8              /* (reduce() below is written for this) */
-#ifndef TT
-#define TT 5
+#define VW 16
+#ifndef RV
+#define RV 2
+#define TT 6
 #endif
 #define TARGET (E5K_T_AVX2 | E5K_T_AVX512)
 #elif SHUFFLEVECTOR && defined(__AVX2__)
-#define VW 8              /* a register holds one 8-lane sum */
-#ifndef TR
-#define TR 2
-#define TT 5
+#define VW 8
+#ifndef RV
+#define RV 1
+#define TT 6
 #endif
 #define TARGET E5K_T_AVX2
 #elif defined(__wasm_simd128__)
-#define VW 4              /* two registers hold one 8-lane sum */
-#ifndef TR
-#define TR 1              /* V8 keeps fewer values in registers than a C compiler */
-#define TT 3
+#define VW 4
+#ifndef RV
+#define RV 4
+#define TT 2
 #endif
 #define TARGET 0
 #else                     /* SSE2 (the x86-64 baseline), and arm64 NEON (not measured) */
 #define VW 4
-#ifndef TR
-#define TR 2
+#ifndef RV
+#define RV 4
 #define TT 2
 #endif
 #define TARGET 0
 #endif
+#define TR (RV * VW)      /* weight rows a tile covers */
+_Static_assert(TR <= MAX_ROWS && (GROUP % TR == 0 || TR % GROUP == 0), "a tile's rows fit the buffer and its groups");
 
 typedef union { uint32_t u; float f; } f32bits;
 
@@ -144,6 +153,12 @@ typedef uint64_t vq __attribute__((vector_size(4 * VW)));
 #define LOADV(p) (*(const vfu *)(p))
 #define STOREV(p, v) (*(vfu *)(p) = (v))
 typedef int32_t vi __attribute__((vector_size(4 * VW)));
+typedef int16_t vs __attribute__((vector_size(4 * VW)));        /* 2 VW int16 */
+typedef int16_t vsu __attribute__((vector_size(4 * VW), aligned(2), may_alias));
+#define LOADS(p) (*(const vsu *)(p))
+typedef int16_t i16x8 __attribute__((vector_size(16)));
+typedef int16_t i16x8u __attribute__((vector_size(16), aligned(2), may_alias));
+typedef int32_t i32x4 __attribute__((vector_size(16)));
 #if SHUFFLEVECTOR
 #define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 #else                     /* older gcc: same-size shuffles of vf only (all SHUF uses are) */
@@ -357,10 +372,11 @@ static float sq_dev_sum(const float *a, float mean, int32_t n) {
     return combine(lo, hi);
 }
 
-/* The state: HEADER_WORDS int32 words, then a verbatim copy of the weights section.
- * Every float array in that section starts at a multiple of 4 bytes, so the kernel reads
- * the copy in place (little-endian hosts only; e5k_init refuses others). Weight matrices
- * stay 4-bit and are expanded to float32 a few rows at a time, just before use. */
+/* The state: HEADER_WORDS int32 words, then a copy of the weights section, the layers'
+ * matrices regrouped (see regroup). Every float array in that section starts at a multiple
+ * of 4 bytes, so the kernel reads the copy in place (little-endian hosts only; e5k_init
+ * refuses others). Weight matrices stay 4-bit and are expanded to int16 a few rows at a
+ * time, just before use (the word embeddings to float32, one row a token). */
 enum { S_MAGIC, S_H, S_NL, S_NH, S_FF, S_V, S_P, S_EPS, S_WLEN, S_POS, S_TYPE, S_ELNW,
        S_ELNB, S_LAYERS, S_LAYER_BYTES, S_SIZE };
 /* Byte offsets within one layer block. */
@@ -417,6 +433,34 @@ EXPORT int32_t e5k_state_size(const uint8_t *model, int32_t model_len) {
     return r < 0 ? r : hdr[S_SIZE];
 }
 
+/* e5k_init stores the six weight matrices of each layer regrouped, GROUP rows at a time and
+ * block by block, GROUP * 18 bytes a block: the rows' fp16 scales, then byte j (j = 0..15:
+ * weight j in its low nibble, weight j + 16 in its high one) of every row of the group side
+ * by side. VW rows' byte j are then VW consecutive bytes: one register of int16 pairs
+ * (weight j, weight j + 16) that meets the input's pair (x_j, x_j+16) in pmaddwd. */
+static void regroup(const uint8_t *src, uint8_t *dst, int32_t rows, int32_t n) {
+    int32_t nb = n / QK, g, b, l, j;
+    for (g = 0; g < rows / GROUP; g++)
+        for (b = 0; b < nb; b++, dst += GROUP * 18)
+            for (l = 0; l < GROUP; l++) {
+                const uint8_t *s = src + ((g * GROUP + l) * nb + b) * 18;
+                dst[2 * l] = s[0];
+                dst[2 * l + 1] = s[1];
+                for (j = 0; j < 16; j++) dst[2 * GROUP + j * GROUP + l] = s[2 + j];
+            }
+}
+
+static void regroup_all(const uint8_t *src, uint8_t *dst, const int32_t *hdr) {
+    int32_t H = hdr[S_H], FF = hdr[S_FF], lo[L_END], l, i;
+    const int32_t which[6] = { L_QW, L_KW, L_VW, L_AOW, L_FIW, L_FOW };
+    layer_offsets(H, FF, lo);
+    for (l = 0; l < hdr[S_NL]; l++)
+        for (i = 0; i < 6; i++) {
+            int32_t at = hdr[S_LAYERS] + l * hdr[S_LAYER_BYTES] + lo[which[i]];
+            regroup(src + at, dst + at, which[i] == L_FIW ? FF : H, which[i] == L_FOW ? FF : H);
+        }
+}
+
 EXPORT int32_t e5k_init(const uint8_t *model, int32_t model_len, uint8_t *state) {
     int32_t *hdr = (int32_t *)state;
     int32_t r = read_header(model, model_len, hdr), i;
@@ -424,6 +468,7 @@ EXPORT int32_t e5k_init(const uint8_t *model, int32_t model_len, uint8_t *state)
     if (r < 0) return r;
     for (i = S_SIZE + 1; i < HEADER_WORDS; i++) hdr[i] = 0;
     for (i = 0; i < hdr[S_WLEN]; i++) w[i] = model[r + i];
+    regroup_all(model + r, w, hdr);
     return 0;
 }
 
@@ -453,11 +498,30 @@ static int32_t padded(int32_t n) { return (n + QPAD - 1) / QPAD * QPAD; }
 EXPORT int32_t e5k_scratch_size(const uint8_t *state, int32_t n) {
     const int32_t *hdr = (const int32_t *)state;
     int32_t np = padded(n);
-    return 4 * (6 * np * hdr[S_H] + n * hdr[S_FF] + PROB_LANES * n + hdr[S_H] +
-                MAX_ROWS * (hdr[S_FF] > hdr[S_H] ? hdr[S_FF] : hdr[S_H]));
+    int32_t wide = hdr[S_FF] > hdr[S_H] ? hdr[S_FF] : hdr[S_H];
+    /* ... + the expanded rows (int16 and scales, within MAX_ROWS floats a column) + a
+     * quantised input (n * wide int16 and n * wide / QK scales) */
+    return 4 * (6 * np * hdr[S_H] + n * hdr[S_FF] + PROB_LANES * n + hdr[S_H] + MAX_ROWS * wide +
+                n * wide / 2 + n * wide / QK);
 }
 
-/* ---- 4-bit rows to float32 ---- */
+/* ---- 4-bit rows to float32 (the word embeddings) and int16 (the weight products) ---- */
+
+/* Interleaving bytes (punpcklbw): bytes a[i..i+7] with b's, or with zeros (ZIP8: eight uint16). */
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint8_t u8x16u __attribute__((vector_size(16), aligned(1), may_alias));
+typedef uint16_t u16x8 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+#if SHUFFLEVECTOR
+#define ZIP8B(a, b, i) __builtin_shufflevector(a, b, i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
+        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i)
+#define ZIP16(a, i) __builtin_shufflevector(a, (u16x8){0}, i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i)
+#else
+#define ZIP8B(a, b, i) __builtin_shuffle(a, b, (u8x16){i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
+        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i})
+#define ZIP16(a, i) __builtin_shuffle(a, (u16x8){0}, (u16x8){i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i})
+#endif
+#define ZIP8(a, i) ZIP8B(a, (u8x16){0}, i)
 
 /* Eight weights of a Q4 block (bytes q[0..7], low or high nibbles) times d. */
 #if VW >= 8
@@ -475,19 +539,6 @@ INLINE void expand8(const uint8_t *q, int32_t high, float d, float *dst) {
 /* Without a byte-to-int32 conversion instruction (SSE2, wasm): interleaving with zeros twice
  * (punpcklbw/punpcklwd) puts each nibble in the low byte of a 32-bit lane; with the exponent
  * bits of 2^23 that lane is the float 2^23 + q, and subtracting 2^23 + 8 leaves q - 8 exactly. */
-typedef uint8_t u8x16 __attribute__((vector_size(16)));
-typedef uint8_t u8x16u __attribute__((vector_size(16), aligned(1), may_alias));
-typedef uint16_t u16x8 __attribute__((vector_size(16)));
-typedef uint32_t u32x4 __attribute__((vector_size(16)));
-#if SHUFFLEVECTOR
-#define ZIP8(a, i) __builtin_shufflevector(a, (u8x16){0}, i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
-        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i)
-#define ZIP16(a, i) __builtin_shufflevector(a, (u16x8){0}, i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i)
-#else
-#define ZIP8(a, i) __builtin_shuffle(a, (u8x16){0}, (u8x16){i, 16 + i, i + 1, 17 + i, i + 2, 18 + i, \
-        i + 3, 19 + i, i + 4, 20 + i, i + 5, 21 + i, i + 6, 22 + i, i + 7, 23 + i})
-#define ZIP16(a, i) __builtin_shuffle(a, (u16x8){0}, (u16x8){i, 8 + i, i + 1, 9 + i, i + 2, 10 + i, i + 3, 11 + i})
-#endif
 #define FOUR(h, i, d) (((v4)((u32x4)ZIP16(h, i) | 0x4B000000u) - 8388616.0f) * (d))
 INLINE void expand32(const uint8_t *q, float d, float *dst, int32_t stride) {
     u8x16 b = *(const u8x16u *)q, lo = b & 15, hi = b >> 4;
@@ -520,113 +571,170 @@ static void expand_row(const uint8_t *src, float *dst, int32_t n, int32_t stride
     }
 }
 
-/* ---- matrix products ---- */
+/* ---- matrix products: int8 activations against the 4-bit weights ---- */
 
-/* The vector reductions: each turns 8-lane sums into their totals,
- * ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)), several sums at once, by adding the even lanes of
- * two registers to their odd lanes (within 128-bit halves, where shuffles are cheap). */
+/* VW bytes zero-extended to VW int32 lanes (vpmovzxbd; else interleaving with zeros twice:
+ * gcc's own conversion of a byte vector goes byte by byte). */
+typedef int32_t i32a __attribute__((aligned(4), may_alias));
+INLINE vi widen(const uint8_t *p) {
 #if VW == 16
-/* a[p] holds the sums of rows p (lanes 0-7) and p+4 (lanes 8-15): totals of rows 0..7 */
-static f32x8 reduce(const vf *a) {
-    vf x = SHUF(a[0], a[1], 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-         + SHUF(a[0], a[1], 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31);
-    vf y = SHUF(a[2], a[3], 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-         + SHUF(a[2], a[3], 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31);
-    /* x: rows 0, 1 as (l01, l23) pairs in quarters 0 (lanes 0-3) and 1 (4-7); rows 4, 5 in 2, 3 */
-    vf z = SHUF(x, y, 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-         + SHUF(x, y, 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31);
-    /* z: quarter 0 rows 0-3 (l0123), quarter 1 rows 0-3 (l4567), quarters 2, 3 rows 4-7 */
-    z = SHUF(z, z, 0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
-    return lo_half(z) + hi_half(z);
-}
-#define NRED 4            /* registers per reduce() call */
-#define RED_OUT 8         /* totals per reduce() call */
+    return (vi)_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
 #elif VW == 8
-static vf reduce(const vf *a) {
-    vf x0 = SHUF(a[0], a[1], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[0], a[1], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf x1 = SHUF(a[2], a[3], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[2], a[3], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf x2 = SHUF(a[4], a[5], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[4], a[5], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf x3 = SHUF(a[6], a[7], 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(a[6], a[7], 1, 3, 9, 11, 5, 7, 13, 15);
-    vf y0 = SHUF(x0, x1, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x0, x1, 1, 3, 9, 11, 5, 7, 13, 15);
-    vf y1 = SHUF(x2, x3, 0, 2, 8, 10, 4, 6, 12, 14) + SHUF(x2, x3, 1, 3, 9, 11, 5, 7, 13, 15);
-    /* y0: sums 0-3 as l0123 in the low half, l4567 in the high half; y1 sums 4-7 */
-    return SHUF(y0, y1, 0, 1, 2, 3, 8, 9, 10, 11) + SHUF(y0, y1, 4, 5, 6, 7, 12, 13, 14, 15);
-}
-#define NRED 8
-#define RED_OUT 8
+    return (vi)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
 #else
-/* a[2i], a[2i+1]: lanes 0-3 and 4-7 of sum i; four sums */
-static vf reduce(const vf *a) {
-    vf x0 = SHUF(a[0], a[1], 0, 2, 4, 6) + SHUF(a[0], a[1], 1, 3, 5, 7);
-    vf x1 = SHUF(a[2], a[3], 0, 2, 4, 6) + SHUF(a[2], a[3], 1, 3, 5, 7);
-    vf x2 = SHUF(a[4], a[5], 0, 2, 4, 6) + SHUF(a[4], a[5], 1, 3, 5, 7);
-    vf x3 = SHUF(a[6], a[7], 0, 2, 4, 6) + SHUF(a[6], a[7], 1, 3, 5, 7);
-    vf y0 = SHUF(x0, x1, 0, 2, 4, 6) + SHUF(x0, x1, 1, 3, 5, 7);   /* l0123 l4567 of sums 0, 1 */
-    vf y1 = SHUF(x2, x3, 0, 2, 4, 6) + SHUF(x2, x3, 1, 3, 5, 7);
-    return SHUF(y0, y1, 0, 2, 4, 6) + SHUF(y0, y1, 1, 3, 5, 7);
-}
-#define NRED 8
-#define RED_OUT 4
+    u8x16 b = (u8x16)(i32x4){*(const i32a *)p, 0, 0, 0};
+    return (vi)ZIP16((u16x8)ZIP8(b, 0), 0);
 #endif
+}
 
-/* Registers per 8-lane sum, and where row r of a group sits in the expanded buffer: the
- * buffer holds, for each group of eight inputs, eight floats of every row side by side, in
- * the order one tile step loads them (for VW 16, rows r and r+TR/2 share a register). */
-#define REGS (VW == 4 ? 2 : 1)
-#define SUMS (VW == 16 ? 2 : 1)
-static int32_t slot(int32_t r) { return VW == 16 ? (r < TR / 2 ? 2 * r : 2 * (r - TR / 2) + 1) : r; }
-
-/* One register tile: TR rows of the expanded buffer w against T tokens of x, every
- * 8-lane sum in its fixed order; totals (row r, token t) to res[t * TR + r]. */
-INLINE void tile(const float *w, const float *x, int32_t nin, float *res, const int32_t T) {
-    vf acc[TT][TR / SUMS * REGS], tot[TT * TR * REGS / SUMS + NRED];
-    int32_t s, r, t, i;
-    for (t = 0; t < T; t++)
-        for (r = 0; r < TR / SUMS * REGS; r++) acc[t][r] = SPLAT_F(0.0f);
-    for (s = 0; s < nin / LANES; s++, w += TR * LANES) {
-        for (t = 0; t < T; t++) {
-            const float *xt = x + t * nin + s * LANES;
+/* Rows o .. o + TR - 1 of a regrouped matrix of n columns, as int16: for block b and byte j,
+ * RV registers of VW rows' pairs at buf + ((b * 16 + j) * RV + v) * 2 VW; the scales of
+ * block b, as float, at d + (b * RV + v) * VW. */
+/* VW fp16 scales to float, as half_to_float (every step is exact). */
+typedef int32_t i32u __attribute__((aligned(1), may_alias));
+INLINE vf halves_to_float(const uint8_t *p) {
 #if VW == 16
-            vf xv = join(*(const f32x8u *)xt, *(const f32x8u *)xt);
-            for (r = 0; r < TR / 2; r++) acc[t][r] += LOADV(w + 16 * r) * xv;
+    vi h = (vi)_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
 #elif VW == 8
-            vf xv = LOADV(xt);
-            for (r = 0; r < TR; r++) acc[t][r] += LOADV(w + 8 * r) * xv;
+    vi h = (vi)_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
 #else
-            vf xl = LOADV(xt), xh = LOADV(xt + 4);
-            for (r = 0; r < TR; r++) {
-                acc[t][2 * r] += LOADV(w + 8 * r) * xl;
-                acc[t][2 * r + 1] += LOADV(w + 8 * r + 4) * xh;
+    i32x4 pair = {*(const i32u *)p, *(const i32u *)(p + 4), 0, 0};
+    vi h = (vi)ZIP16((u16x8)pair, 0);
+#endif
+    vi e = (h >> 10) & 31, man = h & 0x3FF, sign = (h & 0x8000) << 16;
+    vf sub = __builtin_convertvector(man, vf) * 5.9604644775390625e-8f;
+    vi big = sign | ((e + 112) << 23) | (man << 13);
+    big = SELECT(e == 31, sign | 0x7F800000 | (man << 13), big);
+    return SELECT(e == 0, SELECT(sign != 0, -sub, sub), (vf)big);
+}
+
+static void expand_rows(const uint8_t *W, int32_t o, int32_t n, int16_t *buf, float *d) {
+    int32_t nb = n / QK, b, j, v;
+    for (b = 0; b < nb; b++)
+        for (v = 0; v < RV; v++) {
+            int32_t row = o + v * VW, at = row % GROUP;
+            const uint8_t *g = W + ((row / GROUP) * nb + b) * GROUP * 18;
+            STOREV(d + (b * RV + v) * VW, halves_to_float(g + 2 * at));
+#if VW == 4 && RV % 4 == 0
+            /* four registers at once from one load of the group's 16 bytes j */
+            if (at) continue;
+            for (j = 0; j < 16; j++) {
+                u8x16 q = *(const u8x16u *)(g + 2 * GROUP + j * GROUP), lo = q & 15, hi = q >> 4;
+                u8x16 p0 = ZIP8B(lo, hi, 0), p1 = ZIP8B(lo, hi, 8);
+                int16_t *out = buf + ((b * 16 + j) * RV + v) * 2 * VW;
+                *(vsu *)out = (vs)ZIP8(p0, 0) - 8;
+                *(vsu *)(out + 2 * VW) = (vs)ZIP8(p0, 8) - 8;
+                *(vsu *)(out + 4 * VW) = (vs)ZIP8(p1, 0) - 8;
+                *(vsu *)(out + 6 * VW) = (vs)ZIP8(p1, 8) - 8;
+            }
+#else
+            for (j = 0; j < 16; j++) {
+                vi u = widen(g + 2 * GROUP + j * GROUP + at);
+                *(vsu *)(buf + ((b * 16 + j) * RV + v) * 2 * VW) = (vs)((u & 15) | ((u >> 4) << 16)) - 8;
             }
 #endif
         }
-    }
-    /* totals in groups of NRED registers; a short last group is padded with zeros */
-    for (t = 0, i = 0; t < T; t++)
-        for (r = 0; r < TR / SUMS * REGS; r++) tot[i++] = acc[t][r];
-    while (i % NRED) tot[i++] = SPLAT_F(0.0f);
-    for (r = 0; r < i; r += NRED) {
-#if VW == 16
-        *(f32x8u *)(res + r / NRED * RED_OUT) = reduce(tot + r);
-#else
-        vf v = reduce(tot + r);
-        STOREV(res + r / NRED * RED_OUT, v);
-#endif
+}
+
+/* The input of every weight product is quantised in blocks of 32 (the weights' blocks), in
+ * float32: m = max |x| over the block, d = m / 127, q = x * (127 / m) rounded to the nearest
+ * integer, ties to even (m = 0: d = 0 and every q 0). |q| <= 127 since m * fl(127 / m) rounds
+ * to at most 127. The rounding adds 1.5 * 2^23 and reads the integer off the low bits of the
+ * sum (exact below 2^22), so no target converts a float to an int (wasm would scalarise it).
+ * The block is stored in the weights' pair order: x_0, x_16, x_1, x_17, ... */
+static void quantise(const float *x, int16_t *q, float *d, int32_t n) {
+    int32_t b, j, l;
+    for (b = 0; b < n / QK; b++, x += QK, q += QK) {
+        v4 m = {0, 0, 0, 0}, s;
+        float mx;
+        for (j = 0; j < QK; j += 4) {
+            v4 a = LOAD(x + j);
+            a = SELECT(a < 0.0f, -a, a);
+            m = SELECT(a > m, a, m);
+        }
+        mx = m[0] > m[1] ? m[0] : m[1];
+        mx = mx > m[2] ? mx : m[2];
+        mx = mx > m[3] ? mx : m[3];
+        d[b] = mx / 127.0f;
+        if (!(mx > 0.0f)) {
+            for (j = 0; j < QK; j++) q[j] = 0;
+            continue;
+        }
+        s = (v4){0, 0, 0, 0} + 127.0f / mx;
+        for (j = 0; j < QK / 2; j += 4) {
+            i32x4 lo = (i32x4)(LOAD(x + j) * s + 12582912.0f) - 0x4B400000;
+            i32x4 hi = (i32x4)(LOAD(x + j + 16) * s + 12582912.0f) - 0x4B400000;
+            for (l = 0; l < 4; l++) {
+                q[2 * (j + l)] = (int16_t)lo[l];
+                q[2 * (j + l) + 1] = (int16_t)hi[l];
+            }
+        }
     }
 }
 
-/* y[t][o] = dot(W[o], x[t]) + b[o], stored at y + t * ys_t + o * ys_o. TR rows of W are
- * expanded at a time into buf (interleaved, see slot) and meet TT tokens at a time. */
-static void linear(const uint8_t *W, const float *b, const float *x, float *y, int32_t ys_t,
-                   int32_t ys_o, float *buf, int32_t n, int32_t nout, int32_t nin) {
-    int32_t o, t, r, j, m, rb = (nin / QK) * 18;
-    float res[TT * TR + 16];
+/* 2 VW int16 products, adjacent pairs added: VW int32 lanes (pmaddwd; wasm's dot_i16x8_s). */
+INLINE vi madd(vs a, vs b) {
+#if VW == 16
+    return (vi)_mm512_madd_epi16((__m512i)a, (__m512i)b);
+#elif VW == 8
+    return (vi)_mm256_madd_epi16((__m256i)a, (__m256i)b);
+#elif defined(__wasm_simd128__)
+    return (vi)__builtin_wasm_dot_s_i32x4_i16x8(a, b);
+#elif defined(__SSE2__)
+    return (vi)_mm_madd_epi16((__m128i)a, (__m128i)b);
+#else
+    return __builtin_convertvector(SHUF(a, a, 0, 2, 4, 6), vi) * __builtin_convertvector(SHUF(b, b, 0, 2, 4, 6), vi)
+         + __builtin_convertvector(SHUF(a, a, 1, 3, 5, 7), vi) * __builtin_convertvector(SHUF(b, b, 1, 3, 5, 7), vi);
+#endif
+}
+
+/* One register tile: TR expanded rows (w, scales wd) against T quantised tokens (x, scales
+ * xd), one (row, token) pair a lane. The fixed order, the same in every lane of every
+ * target: from acc = 0, block by block, acc = acc + (float)S * (dw * dx), where S is the
+ * block's integer sum (exact in int32: |S| <= 32 * 8 * 127). Totals of (row r, token t) to
+ * res[t * TR + r]. */
+INLINE void tile(const int16_t *w, const float *wd, const int16_t *x, const float *xd, int32_t nin,
+                 float *res, const int32_t T) {
+    const int32_t nb = nin / QK;
+    vf acc[TT][RV];
+    int32_t b, j, t, v;
+    for (t = 0; t < T; t++)
+        for (v = 0; v < RV; v++) acc[t][v] = SPLAT_F(0.0f);
+    for (b = 0; b < nb; b++, wd += RV * VW) {
+        vi a[TT][RV];
+        for (t = 0; t < T; t++)
+            for (v = 0; v < RV; v++) a[t][v] = (vi){0};
+        for (j = 0; j < 16; j++, w += RV * 2 * VW) {
+            vs wv[RV];
+            for (v = 0; v < RV; v++) wv[v] = LOADS(w + v * 2 * VW);
+            for (t = 0; t < T; t++) {
+                vs xs = (vs)((vi){0} + *(const i32a *)(x + t * nin + b * QK + 2 * j));
+                for (v = 0; v < RV; v++) a[t][v] += madd(wv[v], xs);
+            }
+        }
+        for (t = 0; t < T; t++) {
+            float dx = xd[t * nb + b];
+            for (v = 0; v < RV; v++) acc[t][v] += __builtin_convertvector(a[t][v], vf) * (LOADV(wd + v * VW) * SPLAT_F(dx));
+        }
+    }
+    for (t = 0; t < T; t++)
+        for (v = 0; v < RV; v++) STOREV(res + (t * RV + v) * VW, acc[t][v]);
+}
+
+/* y[t][o] = dot(W[o], x[t]) + b[o] for the quantised input (xq, xd), stored at
+ * y + t * ys_t + o * ys_o. TR rows of the regrouped W are expanded at a time into buf (their
+ * scales after TR * nin int16) and meet TT tokens at a time (TT / 2 or 1 for the rest). */
+static void linear(const uint8_t *W, const float *b, const int16_t *xq, const float *xd, float *y,
+                   int32_t ys_t, int32_t ys_o, int16_t *buf, int32_t n, int32_t nout, int32_t nin) {
+    int32_t o, t, r, j, m, nb = nin / QK;
+    float *wd = (float *)(buf + TR * nin), res[TT * TR];
     for (o = 0; o < nout; o += TR) {
-        for (r = 0; r < TR; r++) expand_row(W + (o + r) * rb, buf + slot(r) * LANES, nin, TR * LANES);
+        expand_rows(W, o, nin, buf, wd);
         for (t = 0; t < n; t += m) {
-            m = n - t >= TT ? TT : 1;
-            if (m == TT) tile(buf, x + t * nin, nin, res, TT);
-            else tile(buf, x + t * nin, nin, res, 1);
+            m = n - t >= TT ? TT : n - t >= TT / 2 && TT / 2 > 1 ? TT / 2 : 1;
+            if (m == TT) tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, TT);
+            else if (m > 1) tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, TT / 2);
+            else tile(buf, wd, xq + t * nin, xd + t * nb, nin, res, 1);
             for (j = 0; j < m; j++)
                 for (r = 0; r < TR; r++) y[(t + j) * ys_t + (o + r) * ys_o] = res[j * TR + r] + b[o + r];
         }
@@ -721,14 +829,17 @@ EXPORT int32_t e5k_encode(const uint8_t *state, const int32_t *ids, int32_t n,
     const uint8_t *w = state + 4 * HEADER_WORDS;
     int32_t H = hdr[S_H], FF = hdr[S_FF], NH = hdr[S_NH], np = padded(n), t, i, l, lo[L_END];
     f32bits epsb;
-    float eps, *x, *q, *k, *v, *ctx, *tmp, *mid, *prob, *pooled, *buf, norm;
+    float eps, *x, *q, *k, *v, *ctx, *tmp, *mid, *prob, *pooled, *xd, norm;
+    int16_t *buf, *xq;
     const float *pos = (const float *)(w + hdr[S_POS]), *type = (const float *)(w + hdr[S_TYPE]);
     if (n < 1 || n > hdr[S_P]) return E5K_ERR_INPUT;
     for (t = 0; t < n; t++) if (ids[t] < 0 || ids[t] >= hdr[S_V]) return E5K_ERR_INPUT;
     epsb.u = (uint32_t)hdr[S_EPS]; eps = epsb.f;
     x = (float *)scratch; q = x + np * H; k = q + np * H; v = k + np * H; ctx = v + np * H;
     tmp = ctx + np * H; mid = tmp + np * H; prob = mid + n * FF; pooled = prob + PROB_LANES * n;
-    buf = pooled + H;
+    buf = (int16_t *)(pooled + H);
+    xq = buf + 2 * MAX_ROWS * (FF > H ? FF : H);
+    xd = (float *)(xq + n * (FF > H ? FF : H));
     for (i = 0; i < np * H; i++) q[i] = 0.0f;   /* the padding queries: zeros, never read out */
 
     /* embeddings: (word + position) + type 0, then LayerNorm */
@@ -743,15 +854,19 @@ EXPORT int32_t e5k_encode(const uint8_t *state, const int32_t *ids, int32_t n,
     for (l = 0; l < hdr[S_NL]; l++) {
         const uint8_t *L = w + hdr[S_LAYERS] + l * hdr[S_LAYER_BYTES];
 #define VEC(name) ((const float *)(L + lo[name]))
-        linear(L + lo[L_QW], VEC(L_QB), x, q, 1, np, buf, n, H, H);    /* q transposed */
-        linear(L + lo[L_KW], VEC(L_KB), x, k, H, 1, buf, n, H, H);
-        linear(L + lo[L_VW], VEC(L_VB), x, v, H, 1, buf, n, H, H);
+        quantise(x, xq, xd, n * H);
+        linear(L + lo[L_QW], VEC(L_QB), xq, xd, q, 1, np, buf, n, H, H);    /* q transposed */
+        linear(L + lo[L_KW], VEC(L_KB), xq, xd, k, H, 1, buf, n, H, H);
+        linear(L + lo[L_VW], VEC(L_VB), xq, xd, v, H, 1, buf, n, H, H);
         attention(q, k, v, ctx, prob, n, np, H, NH);
-        linear(L + lo[L_AOW], VEC(L_AOB), ctx, tmp, H, 1, buf, n, H, H);
+        quantise(ctx, xq, xd, n * H);
+        linear(L + lo[L_AOW], VEC(L_AOB), xq, xd, tmp, H, 1, buf, n, H, H);
         add_norm(x, tmp, VEC(L_ALNW), VEC(L_ALNB), n, H, eps);
-        linear(L + lo[L_FIW], VEC(L_FIB), x, mid, FF, 1, buf, n, FF, H);
+        quantise(x, xq, xd, n * H);
+        linear(L + lo[L_FIW], VEC(L_FIB), xq, xd, mid, FF, 1, buf, n, FF, H);
         gelu_all(mid, n * FF);
-        linear(L + lo[L_FOW], VEC(L_FOB), mid, tmp, H, 1, buf, n, H, FF);
+        quantise(mid, xq, xd, n * FF);
+        linear(L + lo[L_FOW], VEC(L_FOB), xq, xd, tmp, H, 1, buf, n, H, FF);
         add_norm(x, tmp, VEC(L_OLNW), VEC(L_OLNB), n, H, eps);
 #undef VEC
     }

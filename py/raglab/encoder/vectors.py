@@ -69,7 +69,10 @@ def shipped_path(digest: str) -> str:
 
 
 def cache_path(digest: str) -> str:
-    return os.path.join(CACHE, f"vectors-{digest[:16]}.bin")
+    # "-i8": the kernel's arithmetic (int8 activations since this name). A kernel that gives
+    # other bits for the same model must name its cache anew, or vectors of the older
+    # arithmetic would be served beside its own.
+    return os.path.join(CACHE, f"vectors-{digest[:16]}-i8.bin")
 
 
 def _worker_encode(text: str) -> bytes:
