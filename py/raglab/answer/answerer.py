@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.facts import asks_two, missing_half, other_half
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
+from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, Text, asks_limit, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
@@ -47,36 +48,6 @@ from raglab.text.numbers import numbers
 SECOND_GAIN = 0.2  # share of the question's idf mass a second quote must add
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
 NOT_FOUND = "Not found in the help centre."
-
-
-@dataclass(frozen=True)
-class Quote:
-    chunk: str
-    doc: str
-    start: int  # offsets in the document text
-    end: int
-    text: str  # the sentence verbatim, or a table row read with its header ("row")
-    kind: str = "sentence"
-
-
-@dataclass(frozen=True)
-class ShortAnswer:
-    text: str
-    chunk: str
-    start: int  # offsets in the document text
-    end: int
-
-
-@dataclass(frozen=True)
-class Answer:
-    text: str | None
-    abstained: bool
-    citations: list[str]
-    quotes: list[Quote] = field(default_factory=list)
-    coverage: float = 0.0  # idf-weighted coverage of the question by the best unit
-    confidence: float = 0.0  # calibrated probability that the shown answer states the fact
-    answer_type: str = "other"
-    short_answers: list[ShortAnswer] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
