@@ -37,6 +37,7 @@ from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, Text, asks_limit, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
+from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
@@ -106,6 +107,14 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
                     asks_limit(question))
+
+
+def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
+                  closest=None) -> Question:
+    """The question as the answerer reads it: its misspelt words respelt, the expansion aliases
+    with the words that say the same (`synonyms.py`: "taka" is "Tk", "daily" is "per day")."""
+    terms, unknown = respell(question_terms, closest, SAME_WORDS.keys())
+    return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest)
 
 
 def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None]:
@@ -324,8 +333,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
            docs: dict | None = None, closest=None, m: Model | None = None) -> Assessment | None:
     """Score every candidate around `chunks`; None when there is none (see `answer`)."""
     m = m or model()
-    terms, unknown = respell(question_terms, closest)
-    q = question_info(question, terms, idf, aliases or {}, unknown, closest)
+    q = read_question(question, question_terms, idf, aliases, closest)
     cands = score_candidates(q, chunks, scores, docs)
     if not cands:
         return None
