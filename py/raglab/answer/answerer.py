@@ -21,7 +21,7 @@ A question word the index does not hold ("agnet", "chrage", "cashout") is first 
 the closest index word(s) within a small edit distance (`closest`: the pipeline's, over the
 lexical retrievers' fuzzy index, `text.fuzzy`), so a misspelling does not count as a missing word;
 a misspelt word of the answer-type cues ("বয়শ", "কতক্ষন") is read as that word for the question's
-answer type (`respell.py`).
+answer type (`respell.py`). "Taka" is no misspelling: it is the "Tk" of the articles (`synonyms.py`).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
                   closest=None) -> Question:
     """The question as the answerer reads it: its misspelt words respelt, the expansion aliases
-    with the words that say the same (`synonyms.py`: "taka" is "Tk", "daily" is "per day")."""
+    with the words that say the same (`synonyms.py`: "taka" is "Tk")."""
     terms, unknown = respell(question_terms, closest, SAME_WORDS.keys())
     return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest)
 
