@@ -51,7 +51,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the shared fitting code next to this script
 
 from fitting import fit_logistic, fit_softmax  # noqa: E402
-from raglab.answer.answerer import assess, compose, question_info, respell, score_candidates  # noqa: E402
+from raglab.answer.answerer import assess, compose, read_question, score_candidates  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus, parse_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402
@@ -99,8 +99,7 @@ def examples(docs, questions, config: Config) -> list[dict]:
     out = []
     for q in questions:
         chunks, scores = retrieved(pipe, q.question)
-        terms, unknown = respell(analyze(q.question), pipe.closest)
-        info = question_info(q.question, terms, pipe.retriever.idf, pipe.aliases(q.question), unknown, pipe.closest)
+        info = read_question(q.question, analyze(q.question), pipe.retriever.idf, pipe.aliases(q.question), pipe.closest)
         cands = score_candidates(info, chunks, scores, pipe.docs)
         labels = [1 if positive((c.quote.doc, c.base + c.unit.focus_start, c.base + c.unit.focus_end), q.evidence)
                   else 0 for c in cands]

@@ -158,6 +158,20 @@ def test_no_terms_abstains():
     assert answer([], CHUNKS, idf).abstained
 
 
+def test_taka_is_the_currency_not_a_misspelling():
+    # The index lacks "taka" (the articles write "Tk"); it is never respelt as the nearest
+    # index word ("take"), and a unit stating "Tk" holds it.
+    words = Fuzzy({"take": 3, "tk": 5, "limit": 2})
+
+    def closest(term):
+        return (term,) if term in words else tuple(w for w, _ in words.closest(term)[:1])
+
+    assert closest("taka") == ("take",)
+    got = ask(["limit", "taka"], "What is the limit in taka?", closest=closest)
+    assert got.quotes[0].text == "You can cash out up to Tk 25,000 a day."
+    assert got.coverage == 0.75  # "taka" in the unit, "limit" only in its heading (half)
+
+
 @pytest.fixture(scope="module")
 def pipe():
     return Pipeline(list(docs()), Config(chunker="recursive", retriever="bm25", expand=False, threshold=0.0))

@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import docs
-from raglab.answer.answerer import Quote
+from raglab.answer.results import Quote
 from raglab.answer.units import POINTERS
 from raglab.corpus.articles import CorpusError, detect_lang, parse_article
 from raglab.corpus.chunking import CHUNKERS, chunk_document

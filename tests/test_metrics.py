@@ -104,7 +104,7 @@ def test_an_abstention_scores_zero():
 
 
 def test_faithfulness_is_measured_per_quote():
-    from raglab.answer.answerer import Quote
+    from raglab.answer.results import Quote
     text = "The fee is 1.85%. It is charged at the agent.\n\n| Where | Fee |\n|---|---|\n| Agent | 1.85% |\n"
     texts = {"a": text}
     right = Quote("a#1", "a", 0, 17, "The fee is 1.85%.")

@@ -24,7 +24,7 @@ from raglab.text.analyzer import analyze, tokens
 from raglab.text.limits import check_question_length
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.answer
-    from raglab.answer.answerer import Answer
+    from raglab.answer.results import Answer
 
 POOL = 50  # first-stage depth kept for failure attribution
 

@@ -21,21 +21,23 @@ A question word the index does not hold ("agnet", "chrage", "cashout") is first 
 the closest index word(s) within a small edit distance (`closest`: the pipeline's, over the
 lexical retrievers' fuzzy index, `text.fuzzy`), so a misspelling does not count as a missing word;
 a misspelt word of the answer-type cues ("বয়শ", "কতক্ষন") is read as that word for the question's
-answer type (`respell.py`).
+answer type (`respell.py`). "Taka" is no misspelling: it is the "Tk" of the articles (`synonyms.py`).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.facts import asks_two, missing_half, other_half
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
+from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, Text, asks_limit, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
+from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
@@ -47,36 +49,6 @@ from raglab.text.numbers import numbers
 SECOND_GAIN = 0.2  # share of the question's idf mass a second quote must add
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
 NOT_FOUND = "Not found in the help centre."
-
-
-@dataclass(frozen=True)
-class Quote:
-    chunk: str
-    doc: str
-    start: int  # offsets in the document text
-    end: int
-    text: str  # the sentence verbatim, or a table row read with its header ("row")
-    kind: str = "sentence"
-
-
-@dataclass(frozen=True)
-class ShortAnswer:
-    text: str
-    chunk: str
-    start: int  # offsets in the document text
-    end: int
-
-
-@dataclass(frozen=True)
-class Answer:
-    text: str | None
-    abstained: bool
-    citations: list[str]
-    quotes: list[Quote] = field(default_factory=list)
-    coverage: float = 0.0  # idf-weighted coverage of the question by the best unit
-    confidence: float = 0.0  # calibrated probability that the shown answer states the fact
-    answer_type: str = "other"
-    short_answers: list[ShortAnswer] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -135,6 +107,14 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
                     asks_limit(question))
+
+
+def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
+                  closest=None) -> Question:
+    """The question as the answerer reads it: its misspelt words respelt, the expansion aliases
+    with the words that say the same (`synonyms.py`: "taka" is "Tk")."""
+    terms, unknown = respell(question_terms, closest, SAME_WORDS.keys())
+    return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest)
 
 
 def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None]:
@@ -353,8 +333,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
            docs: dict | None = None, closest=None, m: Model | None = None) -> Assessment | None:
     """Score every candidate around `chunks`; None when there is none (see `answer`)."""
     m = m or model()
-    terms, unknown = respell(question_terms, closest)
-    q = question_info(question, terms, idf, aliases or {}, unknown, closest)
+    q = read_question(question, question_terms, idf, aliases, closest)
     cands = score_candidates(q, chunks, scores, docs)
     if not cands:
         return None

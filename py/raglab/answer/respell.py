@@ -117,13 +117,18 @@ def question_type_of(question: str, closest: Callable[[str], tuple[str, ...]] | 
     return got if got != "other" else question_type(question)
 
 
-def respell(question_terms: list[str], closest: Callable[[str], tuple[str, ...]] | None) -> tuple[list[str], list[str]]:
+def respell(question_terms: list[str], closest: Callable[[str], tuple[str, ...]] | None,
+            known=frozenset()) -> tuple[list[str], list[str]]:
     """(the terms with each word the index lacks replaced by the index word(s) it stands for,
-    the words that stand for none). A word that stands for a stopword ("wat") is dropped."""
+    the words that stand for none). A word that stands for a stopword ("wat") is dropped; a term
+    in `known` (one `synonyms.SAME_WORDS` reads: "taka") is kept as it is."""
     if closest is None:
         return list(question_terms), []
     out, unknown = [], []
     for t in question_terms:
+        if t in known:
+            out.append(t)
+            continue
         got = closest(t)
         if not got:
             unknown.append(t)

@@ -1,0 +1,36 @@
+"""What the answerer hands back: the answer, its quotes and its short answers (the page and
+the evaluation read these; `answerer.py` makes them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Quote:
+    chunk: str
+    doc: str
+    start: int  # offsets in the document text
+    end: int
+    text: str  # the sentence verbatim, or a table row read with its header ("row")
+    kind: str = "sentence"
+
+
+@dataclass(frozen=True)
+class ShortAnswer:
+    text: str
+    chunk: str
+    start: int  # offsets in the document text
+    end: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str | None
+    abstained: bool
+    citations: list[str]
+    quotes: list[Quote] = field(default_factory=list)
+    coverage: float = 0.0  # idf-weighted coverage of the question by the best unit
+    confidence: float = 0.0  # calibrated probability that the shown answer states the fact
+    answer_type: str = "other"
+    short_answers: list[ShortAnswer] = field(default_factory=list)
