@@ -139,6 +139,7 @@ async function start() {
   const manifestText = fetchText("manifest.json");
   manifestText.catch(() => {}); // awaited below
   const snapshot = manifestText.then((text) => snapshotBytes(parseManifest(text).snapshot));
+  snapshot.catch(() => {}); // a damaged manifest is named below; the runtime may ask for this later
   const loaded = loadPyodide({
     indexURL,
     // Python's memory as the build left it, raglab imported and the bundled corpus read
