@@ -316,18 +316,25 @@ def passage_form(a):
     return change
 
 
+def bare_cosines(s, query):
+    """The question's cosines to each chunk's text alone (no heading path), bridged across
+    languages the way the served cosines are; the bare vectors are encoded once per run."""
+    if "bare" not in s.memo:
+        s.memo["bare"] = s.r.semantic.cache.get([PASSAGE + c.text for c in s.chunks])
+    bare = s.memo["bare"]
+    plain = s.text_cosines(reading(query.text), bare)
+    other = s.r.translation(query)
+    if other is not None:
+        plain = bridged(plain, s.text_cosines(reading(other), bare), s.r.langs, query.lang)
+    return plain
+
+
 def no_heading(a):
     """The cosine mixed with that of the chunk's text alone, without its heading path."""
     def change(s, q, query, cos, lex):
         if not a:
             return served(s, q, query, cos, lex)
-        if "bare" not in s.memo:
-            s.memo["bare"] = s.r.semantic.cache.get([PASSAGE + c.text for c in s.chunks])
-        bare = s.memo["bare"]
-        plain = s.text_cosines(reading(query.text), bare)
-        other = s.r.translation(query)
-        if other is not None:
-            plain = bridged(plain, s.text_cosines(reading(other), bare), s.r.langs, query.lang)
+        plain = bare_cosines(s, query)
         return s.r.fused({i: (1 - a) * c + a * plain[i] for i, c in cos.items()}, lex)
     return change
 
@@ -338,13 +345,7 @@ def bare_other(a):
     def change(s, q, query, cos, lex):
         if not a or not s.r.two_languages:
             return served(s, q, query, cos, lex)
-        if "bare" not in s.memo:
-            s.memo["bare"] = s.r.semantic.cache.get([PASSAGE + c.text for c in s.chunks])
-        bare = s.memo["bare"]
-        plain = s.text_cosines(reading(query.text), bare)
-        other = s.r.translation(query)
-        if other is not None:
-            plain = bridged(plain, s.text_cosines(reading(other), bare), s.r.langs, query.lang)
+        plain = bare_cosines(s, query)
         return s.r.fused({i: (1 - a) * c + a * plain[i] if s.r.langs[i] != query.lang else c
                           for i, c in cos.items()}, lex)
     return change
