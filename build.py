@@ -383,10 +383,12 @@ def _vector_store(chunkers: tuple[str, ...], with_questions: bool) -> bytes:
             f"texts = list(dict.fromkeys(encoder.PASSAGE + index_text(c) for n in {chunkers!r}\n"
             "                            for c in chunk_corpus(docs, n)))\n"
             f"if {with_questions!r}:\n"
+            "    from raglab.encoder.bundled import read_questions\n"
             "    ours = load_goldens(sys.argv[1], docs)\n"
             "    texts += [encoder.QUERY + normalize(q.question) for q in ours]\n"
+            "    texts += [encoder.QUERY + normalize(q) for q in read_questions()]  # Banglish read in Bangla\n"
             "    from raglab.retrieval.bilingual import translated_queries\n"
-            "    texts += translated_queries([q.question for q in ours])  # bilingual's second reading\n"
+            "    texts += translated_queries(read_questions())  # bilingual's second reading\n"
             "    texts = list(dict.fromkeys(texts))\n"
             "cache = vectors.native_cache()\n"
             "flat = cache.get(texts, progress=True)\n"
@@ -1126,13 +1128,10 @@ def cmd_vectors(args) -> None:
     # Beside the bundled texts, the translated readings of our questions (`bilingual` encodes
     # them too), so that evaluating the bundled questions encodes nothing.
     code = ("from raglab.encoder import bundled\nfrom raglab.encoder import vectors\n"
-            "from raglab.corpus.articles import bundled_corpus_dir, load_corpus\n"
-            "from raglab.corpus.goldens import load_goldens\n"
             "from raglab.retrieval.bilingual import translated_queries\n"
             "texts = bundled.shipped()\n"
-            "ours = load_goldens(bundled.question_files()[0], load_corpus(bundled_corpus_dir()))\n"
             "have = set(texts)\n"
-            "texts += [t for t in translated_queries([q.question for q in ours]) if t not in have]\n"
+            "texts += [t for t in translated_queries(bundled.read_questions()) if t not in have]\n"
             "print(vectors.write_shipped(texts))\n")
     run([VPY, "-c", code])
 

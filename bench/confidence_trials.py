@@ -45,7 +45,8 @@ def rows(split="dev", config=Config()):
     out = []
     for q in qs:
         chunks, scores = retrieved(pipe, q.question)
-        a = assess(analyze(q.question), chunks, pipe.retriever.idf, pipe.aliases(q.question), q.question, scores,
+        text = pipe.read(q.question)
+        a = assess(analyze(text), chunks, pipe.retriever.idf, pipe.aliases(text), text, scores,
                    pipe.docs, pipe.closest)
         rec = {"q": q, "a": a, "label": 0, "f1": 0.0, "answered": False, "shown": None}
         if a is not None and speaks_to(a.signals):

@@ -13,6 +13,7 @@ from helpers import ROOT, docs, questions
 from raglab.corpus.articles import load_corpus
 from raglab.corpus.chunking import chunk_corpus
 from raglab.encoder import vectors
+from raglab.encoder.bundled import read_questions
 from raglab.encoder.native import native_encoder
 from raglab.pipeline import Config, Pipeline
 from raglab.retrieval import bilingual
@@ -151,6 +152,6 @@ def test_the_translated_readings_of_our_questions_ship():
     """Evaluating the bundled questions encodes nothing new, natively or in the page."""
     enc = native_encoder()
     store = vectors.read_store(vectors.shipped_path(enc.digest), enc.digest, enc.dim)
-    readings = translated_queries([q.question for q in questions()])
+    readings = translated_queries(read_questions())
     missing = [t[:60] for t in readings if vectors.text_key(t) not in store]
     assert len(readings) > 100 and not missing, f"run `python3 build.py vectors`: {missing[:3]}"

@@ -21,6 +21,7 @@ from raglab.retrieval.lexical import MAX_SPLIT_DISTANCE, fuzzy_index
 from raglab.retrieval.ranking import Hit, Query
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, tokens
+from raglab.text.banglish import Reader
 from raglab.text.limits import check_question_length
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.answer
@@ -113,8 +114,19 @@ class Pipeline:
         other.config = config.check()
         return other
 
+    @functools.cached_property
+    def banglish(self) -> Reader:
+        """The corpus's Bangla words by sound, for questions typed in Banglish (`text.banglish`)."""
+        return Reader.of(d.text for d in self.docs.values())
+
+    def read(self, question: str) -> str:
+        """The question as retrieval and the answerer read it: a Banglish question in Bangla
+        script where its words sound like the corpus's Bangla words, any other as typed."""
+        return self.banglish.read(question)
+
     def query(self, question: str) -> Query:
-        """The query the retriever searches for: the question, expanded when the config says so."""
+        """The query the retriever searches for: the question as read, expanded when the config says so."""
+        question = self.read(question)
         return expand(question) if self.config.expand else Query.plain(question)
 
     def query_texts(self, question: str) -> list[str]:
@@ -178,6 +190,7 @@ class Pipeline:
         # there (web.api.preload brings them in while the semantic model downloads).
         from raglab.answer.answerer import answer
 
+        question = self.read(question)
         return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold,
                       aliases=self.aliases(question), question=question, scores=scores, docs=self.docs,
                       closest=self.closest)
@@ -188,7 +201,7 @@ class Pipeline:
         check_question_length(question)
         hits = self.search(question) if question.strip() else []
         top = [self.chunks[h.index] for h in hits]
-        terms = set(analyze(question))
+        terms = set(analyze(self.read(question)))
         result = self.answer(question, top, self.config.threshold, [h.score for h in hits])
         ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, terms))
                        for rank, (h, c) in enumerate(zip(hits, top), 1))

@@ -22,6 +22,7 @@ from raglab.corpus.articles import bundled_corpus_dir, load_corpus
 from raglab.corpus.chunking import CHUNKERS, chunk_corpus, index_text
 from raglab.encoder.native import PASSAGE, QUERY, ROOT
 from raglab.text.analyzer import normalize, sentences
+from raglab.text.banglish import Reader
 
 GOLDENS = os.path.join(ROOT, "goldens")
 VOCABULARY_SETS = ("covid-qa-faq",)  # external sets whose text the vocabulary covers exactly
@@ -69,11 +70,21 @@ def _question_texts(path: str) -> list[str]:
         return [QUERY + normalize(json.loads(line)["question"]) for line in fh if line.strip()]
 
 
+def read_questions() -> list[str]:
+    """Our golden questions (normalised) as the pipeline reads them over the bundled corpus:
+    a Banglish question in Bangla script (`text.banglish`), any other as typed."""
+    reader = Reader.of(d.text for d in load_corpus(bundled_corpus_dir()))
+    with open(question_files()[0], encoding="utf-8") as fh:
+        return [reader.read(normalize(json.loads(line)["question"])) for line in fh if line.strip()]
+
+
 def questions() -> list[str]:
     out: dict[str, None] = {}
     for path in question_files():
         for t in _question_texts(path):
             out.setdefault(t, None)
+    for q in read_questions():
+        out.setdefault(QUERY + normalize(q), None)
     return list(out)
 
 

@@ -1,0 +1,206 @@
+"""Banglish: Bangla typed in Latin letters ("pin vule gele ki korbo?"), read in Bangla script.
+
+Many customers type Bangla with an English keyboard. Neither side of retrieval reads such a
+question: BM25 finds no Bangla word in it, and the encoder sees Latin letters it barely
+knows as Bangla. `Reader.read` rewrites every Latin word that sounds like a Bangla word of
+the help centre as that word ("vule" → ভুলে, "kivabe" → কিভাবে), and keeps the others
+("recharge", numbers), so the question is read as the Bangla question it is.
+
+How a word is matched: both sides are spelt in one coarse phonetic alphabet (`roman` for a
+Bangla word, `latin` for a typed one): aspiration and the letters Banglish uses for the same
+sound fold together (ভ, v and bh are all "b"; ত and ট are both "t"), and a Bangla consonant
+without a vowel sign carries its inherent "o" (কত is "koto"; at the end of a word the "o" is
+optional, since কর is said "kor"). Candidates share the typed word's consonants in order
+(`skeleton`); among them the nearest by an edit distance in which vowels cost half wins
+(`VOWEL_COST`: Banglish writes a, o and e loosely), then the more frequent word, then the
+first in code-point order. A word farther than `MAX_DISTANCE` is kept as typed.
+
+Which questions: only one with no Bangla letter that holds at least two of `CUES`, words of
+Bangla grammar in their common Latin spellings that are not English words ("ki", "koto",
+"korbo", "hobe", "jay"). An English question never holds two ("How much does it cost?").
+Everything is plain string work over explicit code-point tables, so the browser reads a
+question exactly as Python does natively.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Words of Bangla grammar as customers spell them in Latin letters: question words, pronouns,
+# postpositions, verb forms of do/be/go/give/take/get/can/need/send. None is an English word.
+CUES = frozenset("""
+ki kii kivabe kibhabe kibabe kemne kemon keno kno kothay kothai kobe kokhon koto koyta koita koyti
+koy kon konta kar kake er na ta te kara korbo korben korbe korte korle kore korsi korchi korechi kori koren korun kora
+korar korlam hobe hoy hoi hoye hoise hoyeche hocche hoche holo hole hoile hoyni jay jabe jai jabo jete
+lage lagbe lagche lagse lagbo naki nai nei ami amar amake amra apni apnar apnake tumi tomar tar
+theke diye dite dibo dile dey dei dewa deya nibo nite nile ney nise pabo pai pailam pari parbo parbe
+parben pathabo pathate pathale pathaile pathaisi pathiyechi gele geche gese gelo jonno jnno sathe
+shathe porjonto moddhe modhe vitore bhitore ase achhe chilo silo thakle thake bolte dekhte keu kichu
+kono shob ekhon akhon abar onek ektu mash mashe bochor bochore ghonta dorkar ferot vul bhul notun
+shudhu sudhu jodi tahole kintu ebong taile
+""".split())
+
+VOWELS = frozenset("aeiou")
+VOWEL_COST = 0.5
+# Vowels Banglish writes for one another: অ/আ as o or a, ও/উ as o or u, এ as e or a, ই/এ.
+CLOSE_VOWELS = frozenset({("a", "o"), ("o", "a"), ("o", "u"), ("u", "o"), ("e", "a"), ("a", "e"), ("i", "e"), ("e", "i")})
+MAX_DISTANCE = 1.0  # at most one consonant edit, or two vowel slips
+SHORT = 3  # a typed word of this many sounds or fewer matches only within one vowel slip
+
+# A Bangla letter's sound in the coarse alphabet. Aspirated and plain stops are one sound,
+# as are the dental and retroflex ones, and the three sibilants.
+CONSONANTS = {
+    "ক": "k", "খ": "k", "গ": "g", "ঘ": "g", "ঙ": "ng", "চ": "c", "ছ": "c", "জ": "j", "ঝ": "j",
+    "ঞ": "n", "ট": "t", "ঠ": "t", "ড": "d", "ঢ": "d", "ণ": "n", "ত": "t", "থ": "t", "দ": "d",
+    "ধ": "d", "ন": "n", "প": "p", "ফ": "f", "ব": "b", "ভ": "b", "ম": "m", "য": "j", "র": "r",
+    "ল": "l", "শ": "s", "ষ": "s", "স": "s", "হ": "h", "\u09dc": "r", "\u09dd": "r", "\u09df": "y",
+    "ৎ": "t",
+}
+INDEPENDENT = {"অ": "o", "আ": "a", "ই": "i", "ঈ": "i", "উ": "u", "ঊ": "u", "ঋ": "ri", "এ": "e",
+               "ঐ": "oi", "ও": "o", "ঔ": "ou"}
+SIGNS = {"া": "a", "ি": "i", "ী": "i", "ু": "u", "ূ": "u", "ৃ": "ri", "ে": "e", "ৈ": "oi", "ো": "o",
+         "ৌ": "ou"}
+MARKS = {"ং": "ng", "ঃ": "", "ঁ": ""}
+HASANTA = "\u09cd"
+NUKTA = "\u09bc"
+
+# Typed spellings folded into the same alphabet, longest first.
+LATIN = (("chh", "c"), ("kh", "k"), ("gh", "g"), ("ch", "c"), ("jh", "j"), ("th", "t"), ("dh", "d"),
+         ("ph", "f"), ("bh", "b"), ("sh", "s"), ("rh", "r"), ("ee", "i"), ("oo", "u"), ("v", "b"),
+         ("w", "o"), ("z", "j"), ("q", "k"), ("x", "ks"), ("c", "k"))
+
+_BANGLA_WORD = re.compile("[\u0980-\u09e3\u09f0-\u09fe]+")  # letters and signs; no digits
+_LATIN_WORD = re.compile("[A-Za-z]+")
+
+
+def has_bangla_letter(text: str) -> bool:
+    return _BANGLA_WORD.search(text) is not None
+
+
+def is_banglish(text: str) -> bool:
+    """A question in Latin letters that holds at least two words of Bangla grammar."""
+    if has_bangla_letter(text):
+        return False
+    return sum(1 for w in _LATIN_WORD.findall(text) if w.lower() in CUES) >= 2
+
+
+def roman(word: str) -> tuple[str, bool]:
+    """A Bangla word in the coarse alphabet, and whether it ends in an inherent vowel (which a
+    typist may leave out)."""
+    word = word.replace("\u09a1" + NUKTA, "\u09dc").replace("\u09a2" + NUKTA, "\u09dd").replace("\u09af" + NUKTA, "\u09df")
+    out: list[str] = []
+    inherent = False
+    i = 0
+    while i < len(word):
+        ch = word[i]
+        if ch in CONSONANTS:
+            if inherent:
+                out.append("o")
+            nxt = word[i + 1] if i + 1 < len(word) else ""
+            if nxt == HASANTA and i + 2 < len(word) and (word[i + 2] == "য" or word[i + 2] == "ব" and ch != "ম"):
+                out.append(CONSONANTS[ch])  # ya- and ba-phala: the consonant alone ("ক্যাশ"), but ম্ব is "mb"
+                i += 3
+                inherent = True
+                continue
+            out.append(CONSONANTS[ch])
+            inherent = CONSONANTS[ch] != ""
+        elif ch == HASANTA:
+            inherent = False
+        elif ch in SIGNS:
+            out.append(SIGNS[ch])
+            inherent = False
+        elif ch in INDEPENDENT:
+            if inherent:
+                out.append("o")
+            out.append(INDEPENDENT[ch])
+            inherent = False
+        elif ch in MARKS:
+            if inherent:
+                out.append("o")
+            out.append(MARKS[ch])
+            inherent = False
+        i += 1
+    return "".join(out), inherent
+
+
+def latin(word: str) -> str:
+    """A typed word in the coarse alphabet: folded spellings, doubled letters made single."""
+    word = word.lower()
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        for spelt, sound in LATIN:
+            if word.startswith(spelt, i):
+                out.append(sound)
+                i += len(spelt)
+                break
+        else:
+            out.append(word[i])
+            i += 1
+    folded = "".join(out)
+    return "".join(c for j, c in enumerate(folded) if j == 0 or c != folded[j - 1])
+
+
+def skeleton(sounds: str) -> str:
+    return "".join(c for c in sounds if c not in VOWELS)
+
+
+def distance(a: str, b: str) -> float:
+    """Edit distance in which inserting, deleting or swapping a vowel costs `VOWEL_COST`."""
+    prev = [0.0]
+    for c in b:
+        prev.append(prev[-1] + (VOWEL_COST if c in VOWELS else 1.0))
+    for ca in a:
+        cost_a = VOWEL_COST if ca in VOWELS else 1.0
+        row = [prev[0] + cost_a]
+        for j, cb in enumerate(b, 1):
+            if ca == cb:
+                swap = 0.0
+            elif (ca, cb) in CLOSE_VOWELS:
+                swap = VOWEL_COST
+            else:
+                swap = 1.0
+            cost_b = VOWEL_COST if cb in VOWELS else 1.0
+            row.append(min(prev[j - 1] + swap, prev[j] + cost_a, row[j - 1] + cost_b))
+        prev = row
+    return prev[-1]
+
+
+@dataclass
+class Reader:
+    """The Bangla words of a corpus, by the consonants of their sound."""
+
+    by_skeleton: dict[str, list[tuple[str, tuple[str, ...], int]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, texts) -> "Reader":
+        counts: dict[str, int] = {}
+        for text in texts:
+            for w in _BANGLA_WORD.findall(text):
+                counts[w] = counts.get(w, 0) + 1
+        reader = cls()
+        for w in sorted(counts):
+            sound, open_end = roman(w)
+            spellings = (sound, sound + "o") if open_end and not sound.endswith("o") else (sound,)
+            if not skeleton(sound):
+                continue
+            reader.by_skeleton.setdefault(skeleton(sound), []).append((w, spellings, counts[w]))
+        return reader
+
+    def word(self, typed: str) -> str | None:
+        """The corpus's Bangla word that `typed` spells, or None."""
+        sound = latin(typed)
+        limit = VOWEL_COST if len(sound) <= SHORT else MAX_DISTANCE
+        best = None
+        for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
+            d = min(distance(sound, s) for s in spellings)
+            if d <= limit and (best is None or (d, -count) < best[0]):
+                best = ((d, -count), w)
+        return best[1] if best else None
+
+    def read(self, question: str) -> str:
+        """The question with its Banglish words in Bangla script; any other question as is."""
+        if not self.by_skeleton or not is_banglish(question):
+            return question
+        return _LATIN_WORD.sub(lambda m: self.word(m.group()) or m.group(), question)

@@ -1,0 +1,91 @@
+"""Banglish questions (raglab.text.banglish): which questions are read in Bangla script, how a
+typed word meets the help centre's Bangla word, and that nothing else changes."""
+
+import glob
+import json
+import os
+
+import pytest
+
+from helpers import docs
+from raglab.pipeline import Config, Pipeline
+from raglab.text.banglish import Reader, distance, is_banglish, latin, roman
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return Reader.of(d.text for d in docs())
+
+
+@pytest.mark.parametrize("bangla, sound, open_end", [
+    ("কত", "kot", True),  # inherent vowels: "koto", the last one optional
+    ("টাকা", "taka", False),
+    ("ক্যাশ", "kas", True),  # ya-phala: the consonant alone
+    ("নম্বর", "nombor", True),  # but ম্ব is "mb"
+    ("প্রিয়", "priy", True),  # ra-phala, and য় as y
+    ("কিভাবে", "kibabe", False),  # ভ folds into b
+])
+def test_bangla_words_are_spelt_by_sound(bangla, sound, open_end):
+    assert roman(bangla) == (sound, open_end)
+
+
+@pytest.mark.parametrize("typed, sound", [("kivabe", "kibabe"), ("bhul", "bul"), ("vul", "bul"),
+                                          ("thakle", "takle"), ("pinn", "pin"), ("shob", "sob")])
+def test_typed_spellings_fold_together(typed, sound):
+    assert latin(typed) == sound
+
+
+def test_vowels_cost_half_and_only_close_ones():
+    assert distance("koto", "koto") == 0.0
+    assert distance("kota", "koto") == 0.5  # a for o: a Banglish habit
+    assert distance("kita", "koto") == 1.5  # i for o is not one
+    assert distance("kt", "koto") == 1.0  # two vowels left out
+
+
+@pytest.mark.parametrize("typed, word", [
+    ("vule", "ভুলে"), ("gele", "গেলে"), ("kivabe", "কীভাবে"), ("koto", "কত"), ("taka", "টাকা"),
+    ("theke", "থেকে"), ("cash", "ক্যাশ"), ("boyosh", "বয়স"),
+])
+def test_typed_words_meet_the_help_centres_words(reader, typed, word):
+    assert reader.word(typed) == word
+
+
+def test_english_words_with_no_bangla_sound_alike_stay(reader):
+    assert reader.word("money") is None  # not মনে
+    assert reader.word("add") is None  # a short word needs a near-exact sound
+
+
+def test_a_banglish_question_is_read_in_bangla_script(reader):
+    assert reader.read("pin vule gele ki korbo?") == "পিন ভুলে গেলে কী korbo?"
+
+
+def test_no_english_or_bangla_question_of_any_golden_set_is_read_as_banglish():
+    """The cue words are Bangla grammar, never English: 900-odd questions by other people and
+    ours, and only the ones typed in Banglish are read."""
+    read = []
+    for path in [os.path.join(ROOT, "goldens", "questions.jsonl"),
+                 *glob.glob(os.path.join(ROOT, "goldens", "external", "*", "questions.jsonl"))]:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                q = json.loads(line)
+                if is_banglish(q["question"]):
+                    read.append(q)
+    assert len(read) >= 20
+    for q in read:
+        assert q["lang"] == "bn" and q["kind"] == "typo", q["question"]
+
+
+def test_the_pipeline_retrieves_through_the_reading_and_leaves_other_questions_alone():
+    pipe = Pipeline(docs(), Config(retriever="bm25", chunker="recursive"))
+    assert pipe.read("How do I reset my PIN?") == "How do I reset my PIN?"
+    assert pipe.read("পিন ভুলে গেলে কী করব?") == "পিন ভুলে গেলে কী করব?"
+    hits = pipe.search("pin vule gele notun pin kivabe set korbo?")
+    assert pipe.chunks[hits[0].index].doc == "bn-pin"  # typed as is, BM25 finds no Bangla word
+    assert pipe.query("pin vule gele ki korbo?").lang == "bn"
+
+
+def test_a_corpus_without_bangla_reads_every_question_as_typed():
+    reader = Reader.of(["Cash out at an agent costs 1.85%."])
+    assert reader.read("cash out korte koto taka lage?") == "cash out korte koto taka lage?"
