@@ -65,8 +65,8 @@ def diagnose(split: str) -> list[dict]:
             continue
         hits = pipe.search(q.question)
         top = [pipe.chunks[h.index] for h in hits]
-        text = pipe.read(q.question)
-        a = assess(analyze(text), top, pipe.retriever.idf, pipe.aliases(text), text,
+        text, cues = pipe.read(q.question), pipe.cues(q.question)
+        a = assess(analyze(text), top, pipe.retriever.idf, pipe.aliases(cues), cues,
                    [h.score for h in hits], pipe.docs, pipe.closest)
         reachable = a is not None and any(is_evidence(c.quote, q.evidence) for _, c in a.order)
         chosen = a is not None and any(is_evidence(x, q.evidence) for x in compose(a, 0.0, pipe.docs).quotes)

@@ -45,8 +45,8 @@ def rows(split="dev", config=Config()):
     out = []
     for q in qs:
         chunks, scores = retrieved(pipe, q.question)
-        text = pipe.read(q.question)
-        a = assess(analyze(text), chunks, pipe.retriever.idf, pipe.aliases(text), text, scores,
+        text, cues = pipe.read(q.question), pipe.cues(q.question)
+        a = assess(analyze(text), chunks, pipe.retriever.idf, pipe.aliases(cues), cues, scores,
                    pipe.docs, pipe.closest)
         rec = {"q": q, "a": a, "label": 0, "f1": 0.0, "answered": False, "shown": None}
         if a is not None and speaks_to(a.signals):

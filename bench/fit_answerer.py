@@ -99,8 +99,8 @@ def examples(docs, questions, config: Config) -> list[dict]:
     out = []
     for q in questions:
         chunks, scores = retrieved(pipe, q.question)
-        text = pipe.read(q.question)  # as served: a Banglish question in Bangla script
-        info = read_question(text, analyze(text), pipe.retriever.idf, pipe.aliases(text), pipe.closest)
+        text, cues = pipe.read(q.question), pipe.cues(q.question)  # as served (a Banglish question read in Bangla)
+        info = read_question(cues, analyze(text), pipe.retriever.idf, pipe.aliases(cues), pipe.closest)
         cands = score_candidates(info, chunks, scores, pipe.docs)
         labels = [1 if positive((c.quote.doc, c.base + c.unit.focus_start, c.base + c.unit.focus_end), q.evidence)
                   else 0 for c in cands]
@@ -190,8 +190,8 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
     out = []
     for e in exs:
         q, pipe = e["question"], e["pipe"]
-        text = pipe.read(q.question)
-        a = assess(analyze(text), e["chunks"][:k], pipe.retriever.idf, pipe.aliases(text), text,
+        text, cues = pipe.read(q.question), pipe.cues(q.question)
+        a = assess(analyze(text), e["chunks"][:k], pipe.retriever.idf, pipe.aliases(cues), cues,
                    e["scores"][:k], pipe.docs, pipe.closest, m)
         if a is None:
             out.append((None, None, None, 0))

@@ -124,6 +124,14 @@ class Pipeline:
         script where its words sound like the corpus's Bangla words, any other as typed."""
         return self.banglish.read(question)
 
+    def cues(self, question: str) -> str:
+        """The text the answerer reads its cues in (what is asked: an amount, yes or no, two
+        facts) and the synonym table's aliases: for a Banglish question, the typed words and
+        the reading together, since either spelling may hold the cue ("koyta" finds no Bangla
+        word, কত only exists in the reading)."""
+        read = self.read(question)
+        return question if read == question else question + " " + read
+
     def query(self, question: str) -> Query:
         """The query the retriever searches for: the question as read, expanded when the config says so."""
         question = self.read(question)
@@ -190,9 +198,9 @@ class Pipeline:
         # there (web.api.preload brings them in while the semantic model downloads).
         from raglab.answer.answerer import answer
 
-        question = self.read(question)
-        return answer(analyze(question), chunks, self.retriever.idf, threshold=threshold,
-                      aliases=self.aliases(question), question=question, scores=scores, docs=self.docs,
+        cues = self.cues(question)
+        return answer(analyze(self.read(question)), chunks, self.retriever.idf, threshold=threshold,
+                      aliases=self.aliases(cues), question=cues, scores=scores, docs=self.docs,
                       closest=self.closest)
 
     def ask(self, question: str) -> AskResult:
