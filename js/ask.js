@@ -305,6 +305,10 @@ export function setupAsk({ raglab, t, onLanguage }) {
           })),
           el("p", { class: "meta" }, t("ask.coverage", { confidence: num(r.confidence, 2), coverage: num(r.coverage, 2) })),
           reference(judged));
+    // A Banglish question is searched in Bangla script: say so, so the terms below make sense.
+    const readAs = r.read_as && r.read_as !== r.question
+      ? el("p", { id: "read-as", class: "meta read-as" }, t("ask.readas"), " ", el("span", { lang: "bn" }, r.read_as))
+      : null;
     const terms = r.terms.length
       ? el("p", { class: "meta terms" }, t("ask.terms", { terms: "" }),
           r.terms.map((term) => el("code", { class: "term", lang: guessLang(term) }, term)))
@@ -327,7 +331,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
     // Only the question's, answer's and articles' own text carries their language; the
     // interface words around them keep the interface's (the page's <html lang>).
     const link = last.corpus === "bundled" ? el("a", { id: "share-link", href: shareHash(r.question, r.config) }, t("ask.link")) : null;
-    replace($("result"), answer, terms,
+    replace($("result"), answer, readAs, terms,
       el("p", { class: "meta timing" }, t("ask.time", { ms: num(Math.round(last.ms)) }), link ? " · " : null, link),
       chunks);
     $("result").dataset.lang = qlang;

@@ -154,6 +154,17 @@ def test_an_abstention_names_the_closest_article_and_section_and_opens_it(app_pa
     app_page.click("#article-close")
 
 
+def test_a_banglish_question_says_how_it_was_read_and_answers_as_natively(app_page):
+    question = "porpor 3 bar vul pin dile ki hobe?"  # three wrong PINs in a row: what happens?
+    shown = ask_in_ui(app_page, question)
+    native = native_ask(question)
+    assert native["read_as"] != question and "ভুল পিন" in native["read_as"]
+    assert app_page.text_content("#read-as span") == native["read_as"]
+    assert shown["answer"] == native["answer"] and shown["citations"] == native["citations"]
+    english = ask_in_ui(app_page, ENGLISH_QUESTION)
+    assert not english["abstained"] and app_page.locator("#read-as").count() == 0
+
+
 # --- Evaluate: the answer review, and asking while it runs ---------------------------------
 
 

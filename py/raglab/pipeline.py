@@ -86,6 +86,7 @@ class AskResult:
     terms: tuple[str, ...]  # the question's distinct analyzed terms, sorted
     config: Config
     chunks: tuple[RankedChunk, ...]
+    read_as: str = ""  # the question as retrieval read it (a Banglish question in Bangla script)
 
 
 class Pipeline:
@@ -209,11 +210,12 @@ class Pipeline:
         check_question_length(question)
         hits = self.search(question) if question.strip() else []
         top = [self.chunks[h.index] for h in hits]
-        terms = set(analyze(self.read(question)))
+        read_as = self.read(question)
+        terms = set(analyze(read_as))
         result = self.answer(question, top, self.config.threshold, [h.score for h in hits])
         ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, terms))
                        for rank, (h, c) in enumerate(zip(hits, top), 1))
-        return AskResult(question, result, tuple(sorted(terms)), self.config, ranked)
+        return AskResult(question, result, tuple(sorted(terms)), self.config, ranked, read_as)
 
 
 def match_spans(text: str, terms: set[str]) -> tuple[tuple[int, int], ...]:

@@ -30,6 +30,7 @@ def ask_json(result: AskResult) -> dict:
     shorts = [asdict(s) for s in result.answer.short_answers]
     return {
         "question": result.question,
+        "read_as": result.read_as,  # what was searched: the question, or a Banglish one in Bangla script
         "answer": result.answer.text,
         "short_answer": shorts[0] if shorts else None,  # text and offsets in its chunk, or null
         "short_answers": shorts,  # one per fact of a multi-fact answer

@@ -73,6 +73,8 @@ def plural(n: int, noun: str) -> str:
 
 
 def _print_result(r: dict) -> None:
+    if r.get("read_as", r["question"]) != r["question"]:
+        print(f"Read as: {terminal_safe(r['read_as'])}")
     if r["abstained"]:
         print("Answer: (abstained) not found in the help centre")
     else:
