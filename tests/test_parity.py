@@ -148,6 +148,7 @@ def shipped_sample(dist_dir):
     """70 chunk texts spread over the page's two vector stores (50 loaded with the model, 20 of the
     evaluation's), and the digests of those vectors."""
     from raglab.encoder.vectors import read_store, text_key
+    from raglab.encoder.bundled import read_questions
     from raglab.retrieval.bilingual import translated_queries
     from raglab.text.analyzer import normalize
 
@@ -155,7 +156,8 @@ def shipped_sample(dist_dir):
         entry = json.load(fh)["encoder"]
     sample, digests = [], []
     asked = [q.question for q in questions()]
-    readings = [QUERY + normalize(q) for q in asked] + translated_queries(asked)  # bilingual reads both
+    read = read_questions()  # a Banglish question is searched in Bangla script
+    readings = [QUERY + normalize(q) for q in asked + read] + translated_queries(read)  # bilingual reads both
     for role, chunkers, extra, n in (("vectors", WITH_MODEL, [], 50), ("evaluation", EVALUATION, readings, 20)):
         store = read_store(os.path.join(dist_dir, *entry[role]["path"].split("/")), entry["model"]["digest"], 384)
         texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunks_of(chunkers)))
