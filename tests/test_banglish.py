@@ -61,20 +61,31 @@ def test_a_banglish_question_is_read_in_bangla_script(reader):
     assert reader.read("pin vule gele ki korbo?") == "পিন ভুলে গেলে কী korbo?"
 
 
-def test_no_english_or_bangla_question_of_any_golden_set_is_read_as_banglish():
-    """The cue words are Bangla grammar, never English: 900-odd questions by other people and
-    ours, and only the ones typed in Banglish are read."""
+def test_no_english_or_bangla_question_of_any_golden_set_is_read_as_banglish(reader):
+    """The cue words are Bangla grammar, never English: over 4,000 questions by other people
+    and ours (TyDi's English train questions among them), and only the ones typed in Banglish
+    are read."""
     read = []
     for path in [os.path.join(ROOT, "goldens", "questions.jsonl"),
                  *glob.glob(os.path.join(ROOT, "goldens", "external", "*", "questions.jsonl"))]:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 q = json.loads(line)
-                if is_banglish(q["question"]):
+                if reader.is_banglish(q["question"]):
                     read.append(q)
     assert len(read) >= 20
     for q in read:
         assert q["lang"] == "bn" and q["kind"] == "typo", q["question"]
+    train = os.path.join(ROOT, "goldens", "external", "tydiqa-en-train", "tydiqa-goldp-en-train-rest.json")
+    with open(train, encoding="utf-8") as fh:
+        asked = [qa["question"] for a in json.load(fh)["data"] for p in a["paragraphs"] for qa in p["qas"]]
+    assert len(asked) > 3000 and not [q for q in asked if reader.is_banglish(q)]
+
+
+def test_one_grammar_word_is_enough_with_a_word_only_bangla_spells(reader):
+    assert reader.is_banglish("taka pathanor limit koto prtidin")  # পাঠানোর
+    assert not reader.is_banglish("hotline number koto")  # only help-centre English besides
+    assert not is_banglish("taka pathanor limit koto prtidin")  # the corpus-free test wants two
 
 
 def test_the_pipeline_retrieves_through_the_reading_and_leaves_other_questions_alone():

@@ -78,11 +78,16 @@ def has_bangla_letter(text: str) -> bool:
     return _BANGLA_WORD.search(text) is not None
 
 
+def cue_count(text: str) -> int:
+    """How many words of `text` are words of Bangla grammar (`CUES`); 0 for text with a Bangla letter."""
+    if has_bangla_letter(text):
+        return 0
+    return sum(1 for w in _LATIN_WORD.findall(text) if w.lower() in CUES)
+
+
 def is_banglish(text: str) -> bool:
     """A question in Latin letters that holds at least two words of Bangla grammar."""
-    if has_bangla_letter(text):
-        return False
-    return sum(1 for w in _LATIN_WORD.findall(text) if w.lower() in CUES) >= 2
+    return cue_count(text) >= 2
 
 
 def roman(word: str) -> tuple[str, bool]:
@@ -172,14 +177,16 @@ class Reader:
     """The Bangla words of a corpus, by the consonants of their sound."""
 
     by_skeleton: dict[str, list[tuple[str, tuple[str, ...], int]]] = field(default_factory=dict)
+    english: frozenset = frozenset()  # the corpus's Latin-letter words, lower case
 
     @classmethod
     def of(cls, texts) -> "Reader":
+        texts = list(texts)
         counts: dict[str, int] = {}
         for text in texts:
             for w in _BANGLA_WORD.findall(text):
                 counts[w] = counts.get(w, 0) + 1
-        reader = cls()
+        reader = cls(english=frozenset(w.lower() for text in texts for w in _LATIN_WORD.findall(text)))
         for w in sorted(counts):
             sound, open_end = roman(w)
             spellings = (sound, sound + "o") if open_end and not sound.endswith("o") else (sound,)
@@ -188,10 +195,10 @@ class Reader:
             reader.by_skeleton.setdefault(skeleton(sound), []).append((w, spellings, counts[w]))
         return reader
 
-    def word(self, typed: str) -> str | None:
-        """The corpus's Bangla word that `typed` spells, or None."""
+    def word(self, typed: str, exact: bool = False) -> str | None:
+        """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`), or None."""
         sound = latin(typed)
-        limit = VOWEL_COST if len(sound) <= SHORT else MAX_DISTANCE
+        limit = 0.0 if exact else VOWEL_COST if len(sound) <= SHORT else MAX_DISTANCE
         best = None
         for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
             d = min(distance(sound, s) for s in spellings)
@@ -199,8 +206,16 @@ class Reader:
                 best = ((d, -count), w)
         return best[1] if best else None
 
+    def is_banglish(self, question: str) -> bool:
+        """Two words of Bangla grammar, or one and a word the corpus's English never uses that
+        sounds exactly like one of its Bangla words ("taka pathanor limit koto")."""
+        cues = cue_count(question)
+        return cues >= 2 or cues == 1 and any(
+            w.lower() not in CUES and w.lower() not in self.english and self.word(w, exact=True)
+            for w in _LATIN_WORD.findall(question))
+
     def read(self, question: str) -> str:
         """The question with its Banglish words in Bangla script; any other question as is."""
-        if not self.by_skeleton or not is_banglish(question):
+        if not self.by_skeleton or not self.is_banglish(question):
             return question
         return _LATIN_WORD.sub(lambda m: self.word(m.group()) or m.group(), question)
