@@ -147,8 +147,8 @@ def browser_and_native(page, op, args, native_fn):
 def shipped_sample(dist_dir):
     """70 chunk texts spread over the page's two vector stores (50 loaded with the model, 20 of the
     evaluation's), and the digests of those vectors."""
-    from raglab.encoder.vectors import read_store, text_key
     from raglab.encoder.bundled import read_questions
+    from raglab.encoder.vectors import read_store, text_key
     from raglab.retrieval.bilingual import translated_queries
     from raglab.text.analyzer import normalize
 

@@ -182,7 +182,7 @@ class Pipeline:
 
     def read_ahead(self) -> Iterator[int]:
         """The answerer's reading of every chunk's units (`answer.ahead`), one chunk per step,
-        then the fuzzy index that misspelt question words are matched in: work the first
+        then the fuzzy index that misspelt question words are matched in and the Banglish reader: work the first
         questions would otherwise do, for a caller with time to spare (the page, while it
         waits for a question). Only the time of later answers changes."""
         from raglab.answer.ahead import read_chunk
@@ -190,6 +190,7 @@ class Pipeline:
         for chunk in self.chunks:
             yield read_chunk(chunk, self.docs)
         fuzzy_index(self._lexical_index())
+        self.banglish  # noqa: B018 - built here, not at the first Banglish question
         yield 0
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
