@@ -350,7 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ask", help="answer a question from the help centre",
                        description="Answer a question: the cited answer (or an abstention) and the top chunks.",
                        epilog="Examples:\n  raglab ask \"What is the cash out fee?\"\n  raglab ask --json --retriever bm25 "
-                              "\"ক্যাশ আউটের খরচ কত?\"\n  raglab ask --questions questions.txt --output answers.jsonl\n"
+                              "\"ক্যাশ আউটের খরচ কত?\"\n"
+                              "  raglab ask \"porpor 3 bar vul pin dile ki hobe?\"   # Banglish: read in Bangla script first\n"
+                              "  raglab ask --questions questions.txt --output answers.jsonl\n"
                               "  raglab ask --questions questions.txt --workers 2   # answered on 2 worker processes",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("question", nargs="?", metavar="QUESTION")
