@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/answer_diagnosis.py                 # dev, the served default
     .venv/bin/python bench/answer_diagnosis.py --split test --json
+    .venv/bin/python bench/answer_diagnosis.py --goldens FILE   # another question file's dev split
 
 Every question is answered at threshold 0 (the records `raglab compare` scores) and sorted
 into the first class that fits it:
@@ -50,10 +51,10 @@ def is_evidence(quote, evidence) -> bool:
     return False
 
 
-def diagnose(split: str) -> list[dict]:
+def diagnose(split: str, goldens: str = os.path.join(ROOT, "goldens", "questions.jsonl")) -> list[dict]:
     config = Config()
     docs = load_corpus(os.path.join(ROOT, "corpus"))
-    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs) if q.split == split]
+    questions = [q for q in load_goldens(goldens, docs) if q.split == split]
     pipe = Pipeline(docs, config)
     records = evaluate(pipe, questions, coverage_index(pipe.chunks, questions, 0.5), config.k, 0.5)
     out = []
@@ -93,8 +94,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--split", default="dev", choices=("dev", "test"))
     p.add_argument("--json", action="store_true", help="one row per question")
+    p.add_argument("--goldens", default=os.path.join(ROOT, "goldens", "questions.jsonl"),
+                   help="golden JSON Lines file (default: the bundled set)")
     args = p.parse_args(argv)
-    rows = diagnose(args.split)
+    rows = diagnose(args.split, args.goldens)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0

@@ -11,7 +11,14 @@ fold; the figures are the AURC of the out-of-fold confidences and the risk rule 
 risk rule picks there, and applies both to the answers of the external sets' dev halves (COVID-QA
 FAQ, TyDi QA English; the sentence model is fitted on them, the confidence never), giving their
 AURC and their risk and answer rate at that threshold: what the served threshold does to questions
-the confidence never saw, as the test split is.
+the confidence never saw, as the test split is ("at oof threshold": the threshold the risk rule
+picks on the out-of-fold confidences instead).
+
+"nested_in" / "nested_oof" judge the threshold's choice itself out of fold: in each of the five
+folds the threshold is chosen on the other four, by the risk rule on their in-sample confidences
+(as `raglab compare --split dev` chooses the served one) or on their own out-of-fold
+confidences, and applied to the held-out fold; "_fresh" is the same decisions on the dev
+questions written after the others (q300 on).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fit_answerer import FOLDS, MODEL, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
+from raglab.answer.facts import asks_two  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.evaluation.stats import RISK_BUDGET, THRESHOLDS  # noqa: E402
@@ -70,7 +78,8 @@ class Trial:
         self.name, self.cols, self.l2, self.iso, self.extras = name, cols, l2, iso, extras
 
     def x(self, row, info):
-        return project(row, self.cols, self.extras(info) if self.extras else ())
+        """`info` is (the question's analysis, the answer as `served_answers` gives it)."""
+        return project(row, self.cols, self.extras(*info) if self.extras else ())
 
     def fit(self, rows, infos, labels):
         if self.iso is not None:  # a monotone step function of one signal
@@ -87,9 +96,15 @@ class Trial:
 QTYPES = ("amount", "yesno", "procedure", "other")
 
 
-def qtype_offsets(info):
+def qtype_offsets(info, answer):
     t = info.qtype if info.qtype in QTYPES else "typed"
     return [1.0 if t == x else 0.0 for x in QTYPES]
+
+
+def one_of_two(info, answer):
+    """A two-fact question answered with one quote: the fresh dev questions' confident wrong
+    answers were mostly such half answers."""
+    return [1.0 if asks_two(info.text) and answer[3] < 2 else 0.0]
 
 
 ALL = CONFIDENCE_FEATURES
@@ -112,6 +127,9 @@ TRIALS = [
     Trial("isotonic(logit)", [], iso="logit"),
     Trial("answer-type offsets", columns(ALL), 1.0, extras=qtype_offsets),
     Trial("answer-type offsets, L2 10", columns(ALL), 10.0, extras=qtype_offsets),
+    Trial("+ one of two facts shown", columns(ALL), extras=one_of_two),
+    Trial("without margin, typed, score, top_doc, L2 10", without("margin", "typed", "score", "top_doc"), 10.0),
+    Trial("bias, probability, coverage, missing, L2 10", columns(("bias", "probability", "coverage", "missing")), 10.0),
 ]
 
 
@@ -147,12 +165,15 @@ def collect() -> dict:
         fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
         fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
         k = Config().k
-        return {"folds": [fold_of[e["question"].id] for e in ours], "infos": [e["info"] for e in ours],
-                "base": labelled(ours, answers_of(ours, fold_of, fold_weights, m, k)),
-                "more": labelled(ours, answers_of(ours, fold_of, fold_weights, m, 5)),  # the same questions at k = 5
-                "ext": {name: (labelled(data[name], served_answers(data[name], m["weights"], m["second"], m["adjacent"], k,
-                                                                   m["runner"])), [e["info"] for e in data[name]])
-                        for name in ("covid-qa-faq", "tydiqa-en")}}
+        infos = [e["info"] for e in ours]
+        got = {"folds": [fold_of[e["question"].id] for e in ours], "ids": [e["question"].id for e in ours], "ext": {}}
+        for name, kk in (("base", k), ("more", 5)):  # "more": the same questions answered from the top 5 chunks
+            answers = answers_of(ours, fold_of, fold_weights, m, kk)
+            got[name] = (labelled(ours, answers), list(zip(infos, answers)))
+        for name in ("covid-qa-faq", "tydiqa-en"):
+            answers = served_answers(data[name], m["weights"], m["second"], m["adjacent"], k, m["runner"])
+            got["ext"][name] = (labelled(data[name], answers), [(e["info"], a) for e, a in zip(data[name], answers)])
+        return got
 
 
 def paired_aurc_gain(outcomes, conf_a, conf_b, draws=2000, seed=20240607) -> tuple[float, float]:
@@ -171,37 +192,86 @@ def paired_aurc_gain(outcomes, conf_a, conf_b, draws=2000, seed=20240607) -> tup
     return round(diffs[int(0.025 * draws)], 3), round(diffs[int(0.975 * draws) - 1], 3)
 
 
+def train(trial, srcs, folds, keep):
+    """`trial` fitted on the answers of the folds `keep` accepts."""
+    rows, inf, labs = [], [], []
+    for lab, pairs in srcs:
+        for g, x, pair in zip(folds, lab, pairs):
+            if keep(g) and x[0] is not None:
+                rows.append(x[0])
+                inf.append(pair)
+                labs.append(1 if x[1] else 0)
+    return trial.fit(rows, inf, labs)
+
+
+def decided(outcomes, said) -> dict:
+    """holds / answered (of answerable) and risk (wrong of answered) of fixed decisions."""
+    n_ans = max(1, sum(1 for o in outcomes if o[0]))
+    shown = [o for o, s in zip(outcomes, said) if s]
+    wrong = sum(1 for o in shown if not o[2])
+    return {"holds": round(sum(1 for o in shown if o[2]) / n_ans, 3), "answered": round(sum(1 for o in shown if o[0]) / n_ans, 3),
+            "risk": round(wrong / len(shown), 3) if shown else 0.0, "n": len(outcomes), "shown": len(shown), "wrong": wrong}
+
+
+def nested(trial, srcs, folds, outcomes) -> dict:
+    """The threshold chosen inside each outer training set, by the risk rule on its in-sample
+    confidences (as `raglab compare --split dev` chooses the served one) or on its own
+    out-of-fold confidences, then applied to the held-out fold: which choice carries."""
+    (base, pairs), = srcs[:1]
+    said = {"in": [False] * len(base), "oof": [False] * len(base)}
+    for f in range(FOLDS):
+        model = train(trial, srcs, folds, lambda g: g != f)
+        idx = [j for j, g in enumerate(folds) if g != f]
+        score = lambda m, j: trial.score(m, base[j][0], pairs[j]) if base[j][0] is not None else 0.0  # noqa: E731
+        t_in = threshold_at_rule([outcomes[j] for j in idx], [score(model, j) for j in idx])
+        inner = {}
+        for g2 in range(FOLDS):
+            if g2 == f:
+                continue
+            m2 = train(trial, srcs, folds, lambda g: g not in (f, g2))
+            inner.update({j: score(m2, j) for j in idx if folds[j] == g2})
+        t_oof = threshold_at_rule([outcomes[j] for j in idx], [inner[j] for j in idx])
+        for j, g in enumerate(folds):
+            if g == f:
+                c = score(model, j)
+                said["in"][j] = outcomes[j][1] and c >= t_in
+                said["oof"][j] = outcomes[j][1] and c >= t_oof
+    return said
+
+
 def evaluate(got: dict, trials, extra_rows: bool = False) -> list[dict]:
-    folds, infos, base, more = got["folds"], got["infos"], got["base"], got["more"]
+    folds, (base, pairs) = got["folds"], got["base"]
+    fresh = [int(i[1:]) >= 300 for i in got["ids"]]  # the dev questions written after the others
     outcomes = [(a, s, r, f1) for (_, r, a, s, f1) in base]
-    srcs = (base, more) if extra_rows else (base,)
+    srcs = (got["base"], got["more"]) if extra_rows else (got["base"],)
     lines, first = [], None
     for trial in trials:
         conf = [0.0] * len(base)
         for f in range(FOLDS):
-            rows = [x[0] for src in srcs for g, x in zip(folds, src) if g != f and x[0] is not None]
-            labs = [1 if x[1] else 0 for src in srcs for g, x in zip(folds, src) if g != f and x[0] is not None]
-            inf = [i for src in srcs for g, i, x in zip(folds, infos, src) if g != f and x[0] is not None]
-            model = trial.fit(rows, inf, labs)
+            model = train(trial, srcs, folds, lambda g: g != f)
             for j, (g, x) in enumerate(zip(folds, base)):
                 if g == f and x[0] is not None:
-                    conf[j] = trial.score(model, x[0], infos[j])
+                    conf[j] = trial.score(model, x[0], pairs[j])
         rule = risk_figures(outcomes, conf)
-        rows = [x[0] for src in srcs for x in src if x[0] is not None]
-        labs = [1 if x[1] else 0 for src in srcs for x in src if x[0] is not None]
-        inf = [i for src in srcs for i, x in zip(infos, src) if x[0] is not None]
-        full = trial.fit(rows, inf, labs)
-        in_conf = [trial.score(full, x[0], i) if x[0] is not None else 0.0 for x, i in zip(base, infos)]
+        full = train(trial, srcs, folds, lambda g: True)
+        in_conf = [trial.score(full, x[0], p) if x[0] is not None else 0.0 for x, p in zip(base, pairs)]
         t = threshold_at_rule(outcomes, in_conf)
+        t_oof = rule["threshold"]
         first = first or conf
+        said = nested(trial, srcs, folds, outcomes)
         line = {"trial": trial.name + (" + k=5 rows" if extra_rows else ""), "oof_aurc": aurc(outcomes, conf),
                 "aurc_change_95": paired_aurc_gain(outcomes, first, conf),
                 "oof_answered": round(rule["answered"], 3), "oof_holds": round(rule["holds"], 3),
-                "oof_risk": round(rule["risk"], 3), "threshold": t}
-        for name, (lab, ext_infos) in got["ext"].items():
+                "oof_risk": round(rule["risk"], 3), "threshold": t, "threshold_oof": t_oof}
+        for how in ("in", "oof"):
+            line[f"nested_{how}"] = decided(outcomes, said[how])
+            line[f"nested_{how}_fresh"] = decided([o for o, x in zip(outcomes, fresh) if x],
+                                                  [s for s, x in zip(said[how], fresh) if x])
+        for name, (lab, ext_pairs) in got["ext"].items():
             ext_out = [(a, s, r, f1) for (_, r, a, s, f1) in lab]
-            ext_conf = [trial.score(full, x[0], i) if x[0] is not None else 0.0 for x, i in zip(lab, ext_infos)]
+            ext_conf = [trial.score(full, x[0], p) if x[0] is not None else 0.0 for x, p in zip(lab, ext_pairs)]
             line[name] = carried(ext_out, ext_conf, t)
+            line[name + " at oof threshold"] = carried(ext_out, ext_conf, t_oof)
         lines.append(line)
     return lines
 

@@ -64,7 +64,8 @@ from raglab.text.tables import read_table
 
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
             "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
-            "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length")
+            "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length",
+            "period_match", "period_clash", "row_period")
 COL = {name: i for i, name in enumerate(FEATURES)}
 # Words that answer a yes/no question in the negative ("not", "never", "না", "নেই").
 NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", "না", "নেই", "নয়", "কখনো", "শুধু", "ফ্রি"])
@@ -168,6 +169,30 @@ def asks_limit(question: str) -> bool:
     return bool(_LIMIT.search(cue_text(question)))
 
 
+# The period a limit is counted in: a day, a month, or one transaction. Limits of one service
+# differ only by it (Tk 25,000 a day, Tk 1,50,000 a month), so a question that names one is
+# answered by the unit that names the same. Matched on `cue_text`.
+# Whole words only: "দিনের" in "৩০ দিনের মধ্যে" is a deadline, not a daily limit.
+_PERIODS = (("day", re.compile(" (?:daily|a day|per day|each day|every day|one day|in a day|today|dine|din e|doinik"
+                               "|দৈনিক|দিনে|একদিনে) ")),
+            ("month", re.compile(" (?:monthly|a month|per month|each month|every month|this month|in a month|calendar month"
+                                 "|mashe|mase|masik|মাসিক|মাসে|মাসের) ")),
+            ("once", re.compile(" (?:per (?:recharge|transaction|send|cash out|cash-out)|in one go|at once|one time"
+                                "|single (?:recharge|transaction|send)|each (?:recharge|transaction|time)|ekbare"
+                                "|একবারে|প্রতিবার|প্রতি রিচার্জে|প্রতি লেনদেনে) ")))
+
+
+@functools.lru_cache(maxsize=50_000)
+def periods_of(text: str) -> frozenset[str]:
+    """The periods a text names ("a day", "মাসে", "per recharge").
+
+    >>> sorted(periods_of("Up to Tk 25,000 in total a day.")), sorted(periods_of("মাসিক সীমা কত?"))
+    (['day'], ['month'])
+    """
+    cue = cue_text(text)
+    return frozenset(name for name, pattern in _PERIODS if pattern.search(cue))
+
+
 def numbered(spans, text: str) -> list[Span]:
     """The spans, less the amounts that state no number ("Tk 25,000", not "free")."""
     return [s for s in spans if s.type != "amount" or numbers(text[s.start:s.end])]
@@ -189,6 +214,7 @@ class Question:
     lang: str = "en"  # the question's language (`articles.detect_lang`)
     types: tuple = ()  # the kinds of value it asks for, in question order (`answertypes.question_types`)
     limit: bool = False  # it asks for a limit, so only a value with a number answers it (`asks_limit`)
+    periods: frozenset = frozenset()  # the periods it names (`periods_of`): a day, a month, one transaction
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -334,8 +360,12 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     for t in terms:
         if t not in near and t not in found and t not in q.weights:
             novel += 1
+    named = periods_of(text) if q.periods else frozenset()
+    match = 1.0 if named and named <= q.periods else 0.0  # names only the asked period(s)
+    clash = 1.0 if named and not named & q.periods else 0.0  # names only another one
     row = [0.0] * len(FEATURES)
-    for name, value in (("coverage", cov), ("sentence_cover", own), ("heading_cover", head),
+    for name, value in (("period_match", match), ("period_clash", clash), ("row_period", match if kind == "row" else 0.0),
+                        ("coverage", cov), ("sentence_cover", own), ("heading_cover", head),
                         ("lead_cover", lead), ("density", density), ("prefix_cover", prefix), ("pairs", pair_share),
                         ("typed", typed), ("typed_near", near_typed), ("q_numbers", qnum),
                         ("echo", echo), ("negation", negation), ("steps", steps), ("imperative", orders), ("advice", advice), ("rank", 1.0 / (rank + 1)),
