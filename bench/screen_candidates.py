@@ -58,14 +58,14 @@ SLICES = ("crosslingual en→bn", "crosslingual bn→en", "typo", "Bangla", "par
 class Set:
     """One dev set, ranked once as served: what every candidate starts from."""
 
-    def __init__(self, name: str, corpus_dir: str, goldens_path: str):
+    def __init__(self, name: str, corpus_dir: str, goldens_path: str, chunker: str = "recursive"):
         self.name = name
         docs = load_corpus(corpus_dir)
         self.docs = docs
         questions = [q for q in load_goldens(goldens_path, docs) if q.split == "dev" and q.answerable]
-        self.chunks = chunk_corpus(docs, "recursive")
+        self.chunks = chunk_corpus(docs, chunker)
         self.cover = coverage_index(self.chunks, questions, 0.5)
-        self.r = BilingualRetriever(self.chunks, chunker="recursive")
+        self.r = BilingualRetriever(self.chunks, chunker=chunker)
         self.items = []
         for q in questions:
             query = expand(q.question)

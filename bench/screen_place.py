@@ -3,6 +3,7 @@
     python bench/screen_place.py                       # every candidate's grid at the fitted margin
     python bench/screen_place.py --margin 0.275        # the same at another margin
     python bench/screen_place.py --only lexical-choice
+    python bench/screen_place.py --chunker fixed       # the sets in fixed chunks
 
 Step 3 gives place 3 to the other language's best chunk by the fused score when that score
 comes within the margin of the third chunk's. An English question whose answer only a Bangla
@@ -171,18 +172,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", help="screen only these candidates")
     parser.add_argument("--margin", type=float, help="rank at this margin instead of the fitted one")
+    parser.add_argument("--chunker", default="recursive", help="the chunker the sets are ranked in")
     args = parser.parse_args()
     sets = []
     for name, corpus_dir, questions in default_sets():
         print(f"ranking {name} ...", file=sys.stderr, flush=True)
-        s = Set(name, corpus_dir, questions)
+        s = Set(name, corpus_dir, questions, args.chunker)
         if args.margin is not None:
             s.r.margin = args.margin
         for q, query, cos, lex in s.items:
             s.memo[("items", q.id)] = (cos, lex)
         sets.append(s)
     table = grids(sets[0].r.weight, sets[0].r.margin)
-    print(f"margin {sets[0].r.margin}")
+    print(f"{args.chunker} chunks, margin {sets[0].r.margin}")
     print("| candidate | value | " + " | ".join(f"{s.name} MRR@10 / recall@3" for s in sets)
           + " | mean MRR@10 | crosslingual en→bn | crosslingual bn→en | typo | Bangla | paraphrase |")
     print("|---|---:|" + "---|" * len(sets) + "---:|" + "---:|" * 5)
