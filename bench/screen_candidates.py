@@ -58,14 +58,14 @@ SLICES = ("crosslingual en→bn", "crosslingual bn→en", "typo", "Bangla", "par
 class Set:
     """One dev set, ranked once as served: what every candidate starts from."""
 
-    def __init__(self, name: str, corpus_dir: str, goldens_path: str):
+    def __init__(self, name: str, corpus_dir: str, goldens_path: str, chunker: str = "recursive"):
         self.name = name
         docs = load_corpus(corpus_dir)
         self.docs = docs
         questions = [q for q in load_goldens(goldens_path, docs) if q.split == "dev" and q.answerable]
-        self.chunks = chunk_corpus(docs, "recursive")
+        self.chunks = chunk_corpus(docs, chunker)
         self.cover = coverage_index(self.chunks, questions, 0.5)
-        self.r = BilingualRetriever(self.chunks, chunker="recursive")
+        self.r = BilingualRetriever(self.chunks, chunker=chunker)
         self.items = []
         for q in questions:
             query = expand(q.question)
@@ -99,9 +99,15 @@ def slice_of(q) -> str | None:
     return "typo" if q.kind == "typo" else None
 
 
-def score(sets: list[Set], change, only: str | None = None) -> str:
-    """One table row: `change(s, q, query, cosines, lexical)` gives the fused scores to rank;
-    with `only`, the other sets are left out (and so is the mean)."""
+def served_ranking(s: Set, q, query, fused: dict[int, float]) -> list[int]:
+    """The ten best chunks as served: the fused order, the other language given its place."""
+    return [h.index for h in s.r.ranked(fused, query, 10)]
+
+
+def score(sets: list[Set], change, only: str | None = None, rank=served_ranking) -> str:
+    """One table row: `change(s, q, query, cosines, lexical)` gives the fused scores to rank,
+    `rank(s, q, query, fused)` the ten best chunks; with `only`, the other sets are left out
+    (and so is the mean)."""
     cells, means, slices = [], [], {name: [] for name in SLICES}
     for s in sets:
         if only is not None and s.name != only:
@@ -110,7 +116,7 @@ def score(sets: list[Set], change, only: str | None = None) -> str:
         rows = []
         for q, query, cos, lex in s.items:
             fused = change(s, q, query, cos, lex)
-            ranked = [h.index for h in s.r.ranked(fused, query, 10)]
+            ranked = rank(s, q, query, fused)
             gain = gains([s.cover[q.id].get(i, frozenset()) for i in ranked])
             rr, r3 = reciprocal_rank(gain, 10), recall_at(gain, q.n_facts, 3)
             rows.append((rr, r3))
