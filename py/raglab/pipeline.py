@@ -48,7 +48,7 @@ class Config:
     retriever: str = "bilingual"
     k: int = 3
     expand: bool = True
-    threshold: float = 0.65
+    threshold: float = 0.80
 
     def check(self) -> "Config":
         if self.chunker not in CHUNKERS:
