@@ -86,14 +86,19 @@ def translated_choice(b):
     return rank
 
 
+def other_language_reach(s, lex: dict, lang: str) -> dict | None:
+    """The BM25 scores of the chunks in the other language than `lang` that it reaches at all."""
+    reach = {i: v for i, v in lex.items() if s.r.langs[i] != lang and v > 0}
+    return reach or None
+
+
 def bm25_choice(on):
     def rank(s, q, query, fused):
         other = s.r.translation(query)
         if not on or other is None:
             return served_ranking(s, q, query, fused)
         lex = s.r.bm25.scores(*weighted_terms(s.r.bm25, analyze(other)))
-        reach = {i: v for i, v in lex.items() if s.r.langs[i] != query.lang and v > 0}
-        return placed(s, q, query, fused, reach or None)
+        return placed(s, q, query, fused, other_language_reach(s, lex, query.lang))
     return rank
 
 
@@ -102,8 +107,7 @@ def served_bm25_choice(on):
         if not on or not s.r.two_languages:
             return served_ranking(s, q, query, fused)
         _, lex = s.memo[("items", q.id)]
-        reach = {i: v for i, v in lex.items() if s.r.langs[i] != query.lang and v > 0}
-        return placed(s, q, query, fused, reach or None)
+        return placed(s, q, query, fused, other_language_reach(s, lex, query.lang))
     return rank
 
 
