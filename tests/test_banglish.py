@@ -26,6 +26,8 @@ def reader():
     ("নম্বর", "nombor", True),  # but ম্ব is "mb"
     ("প্রিয়", "priy", True),  # ra-phala, and য় as y
     ("কিভাবে", "kibabe", False),  # ভ folds into b
+    ("সর্বোচ্চ", "sorboc", True),  # a reph over ব is no ba-phala; চ্চ is one c, as typed
+    ("উত্তর", "utor", True),  # "uttor" and "utor" alike
 ])
 def test_bangla_words_are_spelt_by_sound(bangla, sound, open_end):
     assert roman(bangla) == (sound, open_end)
@@ -50,6 +52,10 @@ def test_vowels_cost_half_and_only_close_ones():
 ])
 def test_typed_words_meet_the_help_centres_words(reader, typed, word):
     assert reader.word(typed) == word
+
+
+def test_the_currencys_abbreviation_is_taka(reader):
+    assert reader.read("recharge er maximum koto tk?") == "recharge এর maximum কত টাকা?"  # not ঠিক
 
 
 def test_english_words_with_no_bangla_sound_alike_stay(reader):

@@ -41,6 +41,9 @@ kono shob ekhon akhon abar onek ektu mash mashe bochor bochore ghonta dorkar fer
 shudhu sudhu jodi tahole kintu ebong taile
 """.split())
 
+# Latin abbreviations of Bangla words, which no sound rule reaches: "tk" is the টাকা of "koto tk".
+ABBREVIATIONS = {"tk": "টাকা"}
+
 VOWELS = frozenset("aeiou")
 VOWEL_COST = 0.5
 # Vowels Banglish writes for one another: অ/আ as o or a, ও/উ as o or u, এ as e or a, ই/এ.
@@ -103,8 +106,10 @@ def roman(word: str) -> tuple[str, bool]:
             if inherent:
                 out.append("o")
             nxt = word[i + 1] if i + 1 < len(word) else ""
-            if nxt == HASANTA and i + 2 < len(word) and (word[i + 2] == "য" or word[i + 2] == "ব" and ch != "ম"):
-                out.append(CONSONANTS[ch])  # ya- and ba-phala: the consonant alone ("ক্যাশ"), but ম্ব is "mb"
+            if ch != "র" and nxt == HASANTA and i + 2 < len(word) and (word[i + 2] == "য" or word[i + 2] == "ব" and ch != "ম"):
+                # ya- and ba-phala: the consonant alone ("ক্যাশ"), but ম্ব is "mb", and র্ব is a
+                # reph over ব ("সর্বোচ্চ" is "sorbocco")
+                out.append(CONSONANTS[ch])
                 i += 3
                 inherent = True
                 continue
@@ -126,7 +131,12 @@ def roman(word: str) -> tuple[str, bool]:
             out.append(MARKS[ch])
             inherent = False
         i += 1
-    return "".join(out), inherent
+    return _single("".join(out)), inherent
+
+
+def _single(sounds: str) -> str:
+    """Doubled letters made single: a typist writes উত্তর as "uttor" or "utor" alike."""
+    return "".join(c for j, c in enumerate(sounds) if j == 0 or c != sounds[j - 1])
 
 
 def latin(word: str) -> str:
@@ -143,8 +153,7 @@ def latin(word: str) -> str:
         else:
             out.append(word[i])
             i += 1
-    folded = "".join(out)
-    return "".join(c for j, c in enumerate(folded) if j == 0 or c != folded[j - 1])
+    return _single("".join(out))
 
 
 def skeleton(sounds: str) -> str:
@@ -197,6 +206,8 @@ class Reader:
 
     def word(self, typed: str, exact: bool = False) -> str | None:
         """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`), or None."""
+        if typed.lower() in ABBREVIATIONS:
+            return ABBREVIATIONS[typed.lower()]
         sound = latin(typed)
         limit = 0.0 if exact else VOWEL_COST if len(sound) <= SHORT else MAX_DISTANCE
         best = None
