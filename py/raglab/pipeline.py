@@ -102,6 +102,7 @@ class Pipeline:
             progress(f"indexing {len(self.chunks):,} {'chunk' if len(self.chunks) == 1 else 'chunks'} ({config.retriever})")
         self.retriever = build_retriever(config.retriever, self.chunks, config.chunker)
         self._bm25: BM25 | None = None
+        self._last_read: tuple[str | None, str] = (None, "")  # one question is read by search, answer and ask
 
     def with_config(self, config: Config) -> "Pipeline":
         """This pipeline with another k, threshold or expansion setting, sharing its index.
@@ -123,7 +124,9 @@ class Pipeline:
     def read(self, question: str) -> str:
         """The question as retrieval and the answerer read it: a Banglish question in Bangla
         script where its words sound like the corpus's Bangla words, any other as typed."""
-        return self.banglish.read(question)
+        if self._last_read[0] != question:
+            self._last_read = (question, self.banglish.read(question))
+        return self._last_read[1]
 
     def cues(self, question: str) -> str:
         """The text the answerer reads its cues in (what is asked: an amount, yes or no, two

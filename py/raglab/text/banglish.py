@@ -78,6 +78,7 @@ _LATIN_WORD = re.compile("[A-Za-z]+")
 
 
 def has_bangla_letter(text: str) -> bool:
+    """A Bangla letter or sign (`analyzer.has_bangla` counts Bangla digits too: "koto ৫০০ taka" is Banglish)."""
     return _BANGLA_WORD.search(text) is not None
 
 
@@ -161,7 +162,8 @@ def skeleton(sounds: str) -> str:
 
 
 def distance(a: str, b: str) -> float:
-    """Edit distance in which inserting, deleting or swapping a vowel costs `VOWEL_COST`."""
+    """Edit distance in which inserting or deleting a vowel, or writing it for a close one
+    (`CLOSE_VOWELS`), costs `VOWEL_COST`; anything else costs 1."""
     prev = [0.0]
     for c in b:
         prev.append(prev[-1] + (VOWEL_COST if c in VOWELS else 1.0))
@@ -199,9 +201,9 @@ class Reader:
         for w in sorted(counts):
             sound, open_end = roman(w)
             spellings = (sound, sound + "o") if open_end and not sound.endswith("o") else (sound,)
-            if not skeleton(sound):
-                continue
-            reader.by_skeleton.setdefault(skeleton(sound), []).append((w, spellings, counts[w]))
+            key = skeleton(sound)
+            if key:
+                reader.by_skeleton.setdefault(key, []).append((w, spellings, counts[w]))
         return reader
 
     def word(self, typed: str, exact: bool = False) -> str | None:
@@ -220,8 +222,7 @@ class Reader:
     def is_banglish(self, question: str) -> bool:
         """Two words of Bangla grammar, or one and a word the corpus's English never uses that
         sounds exactly like one of its Bangla words ("taka pathanor limit koto")."""
-        cues = cue_count(question)
-        return cues >= 2 or cues == 1 and any(
+        return is_banglish(question) or cue_count(question) == 1 and any(
             w.lower() not in CUES and w.lower() not in self.english and self.word(w, exact=True)
             for w in _LATIN_WORD.findall(question))
 
