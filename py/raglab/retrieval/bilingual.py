@@ -51,7 +51,7 @@ import json
 
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
-from raglab.retrieval.expansion import expand
+from raglab.retrieval.expansion import beyond_own_language, expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
@@ -202,8 +202,11 @@ class BilingualRetriever:
 
     def lexical_text(self, query: Query) -> str:
         """What the BM25 side reads: the question, and with expansion on, the table's
-        phrases in both languages."""
-        return expand(query.text, both=True).full if query.expansion else query.full
+        phrases in both languages. A question that already holds its own language's phrases
+        reads them alone, unless it names a detail only the other language's articles word
+        (`beyond_own_language`): there only that wording can meet the text."""
+        both = query.expansion or (query.expanded and beyond_own_language(query.text))
+        return expand(query.text, both=True).full if both else query.full
 
     def translation(self, query: Query) -> str | None:
         """The second reading (`translated`), on a corpus in two languages only."""

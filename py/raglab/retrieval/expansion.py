@@ -192,6 +192,22 @@ def matches(question: str, groups: list[Group] | None = None,
     return out
 
 
+def beyond_own_language(question: str, groups: list[Group] | None = None) -> bool:
+    """Whether the question names a concept its own language's articles never word (a
+    triggered group with no phrase in that language: the glossary of details only the
+    Bangla articles give). Only the other language's wording can meet such a detail.
+
+    >>> beyond_own_language("Can I delete the confirmation SMS?")
+    True
+    >>> beyond_own_language("How do I withdraw?")
+    False
+    """
+    groups = load_table() if groups is None else groups
+    terms, words, present = _analysed(question)
+    bangla = has_bangla(question)
+    return any(not (g.bn if bangla else g.en) and any(occurs(p, terms, words, present) for p in g.phrases)
+               for g in _maybe_triggered(groups, present))
+
 def aliases(question: str, groups: list[Group] | None = None) -> dict[str, list[tuple[str, ...]]]:
     """For each question term inside a triggered phrase, the help-centre phrases (as term
     tuples, both languages) that say the same thing. The answerer counts such a term as
