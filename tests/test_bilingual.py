@@ -142,6 +142,18 @@ def test_the_other_language_is_read_through_the_table_and_the_own_language_as_ty
     assert any(chunks[h.index].doc == "bn-remittance" for h in r.search(query, 3))
 
 
+def test_a_detail_only_the_bangla_articles_give_reaches_bm25_in_their_words(recursive):
+    """An English question whose own expansion is empty ("send money" is already in it) but
+    which names a glossary detail reads the Bangla wording on the BM25 side; one naming no such
+    detail keeps its own words there; with expansion off nothing is appended."""
+    _, r = recursive
+    detail = expand("After I send money, may I delete the confirmation SMS?")
+    assert detail.expansion == () and "মুছে ফেলুন" in r.lexical_text(detail)
+    plain = expand("How do I send money?")
+    assert plain.expansion == () and r.lexical_text(plain) == "How do I send money?"
+    assert r.lexical_text(Query.plain(detail.text)) == detail.text
+
+
 def test_without_expansion_the_question_is_read_once(recursive):
     _, r = recursive
     query = Query.plain("The remittance company asked my son how he is related to me.")

@@ -7,7 +7,7 @@ import pytest
 
 from helpers import docs, questions
 from raglab.pipeline import Config, Pipeline
-from raglab.retrieval.expansion import expand, load_table, matches, parse_table
+from raglab.retrieval.expansion import beyond_own_language, expand, load_table, matches, parse_table
 from raglab.retrieval.ranking import Query
 from raglab.text.analyzer import analyze
 
@@ -67,6 +67,15 @@ def test_bangla_only_concept_reaches_an_english_article():
     """Savings exist only in English: a Bangla savings question must carry English terms."""
     extra = expand("সঞ্চয় স্কিমে মুনাফা কত?").extra
     assert "savings" in extra and "profit" in extra
+
+
+def test_a_glossary_detail_is_beyond_its_own_language():
+    """The glossary's groups have no English phrase: an English question naming one needs the
+    Bangla wording; a Bangla question naming an English-only concept needs the English."""
+    assert beyond_own_language("The agent writes my number in his notebook")
+    assert not beyond_own_language("How do I withdraw money?")
+    assert beyond_own_language("সঞ্চয় স্কিমে মুনাফা কত?")
+    assert not beyond_own_language("ক্যাশ আউটের চার্জ কত?")
 
 
 def test_a_phrase_the_analyzer_shortens_must_match_word_for_word():

@@ -17,7 +17,9 @@ question's words. This retriever changes three things and keeps the rest:
    question reaches Bangla chunks through the table's Bangla wording too. (A question
    that already holds every phrase of its own language, "my PIN is locked", keeps its
    own words there: giving it the Bangla wording as well cost a paraphrase on each chunker
-   on dev and won nothing.) On a corpus in two languages the encoder reads every question
+   on dev and won nothing; unless it names a detail only the other language's articles
+   word, a group of the table's glossary (`expansion.beyond_own_language`), which only that
+   wording can meet.) On a corpus in two languages the encoder reads every question
    with expansion on twice, such a question too: as typed, and followed by the table's
    phrases in the *other* language (`translated`). A chunk in the question's language keeps its cosine
    with the question as typed; a chunk in the other language gets the mean of its two
