@@ -137,7 +137,7 @@ def rewrites(pipe: Pipeline, question: str, whole: frozenset[str]) -> list[dict]
     it is a whole-word piece of the encoder's vocabulary."""
     bm25 = pipe._lexical_index()
     out = []
-    for term in dict.fromkeys(analyze(question)):
+    for term in dict.fromkeys(analyze(pipe.read(question))):  # as served: Banglish read in Bangla
         if term in bm25.df:
             continue
         out.append({"term": term, "searched": [w for w, _ in alternatives(bm25, term)],
