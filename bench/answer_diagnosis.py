@@ -30,13 +30,12 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
-from raglab.answer.answerer import assess, compose  # noqa: E402
+from raglab.answer.answerer import compose  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index, evaluate  # noqa: E402
 from raglab.evaluation.metrics import holds_fact  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
-from raglab.text.analyzer import analyze  # noqa: E402
 
 CLASSES = ("right", "right but abstained", "retrieval miss", "wrong unit chosen", "right unit, fact not held")
 
@@ -66,9 +65,7 @@ def diagnose(split: str, goldens: str = os.path.join(ROOT, "goldens", "questions
             continue
         hits = pipe.search(q.question)
         top = [pipe.chunks[h.index] for h in hits]
-        text, cues = pipe.read(q.question), pipe.cues(q.question)
-        a = assess(analyze(text), top, pipe.retriever.idf, pipe.aliases(cues), cues,
-                   [h.score for h in hits], pipe.docs, pipe.closest)
+        a = pipe.assess(q.question, top, [h.score for h in hits])
         reachable = a is not None and any(is_evidence(c.quote, q.evidence) for _, c in a.order)
         chosen = a is not None and any(is_evidence(x, q.evidence) for x in compose(a, 0.0, pipe.docs).quotes)
         if r["shown"] is not None and holds_fact(r["shown"], q.answer, evidence=q.evidence):

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 from fit_answerer import retrieved, risk_figures  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
-from raglab.answer.answerer import assess, compose  # noqa: E402
+from raglab.answer.answerer import compose  # noqa: E402
 from raglab.answer.facts import asks_two  # noqa: E402
 from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, lang_of, logistic, model, numbers_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
@@ -30,7 +30,6 @@ from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
 from raglab.retrieval.semantic import cosines  # noqa: E402
-from raglab.text.analyzer import analyze  # noqa: E402
 from raglab.text.answertypes import accepts  # noqa: E402
 from raglab.text.numbers import numbers  # noqa: E402
 
@@ -45,9 +44,7 @@ def rows(split="dev", config=Config()):
     out = []
     for q in qs:
         chunks, scores = retrieved(pipe, q.question)
-        text, cues = pipe.read(q.question), pipe.cues(q.question)
-        a = assess(analyze(text), chunks, pipe.retriever.idf, pipe.aliases(cues), cues, scores,
-                   pipe.docs, pipe.closest)
+        a = pipe.assess(q.question, chunks, scores)
         rec = {"q": q, "a": a, "label": 0, "f1": 0.0, "answered": False, "shown": None}
         if a is not None and speaks_to(a.signals):
             ans = compose(a, 0.0, pipe.docs)

@@ -51,7 +51,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the shared fitting code next to this script
 
 from fitting import fit_logistic, fit_softmax  # noqa: E402
-from raglab.answer.answerer import assess, compose, read_question, score_candidates  # noqa: E402
+from raglab.answer.answerer import compose, read_question, score_candidates  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus, parse_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402
@@ -190,9 +190,7 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
     out = []
     for e in exs:
         q, pipe = e["question"], e["pipe"]
-        text, cues = pipe.read(q.question), pipe.cues(q.question)
-        a = assess(analyze(text), e["chunks"][:k], pipe.retriever.idf, pipe.aliases(cues), cues,
-                   e["scores"][:k], pipe.docs, pipe.closest, m)
+        a = pipe.assess(q.question, e["chunks"][:k], e["scores"][:k], m)
         if a is None:
             out.append((None, None, None, 0))
             continue

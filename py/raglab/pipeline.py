@@ -24,8 +24,10 @@ from raglab.text.analyzer import analyze, tokens
 from raglab.text.banglish import Reader
 from raglab.text.limits import check_question_length
 
-if TYPE_CHECKING:  # imported at the first answer: see Pipeline.answer
+if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
+    from raglab.answer.answerer import Assessment
     from raglab.answer.results import Answer
+    from raglab.answer.sentences import Model
 
 POOL = 50  # first-stage depth kept for failure attribution
 
@@ -196,17 +198,27 @@ class Pipeline:
         self.banglish  # noqa: B018 - built here, not at the first Banglish question
         yield 0
 
-    def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
-        """The answerer on already retrieved chunks (with their retrieval scores when known)."""
+    def assess(self, question: str, chunks: list[Chunk], scores: list[float] | None = None,
+               m: Model | None = None) -> Assessment | None:
+        """What the answerer knows of `question` over already retrieved chunks (with their
+        retrieval scores when known), before it decides: its candidates, their probabilities
+        and the confidence's signals (`answer.answerer.assess`; None without a candidate).
+        `answer` decides on it; the answerer's fit and diagnosis scripts read it, so they see
+        the inputs the served answer sees. `m` is the sentence model (a fit passes its own)."""
         # Imported here, not with the pipeline: the page builds its configuration list before
         # any question, and the answerer's modules are over a third of raglab's import time
         # there (web.api.preload brings them in while the semantic model downloads).
-        from raglab.answer.answerer import answer
+        from raglab.answer.answerer import assess
 
         cues = self.cues(question)
-        return answer(analyze(self.read(question)), chunks, self.retriever.idf, threshold=threshold,
-                      aliases=self.aliases(cues), question=cues, scores=scores, docs=self.docs,
-                      closest=self.closest)
+        return assess(analyze(self.read(question)), chunks, self.retriever.idf, self.aliases(cues), cues,
+                      scores, self.docs, self.closest, m)
+
+    def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
+        """The answerer on already retrieved chunks (with their retrieval scores when known)."""
+        from raglab.answer.answerer import decide
+
+        return decide(self.assess(question, chunks, scores), threshold, self.cues(question), self.docs)
 
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""

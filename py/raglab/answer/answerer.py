@@ -417,6 +417,13 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     """
     m = m or model()
     a = assess(question_terms, chunks, idf, aliases, question, scores, docs, closest, m)
+    return decide(a, threshold, question, docs, m, second_gain)
+
+
+def decide(a: Assessment | None, threshold: float, question: str = "", docs: dict | None = None,
+           m: Model | None = None, second_gain: float = SECOND_GAIN) -> Answer:
+    """The answer an assessment gives at `threshold`, or the abstention (see `answer`)."""
+    m = m or model()
     if a is None:
         return Answer(None, True, [], answer_type=question_type(question))
     conf = confidence(m, a.signals)
