@@ -1,12 +1,49 @@
-"""Probe: can a verification signal tell a right answer from a wrong one on questions it was
-not fitted on?
+"""Probe: does a verification signal tell a right answer from a wrong one on questions it was
+not fitted on? (Tried, none kept.)
 
-    .venv/bin/python bench/verify_probe.py collect      # the slow part (sentence models, answers): minutes
-    .venv/bin/python bench/verify_probe.py encode       # joint encodings of question and quote (the encoder)
-    .venv/bin/python bench/verify_probe.py evaluate     # every trial's figures
-    .venv/bin/python bench/verify_probe.py extra FILE   # answer held-out questions (a goldens file) for `evaluate --extra`
+    .venv/bin/python bench/verify_probe.py collect      # sentence models and answers (about a minute)
+    .venv/bin/python bench/verify_probe.py extra FILE   # held-out questions (a goldens file), answered by the committed model
+    .venv/bin/python bench/verify_probe.py encode       # question and shown quote encoded together (a few minutes)
+    .venv/bin/python bench/verify_probe.py evaluate ["NAME|NAME"]  # every trial (or those whose name holds NAME)
+    .venv/bin/python bench/verify_probe.py latency      # what the joint encoding costs per answer
 
-FINDINGS: see the end of this docstring (filled in from the runs).
+A trial is a confidence: the eleven signals (served), with structural checks of the shown answer,
+or with a logistic head (384 weights, L2 10 or 100, with or without the external sets' answers)
+over the encoder's vector of question and quote read together ("query: Q passage: QUOTE", qp;
+the short answer first, qsp), its logit (out of fold on the training answers) a twelfth signal.
+Judged (numpy): out of fold on the 261 dev questions (fit_answerer's folds; AURC, its paired
+bootstrap change, the risk rule); fitted on q001-q349 only (answers out of fold, the later ones
+by a sentence model fitted without them) and carried to the fresh q350-q405 and Banglish
+q450-q481 at the threshold the rule picks in sample; and fitted on all 261, carried to q500-q547.
+
+Findings (served trial first; fresh / Banglish / q500-q547 as right/wrong answers):
+
+| trial | dev AURC oof (change 95%) | fresh at rule (t) | Banglish | late AURC (change) | q500-q547 at rule |
+|---|---|---|---|---|---|
+| served, 11 signals | 0.219 | 5/4, risk 0.444 (0.70) | 11/1 | 0.368 | 2/1 (0.80) |
+| + two asked, one value shown | 0.212 [-0.018, 0.001] | 5/3, 0.375 (0.70) | 12/1 | 0.360 [-0.027, 0.003] | 4/2 |
+| + a half's words missing | 0.214 [-0.016, 0.004] | 5/5, 0.500 (0.65) | 13/1 | 0.358 | 1/1 |
+| + an asked kind not stated | 0.217 [-0.008, 0.003] | 5/4 (0.70) | 12/1 | 0.367 | 1/1 |
+| veto: two asked, one value | 0.217 [-0.022, 0.015] | 5/3, 0.375 (0.70) | 12/1 | 0.343 | 2/1 |
+| qp head alone, L2 10 / 100 | 0.237 / 0.246 | 13/14 (0.40) / 5/5 | 23/3 / 9/0 | 0.335 / 0.350 | 12/12 / 6/4 |
+| + qp head, L2 10 | 0.203 [-0.034, 0.002] | 11/12, 0.522 (0.40) | 18/4 | 0.332 [-0.079, 0.001] | 9/5 |
+| + qsp head, L2 10 | 0.201 [-0.038, -0.000] | 11/12, 0.522 (0.40) | 18/4 | 0.328 [-0.082, -0.004] | 10/6 |
+| + qsp head, L2 100 | 0.208 [-0.027, 0.003] | 9/7, 0.438 (0.55) | 17/2 | 0.342 | 7/4 |
+| + qp head, L2 10, external answers too | 0.206 [-0.031, 0.004] | 10/10 (0.45) | 18/3 | 0.337 | 9/5 |
+| + two asked, one value + qp head L2 10 | 0.200 [-0.038, -0.002] | 11/11 (0.40) | 18/4 | 0.319 [-0.092, -0.011] | 8/4 |
+
+The joint head ranks a little better (AURC -0.02 on dev, -0.03 to -0.05 on the late questions,
+intervals touching 0) but not where the threshold cuts: at the served trial's answer count the
+top answers are the same (fresh 5/4, q500-q547 2/1, Banglish 12/0 against 11/1). Fitted on the
+earlier questions, a head lets the rule pick 0.40-0.55 and the fresh risk stays 0.44-0.52 with
+more answers: the bar (fresh risk clearly below 0.444, no fewer right) is not met. The head
+alone is worse than the eleven signals; the external answers add nothing. "Two asked, one value
+shown" removes one wrong fresh answer; on our questions it flags 4 right and 13 wrong answers
+(dev and q500-q547, threshold 0), on TyDi 36 right and 24 wrong ("and" joins names): as a rule
+it costs there, as a weight it is within noise. Cost: the joint text has 57 pieces at the median,
+57.5 ms median / 128 ms p95 natively under load 3.4 on 2 cores (14 ms for 43 pieces unloaded);
+in the page it would run in the wasm kernel per question (the quote depends on the answer, so
+only golden questions could be shipped precomputed; the kernel gives the same bits there).
 """
 
 from __future__ import annotations
@@ -20,18 +57,22 @@ import random
 import sys
 import time
 
+import numpy as np
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fit_answerer import FOLDS, MODEL, OURS, examples, fit_choice, risk_figures, sets  # noqa: E402
-from fitting import fit_logistic  # noqa: E402
 from raglab.answer.answerer import assess, compose  # noqa: E402
-from raglab.answer.sentences import CONFIDENCE_FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
+from raglab.answer.facts import asks_two, missing_half  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_FEATURES, Model, fresh_spans, spans_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import parse_goldens  # noqa: E402
 from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
 from raglab.text.analyzer import analyze, memo  # noqa: E402
+from raglab.text.answertypes import question_types  # noqa: E402
+from raglab.text.numbers import numbers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CACHE = os.path.join(ROOT, ".cache", "verify_probe")
@@ -66,18 +107,25 @@ def shown_answers(exs: list[dict], weights, m: dict, k: int) -> list[dict]:
     return out
 
 
+def committed() -> dict:
+    with open(MODEL, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def store(name: str, value) -> None:
+    os.makedirs(CACHE, exist_ok=True)
+    with open(os.path.join(CACHE, name), "w", encoding="utf-8") as fh:
+        json.dump(value, fh, ensure_ascii=False)
+
+
 def collect() -> None:
     """Our dev questions answered by sentence models that never saw them: `oof` (the five folds
     of fit_answerer), `late` (questions from q350 on, by a model fitted without them) and
     `early_oof` (the earlier ones, five folds fitted without the late ones either); and the
     external sets' dev halves and the TyDi train questions answered by the full model."""
-    with open(MODEL, encoding="utf-8") as fh:
-        m = json.load(fh)
-    k = Config().k
-    t0 = time.time()
+    m, k = committed(), Config().k
     with memo():
         data = sets()
-        print(f"sets {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
         ours = data["served"]
         fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
         late = {e["question"].id for e in ours if not early(e["question"].id)}
@@ -93,7 +141,6 @@ def collect() -> None:
                 oof[i] = row
             for i, row in zip(idx, shown_answers([ours[i] for i in idx], w2, m, k)):
                 early_oof[i] = row
-            print(f"fold {f} {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
         w_late = fit_choice(data, skip=lambda e: id(e) in is_ours and e["question"].id in late)
         late_rows = shown_answers(ours, w_late, m, k)
         out["ours"]["oof"] = oof
@@ -103,25 +150,18 @@ def collect() -> None:
         out["ours"]["served"] = shown_answers(ours, m["weights"], m, k)
         for name in ("covid-qa-faq", "tydiqa-en", "tydiqa-en-train"):
             out["ext"][name] = shown_answers(data[name], m["weights"], m, k)
-        print(f"done {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, "answers.json"), "w", encoding="utf-8") as fh:
-        json.dump(out, fh, ensure_ascii=False)
+    store("answers.json", out)
 
 
 def extra(path: str) -> None:
     """Held-out questions (a goldens file of their own) answered by the committed model, which
     is fitted on our whole dev split and never on them."""
-    with open(MODEL, encoding="utf-8") as fh:
-        m = json.load(fh)
-    docs = load_corpus(os.path.join(ROOT, "corpus"))
+    m, docs = committed(), load_corpus(os.path.join(ROOT, "corpus"))
     with open(path, encoding="utf-8") as fh:
         questions = parse_goldens(fh.read(), docs, os.path.basename(path))
     with memo():
         rows = shown_answers(examples(docs, questions, OURS), m["weights"], m, Config().k)
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, "extra.json"), "w", encoding="utf-8") as fh:
-        json.dump(rows, fh, ensure_ascii=False)
+    store("extra.json", rows)
     print(f"{len(rows)} questions answered", file=sys.stderr)
 
 
@@ -135,38 +175,17 @@ FRAMINGS = {
 }
 
 
-def every_row(got: dict, more: list | None = None):
-    for rows in got["ours"].values():
-        yield from rows
-    for rows in got["ext"].values():
-        yield from rows
-    yield from more or ()
-
-
 def key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
-
-
-def load_vectors() -> dict:
-    path = os.path.join(CACHE, "vectors.json")
-    if not os.path.exists(path):
-        return {}
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
 
 
 def encode(framings) -> None:
     """Every answer's joint text through the encoder, cached by the text's digest."""
     from raglab.encoder.native import native_encoder
 
-    enc = native_encoder()
-    got = load_answers()
-    vecs = load_vectors()
-    todo = []
-    for r in every_row(got, load_extra()):
-        if r["signals"] is None:
-            continue
-        for name in framings:
+    enc, got, vecs, todo = native_encoder(), cached("answers.json"), cached("vectors.json", {}), []
+    for r in [r for part in ("ours", "ext") for rows in got[part].values() for r in rows] + cached("extra.json", []):
+        for name in framings if r["signals"] else ():
             t = FRAMINGS[name](r)
             if key(t) not in vecs:
                 vecs[key(t)] = None
@@ -177,8 +196,13 @@ def encode(framings) -> None:
         vecs[key(t)] = [round(x, 7) for x in enc.encode(t)]
         if n % 500 == 499:
             print(f"{n + 1} {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
-    with open(os.path.join(CACHE, "vectors.json"), "w", encoding="utf-8") as fh:
-        json.dump(vecs, fh)
+    store("vectors.json", vecs)
+
+
+def timed(f, *args) -> float:
+    t0 = time.perf_counter()
+    f(*args)
+    return 1000 * (time.perf_counter() - t0)
 
 
 def latency() -> None:
@@ -188,31 +212,21 @@ def latency() -> None:
     from raglab.encoder.native import native_encoder
 
     enc = native_encoder()
-    texts = [FRAMINGS["qp"](r) for r in load_answers()["ours"]["served"] if r["signals"]]
+    texts = [FRAMINGS["qp"](r) for r in cached("answers.json")["ours"]["served"] if r["signals"]]
     ms, pieces = [], []
-    for t in texts:
-        ids = enc.ids(t)
-        best = None
-        for _ in range(3):
-            t0 = time.perf_counter()
-            enc.backend.encode_ids(ids)
-            best = min(best or 1e9, 1000 * (time.perf_counter() - t0))
-        ms.append(best)
+    for ids in [enc.ids(t) for t in texts]:
+        ms.append(min(timed(enc.backend.encode_ids, ids) for _ in range(3)))  # the best of three
         pieces.append(len(ids))
     ms.sort()
     print(json.dumps({"texts": len(texts), "pieces_median": statistics.median(pieces), "median_ms": round(statistics.median(ms), 1),
                       "p95_ms": round(ms[int(0.95 * len(ms))], 1), "max_ms": round(ms[-1], 1)}))
 
 
-def load_answers() -> dict:
-    with open(os.path.join(CACHE, "answers.json"), encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def load_extra() -> list:
-    path = os.path.join(CACHE, "extra.json")
-    if not os.path.exists(path):
-        return []
+def cached(name: str, default=None):
+    """A file `collect`, `extra` or `encode` wrote (`default` when there is none)."""
+    path = os.path.join(CACHE, name)
+    if default is not None and not os.path.exists(path):
+        return default
     with open(path, encoding="utf-8") as fh:
         return json.load(fh)
 
@@ -221,8 +235,6 @@ def load_extra() -> list:
 
 def fit_lr(x, y, l2, weight=None):
     """L2-regularised logistic regression by Newton's method (column 0, the bias, unpenalised)."""
-    import numpy as np
-
     w = np.zeros(x.shape[1])
     s = np.ones(len(y)) if weight is None else weight
     pen = np.full(x.shape[1], float(l2))
@@ -242,11 +254,6 @@ def structural(r) -> list[float]:
     """Checks of the shown answer against the question's shape: a two-fact question given one
     value; one whose shown quotes leave a half's words out (`facts.missing_half`); a kind of
     value the question asks for (`question_types`) that nothing shown states."""
-    from raglab.answer.facts import asks_two, missing_half
-    from raglab.answer.sentences import fresh_spans, spans_of
-    from raglab.text.answertypes import question_types
-    from raglab.text.numbers import numbers
-
     q = r["question"]
     two = asks_two(q)
     text = "\n".join(r["quotes"])
@@ -263,26 +270,19 @@ class Data:
     """One set of answers as arrays: the confidence's signals, the joint vectors, labels."""
 
     def __init__(self, rows, vecs, framing):
-        import numpy as np
-
         self.rows = rows
         self.sig = np.array([r["signals"] or [1.0] + [0.0] * (len(CONFIDENCE_FEATURES) - 1) for r in rows])
-        dim = 384
-        self.vec = np.array([[1.0] + [20.0 * v for v in vecs[key(FRAMINGS[framing](r))]] if r["signals"] else
-                             [1.0] + [0.0] * dim for r in rows])
+        # unit vectors scaled to components of about 1, so one L2 suits the head and the signals
+        self.vec = np.array([[1.0] + [20.0 * v for v in (vecs[key(FRAMINGS[framing](r))] if r["signals"] else [0.0] * 384)] for r in rows])
         self.y = np.array([1.0 if r["right"] else 0.0 for r in rows])
         self.st = np.array([structural(r) if r["signals"] else [0.0, 0.0, 0.0] for r in rows])
         self.has = np.array([r["signals"] is not None for r in rows])
         self.outcomes = [(r["answerable"], r["speaks"], r["right"], r["f1"]) for r in rows]
 
     def take(self, idx):
-        import numpy as np
-
-        d = Data.__new__(Data)
-        idx = np.asarray(idx, dtype=int)
-        d.rows = [self.rows[i] for i in idx]
+        d, idx = Data.__new__(Data), np.asarray(idx, dtype=int)
+        d.rows, d.outcomes = [self.rows[i] for i in idx], [self.outcomes[i] for i in idx]
         d.sig, d.vec, d.y, d.has, d.st = self.sig[idx], self.vec[idx], self.y[idx], self.has[idx], self.st[idx]
-        d.outcomes = [self.outcomes[i] for i in idx]
         return d
 
 
@@ -291,20 +291,16 @@ class Trial:
     its L2 `l2`, the external answers weighing `ext` times ours in its fit), or both
     (the head's logit, out of fold on the training answers, as a twelfth signal)."""
 
-    def __init__(self, name, signals=True, head=False, l2=10.0, ext=0.0, checks=()):
+    def __init__(self, name, signals=True, head=False, l2=10.0, ext=0.0, checks=(), veto=None):
         self.name, self.signals, self.head, self.l2, self.ext = name, signals, head, l2, ext
+        self.veto = veto  # a column of `structural` that makes the answerer abstain whatever the confidence
         self.checks = list(checks)  # columns of `structural` added to the signals
 
     def sig(self, d):
-        import numpy as np
-
         return np.hstack([d.sig, d.st[:, self.checks]]) if self.checks else d.sig
 
     def _head(self, train, ext):
-        import numpy as np
-
-        x, y = train.vec[train.has], train.y[train.has]
-        wt = np.ones(len(y))
+        x, y, wt = train.vec[train.has], train.y[train.has], np.ones(int(train.has.sum()))
         if self.ext and ext is not None:
             xe, ye = ext.vec[ext.has], ext.y[ext.has]
             x, y = np.vstack([x, xe]), np.concatenate([y, ye])
@@ -312,15 +308,12 @@ class Trial:
         return fit_lr(x, y, self.l2, wt)
 
     def fit(self, train, ext=None, folds=5):
-        import numpy as np
-
         if not self.signals:
             return ("head", self._head(train, ext))
         if not self.head:
             return ("sig", fit_lr(self.sig(train)[train.has], train.y[train.has], 1.0))
         # the head's logit for the training answers out of fold, so the stacked fit trusts it as it will be on new ones
-        z = np.zeros(len(train.y))
-        order = np.arange(len(train.y))
+        z, order = np.zeros(len(train.y)), np.arange(len(train.y))
         for f in range(folds):
             inner = order % folds != f
             h = self._head(train.take(order[inner]), ext)
@@ -329,8 +322,6 @@ class Trial:
         return ("both", (self._head(train, ext), fit_lr(x[train.has], train.y[train.has], 1.0)))
 
     def score(self, model, d):
-        import numpy as np
-
         kind, m = model
         if kind == "head":
             z = d.vec @ m
@@ -339,17 +330,21 @@ class Trial:
         else:
             h, w = m
             z = np.hstack([self.sig(d), (d.vec @ h)[:, None]]) @ w
-        return [float(1 / (1 + math.exp(-v))) if has else 0.0 for v, has in zip(z, d.has)]
+        veto = d.st[:, self.veto] if self.veto is not None else np.zeros(len(z))
+        return [float(1 / (1 + math.exp(-v))) if has and not no else 0.0 for v, has, no in zip(z, d.has, veto)]
 
 
-def aurc(outcomes, conf, w=None) -> float:
-    return Curve([c if o[1] else None for o, c in zip(outcomes, conf)], [0 if o[2] else 1 for o in outcomes]).aurc(w)
+def curve(outcomes, conf) -> Curve:
+    return Curve([c if o[1] else None for o, c in zip(outcomes, conf)], [0 if o[2] else 1 for o in outcomes])
+
+
+def aurc(outcomes, conf) -> float:
+    return curve(outcomes, conf).aurc()
 
 
 def paired(outcomes, conf_a, conf_b, draws=1000, seed=7) -> tuple[float, float]:
     """95% interval of AURC(b) - AURC(a) over bootstrap resamples of the questions."""
-    ca = Curve([c if o[1] else None for o, c in zip(outcomes, conf_a)], [0 if o[2] else 1 for o in outcomes])
-    cb = Curve([c if o[1] else None for o, c in zip(outcomes, conf_b)], [0 if o[2] else 1 for o in outcomes])
+    ca, cb = curve(outcomes, conf_a), curve(outcomes, conf_b)
     rng, n, diffs = random.Random(seed), len(outcomes), []
     for _ in range(draws):
         w = [0] * n
@@ -368,32 +363,35 @@ def at(outcomes, conf, t) -> str:
     return f"{len(said) - wrong}/{wrong} of {n_ans} answerable + {len(outcomes) - n_ans} (risk {wrong / len(said) if said else 0:.3f})"
 
 
+def top(outcomes, conf, n) -> str:
+    """right / wrong among the n answers with the highest confidence (a ranking at the served trial's answer count)."""
+    said = sorted([(c, i) for i, (o, c) in enumerate(zip(outcomes, conf)) if o[1]], key=lambda x: (-x[0], x[1]))[:n]
+    wrong = sum(1 for _, i in said if not outcomes[i][2])
+    return f"{len(said) - wrong}/{wrong}"
+
+
 TRIALS = [Trial("served signals (11, L2 1)"),
           Trial("signals + two asked, one value", checks=(0,)),
           Trial("signals + a half's words missing", checks=(1,)),
           Trial("signals + an asked kind not stated", checks=(2,)),
-          Trial("signals + all three checks", checks=(0, 1, 2))]
+          Trial("signals + all three checks", checks=(0, 1, 2)),
+          Trial("signals, veto: two asked, one value", veto=0)]
 for _f in FRAMINGS:
     for _l2 in (10.0, 100.0):
         for _ext in (0.0, 1.0):
             TRIALS.append(Trial(f"{_f} head alone L2 {_l2:g} ext {_ext:g}", signals=False, head=True, l2=_l2, ext=_ext))
             TRIALS.append(Trial(f"signals + {_f} head L2 {_l2:g} ext {_ext:g}", head=True, l2=_l2, ext=_ext))
-TRIALS.append(Trial("signals + two asked, one value + qp head L2 10 ext 0", head=True, checks=(0,)))
-TRIALS.append(Trial("signals + two asked, one value + qp head L2 100 ext 0", head=True, l2=100.0, checks=(0,)))
+TRIALS += [Trial(f"signals + two asked, one value + qp head L2 {x:g} ext 0", head=True, l2=x, checks=(0,)) for x in (10.0, 100.0)]
 
 
 def evaluate(only: str | None = None) -> None:
-    import numpy as np
-
-    got, vecs, more = load_answers(), load_vectors(), load_extra()
+    got, vecs, more = cached("answers.json"), cached("vectors.json", {}), cached("extra.json", [])
     ids = [r["id"] for r in got["ours"]["oof"]]
     folds = np.array([got["folds"][i] for i in ids])
-    late = np.array([not early(i) for i in ids])
-    fresh = np.array([350 <= int(i[1:]) < 406 for i in ids])
-    banglish = np.array([450 <= int(i[1:]) < 482 for i in ids])
-    base_oof = base_late = None
+    late, fresh, banglish = (np.array([lo <= int(i[1:]) < hi for i in ids]) for lo, hi in ((LATE, 1000), (350, 406), (450, 482)))
+    base_oof, base_late, counts = None, None, {}
     for n, trial in enumerate(TRIALS):
-        if n and only and only not in trial.name:
+        if n and only and not any(x in trial.name for x in only.split("|")):
             continue  # the first (served) trial always runs: the others' paired differences are against it
         framing = next((f for f in FRAMINGS if " " + f + " head" in " " + trial.name), "qp")
         oof = Data(got["ours"]["oof"], vecs, framing)
@@ -419,8 +417,8 @@ def evaluate(only: str | None = None) -> None:
         for name, mask in (("fresh", fresh), ("banglish", banglish), ("late", late)):
             o = [x for x, k in zip(split.outcomes, mask) if k]
             c = [x for x, k in zip(lconf, mask) if k]
-            line[name] = at(o, c, t)
-            line[name + "_aurc"] = round(aurc(o, c), 3)
+            counts[name] = counts.get(name, sum(1 for x, cc in zip(o, c) if x[1] and cc >= t))  # the served trial's
+            line.update({name: at(o, c, t), name + "_at_served_count": top(o, c, counts[name]), name + "_aurc": round(aurc(o, c), 3)})
         line["late_aurc_change_95"] = paired([x for x, k in zip(split.outcomes, late) if k],
                                              [x for x, k in zip(base_late, late) if k], [x for x, k in zip(lconf, late) if k])
         if more:
@@ -430,9 +428,10 @@ def evaluate(only: str | None = None) -> None:
             served = Data(got["ours"]["served"], vecs, framing)
             t_all = risk_figures(served.outcomes, trial.score(full, served))["threshold"]
             xd = Data(more, vecs, framing)
-            line["extra"] = at(xd.outcomes, trial.score(full, xd), t_all)
-            line["extra_threshold"] = t_all
-            line["extra_aurc"] = round(aurc(xd.outcomes, trial.score(full, xd)), 3)
+            c = trial.score(full, xd)
+            counts["extra"] = counts.get("extra", sum(1 for x, cc in zip(xd.outcomes, c) if x[1] and cc >= t_all))
+            line.update({"extra": at(xd.outcomes, c, t_all), "extra_at_served_count": top(xd.outcomes, c, counts["extra"]),
+                         "extra_threshold": t_all, "extra_aurc": round(aurc(xd.outcomes, c), 3)})
         print(json.dumps(line, ensure_ascii=False), flush=True)
 
 
@@ -441,13 +440,5 @@ if __name__ == "__main__":
     p.add_argument("stage", choices=("collect", "encode", "evaluate", "extra", "latency"))
     p.add_argument("file", nargs="?")
     args = p.parse_args()
-    if args.stage == "collect":
-        collect()
-    elif args.stage == "extra":
-        extra(args.file)
-    elif args.stage == "latency":
-        latency()
-    elif args.stage == "encode":
-        encode(args.file.split(",") if args.file else list(FRAMINGS))
-    else:
-        evaluate(args.file)
+    {"collect": collect, "extra": lambda: extra(args.file), "latency": latency, "evaluate": lambda: evaluate(args.file),
+     "encode": lambda: encode(args.file.split(",") if args.file else list(FRAMINGS))}[args.stage]()
