@@ -2,6 +2,7 @@
 not fitted on? (Tried, none kept.)
 
     .venv/bin/python bench/verify_probe.py collect      # sentence models and answers (about a minute)
+    .venv/bin/python bench/verify_probe.py candidates   # every candidate unit of our dev questions, labelled
     .venv/bin/python bench/verify_probe.py extra FILE   # held-out questions (a goldens file), answered by the committed model
     .venv/bin/python bench/verify_probe.py encode       # question and shown quote encoded together (a few minutes)
     .venv/bin/python bench/verify_probe.py evaluate ["NAME|NAME"]  # every trial (or those whose name holds NAME)
@@ -10,40 +11,22 @@ not fitted on? (Tried, none kept.)
 A trial is a confidence: the eleven signals (served), with structural checks of the shown answer,
 or with a logistic head (384 weights, L2 10 or 100, with or without the external sets' answers)
 over the encoder's vector of question and quote read together ("query: Q passage: QUOTE", qp;
-the short answer first, qsp), its logit (out of fold on the training answers) a twelfth signal.
+the short answer first, qsp), its logit (out of fold on the training answers) a twelfth signal;
+or such a head trained on every candidate unit of the training questions, labelled evidence or
+not (`candidates`: a verifier of many more pairs than answers), applied to the shown quote.
 Judged (numpy): out of fold on the 261 dev questions (fit_answerer's folds; AURC, its paired
 bootstrap change, the risk rule); fitted on q001-q349 only (answers out of fold, the later ones
 by a sentence model fitted without them) and carried to the fresh q350-q405 and Banglish
 q450-q481 at the threshold the rule picks in sample; and fitted on all 261, carried to q500-q547.
 
-Findings (served trial first; fresh / Banglish / q500-q547 as right/wrong answers):
-
-| trial | dev AURC oof (change 95%) | fresh at rule (t) | Banglish | late AURC (change) | q500-q547 at rule |
-|---|---|---|---|---|---|
-| served, 11 signals | 0.219 | 5/4, risk 0.444 (0.70) | 11/1 | 0.368 | 2/1 (0.80) |
-| + two asked, one value shown | 0.212 [-0.018, 0.001] | 5/3, 0.375 (0.70) | 12/1 | 0.360 [-0.027, 0.003] | 4/2 |
-| + a half's words missing | 0.214 [-0.016, 0.004] | 5/5, 0.500 (0.65) | 13/1 | 0.358 | 1/1 |
-| + an asked kind not stated | 0.217 [-0.008, 0.003] | 5/4 (0.70) | 12/1 | 0.367 | 1/1 |
-| veto: two asked, one value | 0.217 [-0.022, 0.015] | 5/3, 0.375 (0.70) | 12/1 | 0.343 | 2/1 |
-| qp head alone, L2 10 / 100 | 0.237 / 0.246 | 13/14 (0.40) / 5/5 | 23/3 / 9/0 | 0.335 / 0.350 | 12/12 / 6/4 |
-| + qp head, L2 10 | 0.203 [-0.034, 0.002] | 11/12, 0.522 (0.40) | 18/4 | 0.332 [-0.079, 0.001] | 9/5 |
-| + qsp head, L2 10 | 0.201 [-0.038, -0.000] | 11/12, 0.522 (0.40) | 18/4 | 0.328 [-0.082, -0.004] | 10/6 |
-| + qsp head, L2 100 | 0.208 [-0.027, 0.003] | 9/7, 0.438 (0.55) | 17/2 | 0.342 | 7/4 |
-| + qp head, L2 10, external answers too | 0.206 [-0.031, 0.004] | 10/10 (0.45) | 18/3 | 0.337 | 9/5 |
-| + two asked, one value + qp head L2 10 | 0.200 [-0.038, -0.002] | 11/11 (0.40) | 18/4 | 0.319 [-0.092, -0.011] | 8/4 |
-
-The joint head ranks a little better (AURC -0.02 on dev, -0.03 to -0.05 on the late questions,
-intervals touching 0) but not where the threshold cuts: at the served trial's answer count the
-top answers are the same (fresh 5/4, q500-q547 2/1, Banglish 12/0 against 11/1). Fitted on the
-earlier questions, a head lets the rule pick 0.40-0.55 and the fresh risk stays 0.44-0.52 with
-more answers: the bar (fresh risk clearly below 0.444, no fewer right) is not met. The head
-alone is worse than the eleven signals; the external answers add nothing. "Two asked, one value
-shown" removes one wrong fresh answer; on our questions it flags 4 right and 13 wrong answers
-(dev and q500-q547, threshold 0), on TyDi 36 right and 24 wrong ("and" joins names): as a rule
-it costs there, as a weight it is within noise. Cost: the joint text has 57 pieces at the median,
-57.5 ms median / 128 ms p95 natively under load 3.4 on 2 cores (14 ms for 43 pieces unloaded);
-in the page it would run in the wasm kernel per question (the quote depends on the answer, so
-only golden questions could be shipped precomputed; the kernel gives the same bits there).
+Findings (docs/pipeline.md, "A verification signal, tried and not kept", has every trial's
+figures): nothing passes. Fitted on q001-q349, the served eleven signals answer the fresh
+questions 5 right / 4 wrong at the rule's 0.70 (Banglish 11/1), q500-q547 2/1 at 0.80. The joint
+head as a twelfth signal lowers the AURC (dev 0.219 -> 0.201-0.209, late 0.368 -> 0.319-0.342,
+intervals touching 0), but at the served trial's answer count the top answers are the same, and
+the threshold the rule picks falls to 0.40-0.55 with fresh risk 0.44-0.52. Structural checks
+remove at most one wrong fresh answer; the pair verifier helps q500-q547 (7/1) and hurts the
+fresh ones (5/6). The joint encoding costs 19.3 ms median natively (57 pieces; 57.5 ms under load 3.4).
 """
 
 from __future__ import annotations
@@ -66,7 +49,7 @@ from raglab.answer.answerer import assess, compose  # noqa: E402
 from raglab.answer.facts import asks_two, missing_half  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, Model, fresh_spans, spans_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
-from raglab.corpus.goldens import parse_goldens  # noqa: E402
+from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402
 from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
@@ -153,6 +136,17 @@ def collect() -> None:
     store("answers.json", out)
 
 
+def candidates() -> None:
+    """Every candidate unit around our dev questions' top k chunks, labelled by fit_answerer's
+    evidence rule: many more (question, sentence) pairs for a verifier than answers."""
+    docs = load_corpus(os.path.join(ROOT, "corpus"))
+    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs) if q.split == "dev"]
+    with memo():
+        exs = examples(docs, questions, OURS)
+    store("candidates.json", [{"id": e["question"].id, "question": e["question"].question, "quotes": [c.quote.text], "y": y}
+                              for e in exs for c, y in zip(e["candidates"], e["labels"]) if c.rank < Config().k])
+
+
 def extra(path: str) -> None:
     """Held-out questions (a goldens file of their own) answered by the committed model, which
     is fitted on our whole dev split and never on them."""
@@ -184,7 +178,8 @@ def encode(framings) -> None:
     from raglab.encoder.native import native_encoder
 
     enc, got, vecs, todo = native_encoder(), cached("answers.json"), cached("vectors.json", {}), []
-    for r in [r for part in ("ours", "ext") for rows in got[part].values() for r in rows] + cached("extra.json", []):
+    for r in [r for part in ("ours", "ext") for rows in got[part].values() for r in rows] + cached("extra.json", []) + \
+            [dict(c, signals=True) for c in cached("candidates.json", [])]:
         for name in framings if r["signals"] else ():
             t = FRAMINGS[name](r)
             if key(t) not in vecs:
@@ -291,8 +286,8 @@ class Trial:
     its L2 `l2`, the external answers weighing `ext` times ours in its fit), or both
     (the head's logit, out of fold on the training answers, as a twelfth signal)."""
 
-    def __init__(self, name, signals=True, head=False, l2=10.0, ext=0.0, checks=(), veto=None):
-        self.name, self.signals, self.head, self.l2, self.ext = name, signals, head, l2, ext
+    def __init__(self, name, signals=True, head=False, l2=10.0, ext=0.0, checks=(), veto=None, pairs=False):
+        self.name, self.signals, self.head, self.l2, self.ext, self.pairs = name, signals, head, l2, ext, pairs
         self.veto = veto  # a column of `structural` that makes the answerer abstain whatever the confidence
         self.checks = list(checks)  # columns of `structural` added to the signals
 
@@ -300,6 +295,9 @@ class Trial:
         return np.hstack([d.sig, d.st[:, self.checks]]) if self.checks else d.sig
 
     def _head(self, train, ext):
+        if self.pairs:  # a verifier of (question, sentence) pairs: the training questions' candidates, evidence or not
+            keep = np.array([i in {r["id"] for r in train.rows} for i in PAIRS.ids])
+            return fit_lr(PAIRS.vec[keep], PAIRS.y[keep], self.l2)
         x, y, wt = train.vec[train.has], train.y[train.has], np.ones(int(train.has.sum()))
         if self.ext and ext is not None:
             xe, ye = ext.vec[ext.has], ext.y[ext.has]
@@ -381,6 +379,7 @@ for _f in FRAMINGS:
         for _ext in (0.0, 1.0):
             TRIALS.append(Trial(f"{_f} head alone L2 {_l2:g} ext {_ext:g}", signals=False, head=True, l2=_l2, ext=_ext))
             TRIALS.append(Trial(f"signals + {_f} head L2 {_l2:g} ext {_ext:g}", head=True, l2=_l2, ext=_ext))
+TRIALS += [Trial(f"signals + pair verifier L2 {x:g}", head=True, l2=x, pairs=True) for x in (10.0, 100.0)]
 TRIALS += [Trial(f"signals + two asked, one value + qp head L2 {x:g} ext 0", head=True, l2=x, checks=(0,)) for x in (10.0, 100.0)]
 
 
@@ -394,6 +393,12 @@ def evaluate(only: str | None = None) -> None:
         if n and only and not any(x in trial.name for x in only.split("|")):
             continue  # the first (served) trial always runs: the others' paired differences are against it
         framing = next((f for f in FRAMINGS if " " + f + " head" in " " + trial.name), "qp")
+        if trial.pairs:
+            global PAIRS
+            rows = [dict(c, signals=[1.0] + [0.0] * 10, shorts=[], right=bool(c["y"]), answerable=True, speaks=True, f1=0.0)
+                    for c in cached("candidates.json")]
+            PAIRS = Data(rows, vecs, framing)
+            PAIRS.ids = [r["id"] for r in rows]
         oof = Data(got["ours"]["oof"], vecs, framing)
         ext = Data([r for name in ("covid-qa-faq", "tydiqa-en", "tydiqa-en-train") for r in got["ext"][name]], vecs, framing)
         conf = np.zeros(len(ids))
@@ -437,8 +442,8 @@ def evaluate(only: str | None = None) -> None:
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("stage", choices=("collect", "encode", "evaluate", "extra", "latency"))
+    p.add_argument("stage", choices=("collect", "candidates", "encode", "evaluate", "extra", "latency"))
     p.add_argument("file", nargs="?")
     args = p.parse_args()
-    {"collect": collect, "extra": lambda: extra(args.file), "latency": latency, "evaluate": lambda: evaluate(args.file),
+    {"collect": collect, "candidates": candidates, "extra": lambda: extra(args.file), "latency": latency, "evaluate": lambda: evaluate(args.file),
      "encode": lambda: encode(args.file.split(",") if args.file else list(FRAMINGS))}[args.stage]()
