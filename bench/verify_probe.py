@@ -1,5 +1,4 @@
-"""Probe: does a verification signal tell a right answer from a wrong one on questions it was
-not fitted on? (Tried, none kept.)
+"""Probe: does a verification signal tell right answers from wrong ones on unseen questions? None kept.
 
     .venv/bin/python bench/verify_probe.py collect      # sentence models and answers (about a minute)
     .venv/bin/python bench/verify_probe.py candidates   # every candidate unit of our dev questions, labelled
@@ -8,25 +7,21 @@ not fitted on? (Tried, none kept.)
     .venv/bin/python bench/verify_probe.py evaluate ["NAME|NAME"]  # every trial (or those whose name holds NAME)
     .venv/bin/python bench/verify_probe.py latency      # what the joint encoding costs per answer
 
-A trial is a confidence: the eleven signals (served), with structural checks of the shown answer,
-or with a logistic head (384 weights, L2 10 or 100, with or without the external sets' answers)
-over the encoder's vector of question and quote read together ("query: Q passage: QUOTE", qp;
-the short answer first, qsp), its logit (out of fold on the training answers) a twelfth signal;
-or such a head trained on every candidate unit of the training questions, labelled evidence or
-not (`candidates`: a verifier of many more pairs than answers), applied to the shown quote.
-Judged (numpy): out of fold on the 261 dev questions (fit_answerer's folds; AURC, its paired
-bootstrap change, the risk rule); fitted on q001-q349 only (answers out of fold, the later ones
-by a sentence model fitted without them) and carried to the fresh q350-q405 and Banglish
-q450-q481 at the threshold the rule picks in sample; and fitted on all 261, carried to q500-q547.
+A trial is a confidence: the eleven signals (served), with checks of the shown answer, or with
+the logit of a logistic head (384 weights, L2 10 or 100) over the encoder's vector of question
+and quote read together ("query: Q passage: QUOTE", qp; short answer first, qsp) as a twelfth
+signal, the head fitted on answers (out of fold) or on every candidate unit, evidence or not (a
+pair verifier). Judged (numpy): out of fold on the 261 dev questions (AURC, its paired bootstrap
+change, the risk rule); fitted on q001-q349 only and carried to the fresh q350-q405 and Banglish
+q450-q481 at the rule's threshold in sample (and out of fold); fitted on all 261, to q500-q547.
 
-Findings (docs/pipeline.md, "A verification signal, tried and not kept", has every trial's
-figures): nothing passes. Fitted on q001-q349, the served eleven signals answer the fresh
-questions 5 right / 4 wrong at the rule's 0.70 (Banglish 11/1), q500-q547 2/1 at 0.80. The joint
-head as a twelfth signal lowers the AURC (dev 0.219 -> 0.201-0.209, late 0.368 -> 0.319-0.342,
-intervals touching 0), but at the served trial's answer count the top answers are the same, and
-the threshold the rule picks falls to 0.40-0.55 with fresh risk 0.44-0.52. Structural checks
-remove at most one wrong fresh answer; the pair verifier helps q500-q547 (7/1) and hurts the
-fresh ones (5/6). The joint encoding costs 19.3 ms median natively (57 pieces; 57.5 ms under load 3.4).
+Findings (every figure: docs/pipeline.md, "A verification signal, tried and not kept"): nothing
+passes. Fitted on q001-q349, the served signals answer the fresh questions 5 right / 4 wrong at
+the rule's 0.70, q500-q547 2/1 at 0.80. The joint head lowers the AURC (dev 0.219 -> 0.20-0.21,
+late 0.368 -> 0.32-0.34, intervals touching 0) but lets the rule pick 0.40-0.55, fresh risk
+0.44-0.52; checks of the shown answer drop at most one wrong fresh answer. With thresholds from
+out-of-fold confidences the dev-best trial (two asked, one value + qp head) gives fresh 6/4,
+Banglish 12/0, q500-q547 7/1: better, not clearly. Joint encoding: 19.3 ms median natively.
 """
 
 from __future__ import annotations
@@ -414,6 +409,11 @@ def evaluate(only: str | None = None) -> None:
         m = trial.fit(tr, ext)
         t = risk_figures(tr.outcomes, trial.score(m, tr))["threshold"]
         lconf = trial.score(m, split)
+        # the threshold the rule picks on the early questions' own out-of-fold confidences instead
+        inner, idx = np.zeros(len(tr.y)), np.arange(len(tr.y))
+        for f in range(FOLDS):
+            inner[idx % FOLDS == f] = trial.score(trial.fit(tr.take(idx[idx % FOLDS != f]), ext), tr.take(idx[idx % FOLDS == f]))
+        t_oof = risk_figures(tr.outcomes, list(inner))["threshold"]
         base_late = base_late or lconf
         line = {"trial": trial.name, "oof_aurc": round(aurc(oof.outcomes, conf), 3),
                 "aurc_change_95": paired(oof.outcomes, base_oof, conf),
@@ -423,7 +423,7 @@ def evaluate(only: str | None = None) -> None:
             o = [x for x, k in zip(split.outcomes, mask) if k]
             c = [x for x, k in zip(lconf, mask) if k]
             counts[name] = counts.get(name, sum(1 for x, cc in zip(o, c) if x[1] and cc >= t))  # the served trial's
-            line.update({name: at(o, c, t), name + "_at_served_count": top(o, c, counts[name]), name + "_aurc": round(aurc(o, c), 3)})
+            line.update({name: at(o, c, t), name + "_oof_t": f"{at(o, c, t_oof)} at {t_oof}", name + "_at_served_count": top(o, c, counts[name]), name + "_aurc": round(aurc(o, c), 3)})
         line["late_aurc_change_95"] = paired([x for x, k in zip(split.outcomes, late) if k],
                                              [x for x, k in zip(base_late, late) if k], [x for x, k in zip(lconf, late) if k])
         if more:
@@ -435,7 +435,7 @@ def evaluate(only: str | None = None) -> None:
             xd = Data(more, vecs, framing)
             c = trial.score(full, xd)
             counts["extra"] = counts.get("extra", sum(1 for x, cc in zip(xd.outcomes, c) if x[1] and cc >= t_all))
-            line.update({"extra": at(xd.outcomes, c, t_all), "extra_at_served_count": top(xd.outcomes, c, counts["extra"]),
+            line.update({"extra": at(xd.outcomes, c, t_all), "extra_oof_t": f"{at(xd.outcomes, c, rule['threshold'])} at {rule['threshold']}", "extra_at_served_count": top(xd.outcomes, c, counts["extra"]),
                          "extra_threshold": t_all, "extra_aurc": round(aurc(xd.outcomes, c), 3)})
         print(json.dumps(line, ensure_ascii=False), flush=True)
 
