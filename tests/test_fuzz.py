@@ -141,8 +141,10 @@ def test_analysis_is_blind_to_nfc_bom_and_line_ends(text):
     # The corpus is normalised on load but a typed question is not: both must meet.
     # Not claimed next to a foreign combining mark (U+0301, Hebrew points, ...): NFC fuses
     # "e" + U+0301 into "é", which the ASCII-only Latin reader skips, and reorders marks
-    # past a hasanta, which moves a word boundary. Help-centre text has no such marks.
-    assume(not any(unicodedata.combining(ch) and not "\u0980" <= ch <= "\u09ff" for ch in text))
+    # past a hasanta, which moves a word boundary. The same holds for the Bangla block's one
+    # mark the analyzer reads as no letter, the sandhi mark U+09FE: NFC moves a nukta in front
+    # of it, across the word boundary it makes. Help-centre text has no such marks.
+    assume(not any(unicodedata.combining(ch) and not ("\u0980" <= ch <= "\u09ff" and ch != "\u09fe") for ch in text))
     assert analyze(normalize(text)) == analyze(text)
     assert normalize(normalize(text)) == normalize(text)
 
