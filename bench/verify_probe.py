@@ -31,7 +31,6 @@ import hashlib
 import json
 import math
 import os
-import random
 import sys
 import time
 
@@ -39,8 +38,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from confidence_generalise import paired_aurc_gain  # noqa: E402
 from fit_answerer import FOLDS, MODEL, OURS, examples, fit_choice, risk_figures, sets  # noqa: E402
-from raglab.answer.answerer import assess, compose  # noqa: E402
+from raglab.answer.answerer import compose  # noqa: E402
 from raglab.answer.facts import asks_two, missing_half  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, Model, fresh_spans, spans_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
@@ -68,9 +68,7 @@ def shown_answers(exs: list[dict], weights, m: dict, k: int) -> list[dict]:
     out = []
     for e in exs:
         q, pipe = e["question"], e["pipe"]
-        text, cues = pipe.read(q.question), pipe.cues(q.question)
-        a = assess(analyze(text), e["chunks"][:k], pipe.retriever.idf, pipe.aliases(cues), cues, e["scores"][:k],
-                   pipe.docs, pipe.closest, model)
+        a = pipe.assess(q.question, e["chunks"][:k], e["scores"][:k], model)
         row = {"id": q.id, "question": q.question, "lang": q.lang, "kind": q.kind, "answerable": q.answerable,
                "qtype": e["info"].qtype, "signals": None, "quotes": [], "shorts": [], "right": False, "speaks": False,
                "f1": 0.0}
@@ -335,17 +333,9 @@ def aurc(outcomes, conf) -> float:
     return curve(outcomes, conf).aurc()
 
 
-def paired(outcomes, conf_a, conf_b, draws=1000, seed=7) -> tuple[float, float]:
+def paired(outcomes, conf_a, conf_b) -> tuple[float, float]:
     """95% interval of AURC(b) - AURC(a) over bootstrap resamples of the questions."""
-    ca, cb = curve(outcomes, conf_a), curve(outcomes, conf_b)
-    rng, n, diffs = random.Random(seed), len(outcomes), []
-    for _ in range(draws):
-        w = [0] * n
-        for _ in range(n):
-            w[rng.randrange(n)] += 1
-        diffs.append(cb.aurc(w) - ca.aurc(w))
-    diffs.sort()
-    return round(diffs[int(0.025 * draws)], 3), round(diffs[int(0.975 * draws) - 1], 3)
+    return paired_aurc_gain(outcomes, conf_a, conf_b, draws=1000, seed=7)
 
 
 def at(outcomes, conf, t) -> str:

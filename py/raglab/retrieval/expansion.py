@@ -208,6 +208,7 @@ def beyond_own_language(question: str, groups: list[Group] | None = None) -> boo
     return any(not (g.bn if bangla else g.en) and any(occurs(p, terms, words, present) for p in g.phrases)
                for g in _maybe_triggered(groups, present))
 
+
 def aliases(question: str, groups: list[Group] | None = None) -> dict[str, list[tuple[str, ...]]]:
     """For each question term inside a triggered phrase, the help-centre phrases (as term
     tuples, both languages) that say the same thing. The answerer counts such a term as
