@@ -26,8 +26,16 @@ _JOIN = re.compile("(?:^|(?<=[^A-Za-z]))(?:and|or|compared (?:with|to)|versus|vs
 
 def asks_two(question: str) -> bool:
     """A question that asks for two values (two answer types, or one type asked twice with
-    "and"/"or"/"compared with"/এবং/ও/আর/নাকি between them)."""
-    if len(question_types(question)) >= 2:
+    "and"/"or"/"compared with"/এবং/ও/আর/নাকি between them). "What is" names an entity beside
+    any other type ("What is the most I can send in a month?" asks one amount), so an entity
+    is no second type.
+
+    >>> asks_two("What is the most I can send in a month?")
+    False
+    >>> asks_two("How much can I borrow, and at what interest rate?")
+    True
+    """
+    if len(set(question_types(question)) - {"entity"}) >= 2:
         return True
     return _JOIN.search(question) is not None and question_type(question) != "yesno"
 
