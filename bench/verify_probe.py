@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from confidence_generalise import paired_aurc_gain  # noqa: E402
+from confidence_generalise import aurc, paired_aurc_gain  # noqa: E402
 from fit_answerer import FOLDS, MODEL, OURS, examples, fit_choice, risk_figures, sets  # noqa: E402
 from raglab.answer.answerer import compose  # noqa: E402
 from raglab.answer.facts import asks_two, missing_half  # noqa: E402
@@ -46,7 +46,6 @@ from raglab.answer.sentences import CONFIDENCE_FEATURES, Model, fresh_spans, spa
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402
 from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
-from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
 from raglab.text.analyzer import analyze, memo  # noqa: E402
 from raglab.text.answertypes import question_types  # noqa: E402
@@ -325,14 +324,6 @@ class Trial:
         return [float(1 / (1 + math.exp(-v))) if has and not no else 0.0 for v, has, no in zip(z, d.has, veto)]
 
 
-def curve(outcomes, conf) -> Curve:
-    return Curve([c if o[1] else None for o, c in zip(outcomes, conf)], [0 if o[2] else 1 for o in outcomes])
-
-
-def aurc(outcomes, conf) -> float:
-    return curve(outcomes, conf).aurc()
-
-
 def paired(outcomes, conf_a, conf_b) -> tuple[float, float]:
     """95% interval of AURC(b) - AURC(a) over bootstrap resamples of the questions."""
     return paired_aurc_gain(outcomes, conf_a, conf_b, draws=1000, seed=7)
@@ -405,7 +396,7 @@ def evaluate(only: str | None = None) -> None:
             inner[idx % FOLDS == f] = trial.score(trial.fit(tr.take(idx[idx % FOLDS != f]), ext), tr.take(idx[idx % FOLDS == f]))
         t_oof = risk_figures(tr.outcomes, list(inner))["threshold"]
         base_late = base_late or lconf
-        line = {"trial": trial.name, "oof_aurc": round(aurc(oof.outcomes, conf), 3),
+        line = {"trial": trial.name, "oof_aurc": aurc(oof.outcomes, conf),
                 "aurc_change_95": paired(oof.outcomes, base_oof, conf),
                 "oof_rule": {x: rule[x] for x in ("threshold", "holds", "answered", "risk")},
                 "late_threshold": t}
@@ -413,7 +404,7 @@ def evaluate(only: str | None = None) -> None:
             o = [x for x, k in zip(split.outcomes, mask) if k]
             c = [x for x, k in zip(lconf, mask) if k]
             counts[name] = counts.get(name, sum(1 for x, cc in zip(o, c) if x[1] and cc >= t))  # the served trial's
-            line.update({name: at(o, c, t), name + "_oof_t": f"{at(o, c, t_oof)} at {t_oof}", name + "_at_served_count": top(o, c, counts[name]), name + "_aurc": round(aurc(o, c), 3)})
+            line.update({name: at(o, c, t), name + "_oof_t": f"{at(o, c, t_oof)} at {t_oof}", name + "_at_served_count": top(o, c, counts[name]), name + "_aurc": aurc(o, c)})
         line["late_aurc_change_95"] = paired([x for x, k in zip(split.outcomes, late) if k],
                                              [x for x, k in zip(base_late, late) if k], [x for x, k in zip(lconf, late) if k])
         if more:
@@ -426,7 +417,7 @@ def evaluate(only: str | None = None) -> None:
             c = trial.score(full, xd)
             counts["extra"] = counts.get("extra", sum(1 for x, cc in zip(xd.outcomes, c) if x[1] and cc >= t_all))
             line.update({"extra": at(xd.outcomes, c, t_all), "extra_oof_t": f"{at(xd.outcomes, c, rule['threshold'])} at {rule['threshold']}", "extra_at_served_count": top(xd.outcomes, c, counts["extra"]),
-                         "extra_threshold": t_all, "extra_aurc": round(aurc(xd.outcomes, c), 3)})
+                         "extra_threshold": t_all, "extra_aurc": aurc(xd.outcomes, c)})
         print(json.dumps(line, ensure_ascii=False), flush=True)
 
 

@@ -202,11 +202,8 @@ def beyond_own_language(question: str, groups: list[Group] | None = None) -> boo
     >>> beyond_own_language("How do I withdraw?")
     False
     """
-    groups = load_table() if groups is None else groups
-    terms, words, present = _analysed(question)
     bangla = has_bangla(question)
-    return any(not (g.bn if bangla else g.en) and any(occurs(p, terms, words, present) for p in g.phrases)
-               for g in _maybe_triggered(groups, present))
+    return any(not (g.bn if bangla else g.en) for g, _ in matches(question, groups))
 
 
 def aliases(question: str, groups: list[Group] | None = None) -> dict[str, list[tuple[str, ...]]]:
