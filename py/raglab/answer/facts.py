@@ -16,7 +16,7 @@ import re
 
 from raglab.answer.sentences import fresh_spans, spans_of
 from raglab.text.analyzer import analyze
-from raglab.text.answertypes import question_type, question_types
+from raglab.text.answertypes import accepts, question_type
 
 # What joins the two halves of a two-fact question ("the fee and the limit", "cash in or cash
 # out", "compared with an ATM", "ক্যাশ ইন আর ক্যাশ আউটের"). Explicit ASCII classes, never \b.
@@ -24,31 +24,86 @@ _JOIN = re.compile("(?:^|(?<=[^A-Za-z]))(?:and|or|compared (?:with|to)|versus|vs
                    "(?:^|(?<=[^\u0980-\u09ff]))(?:এবং|আর|ও|নাকি|বনাম|তুলনায়)(?=[^\u0980-\u09ff]|$)", re.IGNORECASE)
 
 
+# Where a sentence of the question ends: "?", "!", "।", or a full stop before a space (not the one of
+# "vs.", nor a decimal point, which no space follows).
+_SENTENCE_END = re.compile("(?<=[?!\u0964])|(?<=[^0-9]\\.)(?<!vs\\.)(?=\\s)")
+_CLAUSE = re.compile("[,;:]")
+
+
+def asking_sentences(question: str) -> list[tuple[int, str]]:
+    """(offset, text) of the sentences of a question that ask: those that hold a "?", or every
+    sentence when none does. A customer often tells the story first ("made my account yesterday,
+    my cousin sent me 2000 tk and i can see it in the balance. what's wrong?"): an "and" there
+    joins what happened, not two things asked."""
+    out, at = [], 0
+    for piece in _SENTENCE_END.split(question):
+        if piece.strip():
+            out.append((at, piece))
+        at += len(piece)
+    asking = [(i, t) for i, t in out if "?" in t]
+    return asking or out
+
+
+def _in_name(sentence: str, m: re.Match) -> bool:
+    """A joining word between two capitalised Latin words belongs to a name ("David and
+    Goliath", "Educational, Scientific and Cultural Organization"): one thing is asked about."""
+    before = sentence[:m.start()].rstrip().rsplit(" ", 1)[-1]
+    after = sentence[m.end():].lstrip().split(" ", 1)[0]
+    return bool(before) and bool(after) and "A" <= before[0] <= "Z" and "A" <= after[0] <= "Z"
+
+
+def _joins(question: str) -> list[re.Match]:
+    """The joining words that join two things asked: in an asking sentence, not inside a name,
+    and not offering the alternatives of a yes/no clause ("When I recharge, does the money go to
+    the main balance or some bonus balance?": one answer). The clause runs from the last comma
+    before the word (the one before that when the word opens its clause) to the end of its
+    sentence."""
+    out = []
+    for at, sentence in asking_sentences(question):
+        for m in _JOIN.finditer(sentence):
+            if _in_name(sentence, m):
+                continue
+            cuts = [0] + [c.end() for c in _CLAUSE.finditer(sentence, 0, m.start())]
+            if len(cuts) > 1 and not sentence[cuts[-1]:m.start()].strip():
+                cuts.pop()  # ", and is there a charge?", ", নাকি বেশি?": the clause before it asks
+            if question_type(sentence[cuts[-1]:]) == "yesno":
+                continue
+            out.append(_JOIN.search(question, at + m.start()))
+    return out
+
+
 def asks_two(question: str) -> bool:
-    """A question that asks for two values (two answer types, or one type asked twice with
-    "and"/"or"/"compared with"/এবং/ও/আর/নাকি between them). "What is" names an entity beside
-    any other type ("What is the most I can send in a month?" asks one amount), so an entity
-    is no second type.
+    """A question that asks for two values: a joining word ("and", "or", "compared with", এবং, ও,
+    আর, নাকি) between two things asked (`_joins`), or two clauses of its asking sentences that ask
+    for two kinds of value ("কত টাকা, কত দিনে?"). One phrase may hit two kinds of cue ("how many
+    days": a count and a duration; "koto din"), and "What is" names an entity beside any other
+    type ("What is the most I can send in a month?" asks one amount), so kinds count per clause
+    and an entity is no second kind.
 
     >>> asks_two("What is the most I can send in a month?")
     False
     >>> asks_two("How much can I borrow, and at what interest rate?")
     True
+    >>> asks_two("my cousin sent me 2000 tk and i can see it in the balance but it won't let me cash out. what's wrong?")
+    False
     """
-    if len(set(question_types(question)) - {"entity"}) >= 2:
+    if _joins(question):
         return True
-    return _JOIN.search(question) is not None and question_type(question) != "yesno"
+    for _, sentence in asking_sentences(question):
+        kinds = {question_type(c) for c in _CLAUSE.split(sentence)} - {"entity"}
+        if len([k for k in kinds if accepts(k)]) >= 2:
+            return True
+    return False
 
 
 def facets(question: str) -> tuple[tuple, tuple]:
-    """The terms only the part before the last joining word has, and those only the part after
-    it has, in question order ("daily limits for cash in and for cash out": (daily, amount,
+    """The terms only the part before the last joining word of two asked things (`_joins`) has,
+    and those only the part after it has, in question order ("daily limits for cash in and for cash out": (daily, amount,
     limit) and (out,))."""
-    last = None
-    for m in _JOIN.finditer(question):
-        last = m
-    if last is None:
+    joins = _joins(question)
+    if not joins:
         return (), ()
+    last = joins[-1]
     left, right = analyze(question[:last.start()]), analyze(question[last.end():])
     only_left = tuple(dict.fromkeys(t for t in left if t not in right))
     only_right = tuple(dict.fromkeys(t for t in right if t not in left))
