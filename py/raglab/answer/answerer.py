@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.facts import asks_two, missing_half, other_half
+from raglab.answer.facts import asks_two, missing_half, other_kind, restates
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Answer, Quote, ShortAnswer
@@ -238,10 +238,22 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
     return scored
 
 
-def _other_fact(q: Question, best: Candidate, c: Candidate) -> bool:
-    """Whether `c` speaks of the half of a two-fact question that `best` leaves out."""
-    return other_half(q.text, q.types, q.numbers, (best.found | best.in_heading, best.unit.text),
-                      (c.found | c.in_heading, c.unit.text))
+def _other_fact(q: Question, best: Candidate, c: Candidate, kind_first: bool = False) -> bool:
+    """Whether `c` speaks of the half of a two-fact question that `best` leaves out: it holds a
+    word of that half (`facts.missing_half`) or states a value of an asked kind `best` lacks
+    (`facts.other_kind`); with `kind_first`, the value and (when the half has words) a word
+    both. A unit in `best`'s language stating only `best`'s values repeats it, unless its own
+    text holds a word of the other half ("৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন"); a twin in the
+    other language is `language.own_twin`'s to drop."""
+    have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
+    marks = missing_half(q.text, have[0])
+    speaks = marks is not None and any(m in other[0] for m in marks)
+    says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
+    if not says and lang_of(c.unit.text) == lang_of(best.unit.text) and restates(best.unit.text, c.unit.text, q.numbers):
+        return False
+    if kind_first:
+        return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
+    return speaks or other_kind(q.types, q.numbers, have, other)
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:
@@ -363,14 +375,12 @@ def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Mode
                       [best.quote, *best.items], coverage, confidence_, q.qtype,
                       _shorts(q, inside[:2], inside[0], docs, two) if inside else [])
     second = None
-    for (z, c), p in zip(order[1:], probs[1:]):
-        if not two or p < m.second:
-            break
-        if c.quote.text == best.quote.text or (c.quote.start == best.quote.start and not c.unit.cell) or c.items:
-            continue
-        if _other_fact(q, best, c):
-            second = c
-            break
+    # The other fact: first a unit with a value of the asked kind the best one lacks and a word of
+    # that half ("দিনে কয়বার …, আর দিনে মোট কত টাকা?": the amount, not a sentence that only names it).
+    pool = [c for (z, c), p in zip(order[1:], probs[1:]) if two and p >= m.second and not c.items
+            and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
+    for kind_first in (True, False):
+        second = second or next((c for c in pool if _other_fact(q, best, c, kind_first)), None)
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.sentences import fresh_spans, spans_of
+from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
 
@@ -52,8 +52,8 @@ def _in_name(sentence: str, m: re.Match) -> bool:
     return bool(before) and bool(after) and "A" <= before[0] <= "Z" and "A" <= after[0] <= "Z"
 
 
-def _joins(question: str) -> list[re.Match]:
-    """The joining words that join two things asked: in an asking sentence, not inside a name,
+def _joins(question: str) -> list[tuple[int, int]]:
+    """(start, end) of the joining words that join two things asked: in an asking sentence, not inside a name,
     and not offering the alternatives of a yes/no clause ("When I recharge, does the money go to
     the main balance or some bonus balance?": one answer). The clause runs from the last comma
     before the word (the one before that when the word opens its clause) to the end of its
@@ -68,7 +68,7 @@ def _joins(question: str) -> list[re.Match]:
                 cuts.pop()  # ", and is there a charge?", ", নাকি বেশি?": the clause before it asks
             if question_type(sentence[cuts[-1]:]) == "yesno":
                 continue
-            out.append(_JOIN.search(question, at + m.start()))
+            out.append((at + m.start(), at + m.end()))
     return out
 
 
@@ -98,13 +98,22 @@ def asks_two(question: str) -> bool:
 
 def facets(question: str) -> tuple[tuple, tuple]:
     """The terms only the part before the last joining word of two asked things (`_joins`) has,
-    and those only the part after it has, in question order ("daily limits for cash in and for cash out": (daily, amount,
-    limit) and (out,))."""
+    and those only the part after it has, in question order ("daily limits for cash in and for
+    cash out": (daily, amount, limit) and (out,)). Both parts are read from the asking sentences
+    only: the story told before the question is neither half ("Want to top up from my Visa card.
+    What's the fee, and how much can I load per day?": (fee,) and (much, load, per, day)).
+
+    >>> facets("Want to top up from my Visa card. What's the fee, and how much can I load per day?")[0]
+    ('fee',)
+    """
     joins = _joins(question)
     if not joins:
         return (), ()
-    last = joins[-1]
-    left, right = analyze(question[:last.start()]), analyze(question[last.end():])
+    start, end = joins[-1]
+    asking = asking_sentences(question)
+    before = " ".join(question[at:min(at + len(t), start)] for at, t in asking if at < start)
+    after = " ".join(question[max(at, end):at + len(t)] for at, t in asking if at + len(t) > end)
+    left, right = analyze(before), analyze(after)
     only_left = tuple(dict.fromkeys(t for t in left if t not in right))
     only_right = tuple(dict.fromkeys(t for t in right if t not in left))
     return only_left, only_right
@@ -144,20 +153,33 @@ def missing_half(question: str, have) -> tuple[str, ...] | None:
     return None
 
 
-def other_half(question: str, asked, question_numbers: frozenset[str], best: tuple, other: tuple) -> bool:
-    """Whether a unit (`other`: its terms with its heading's, and its text) speaks of the half
-    of a two-fact question that the best unit (`best`, alike) leaves out: it holds one of the
-    words of that half (`missing_half`), or it states a value of a kind the question asks for
-    (`asked`: `answertypes.question_types`) and the best unit does not ("how much can I
-    borrow, and at what interest rate?": an amount and a percentage; values the question
-    states itself do not count)."""
-    marks = missing_half(question, best[0])
-    if marks is not None and any(m in other[0] for m in marks):
-        return True
+def other_kind(asked, question_numbers: frozenset[str], best: tuple, other: tuple) -> bool:
+    """Whether a unit (`other`: its terms with its heading's, and its text) states a value of a
+    kind the question asks for (`asked`: `answertypes.question_types`, two kinds or more) that the
+    best unit (`best`, alike) does not ("how much can I borrow, and at what interest rate?": an
+    amount and a percentage; values the question states itself do not count). A kind is read
+    as every span type that answers it (`answertypes.accepts`: a fee of "1.5%" answers "what
+    fee") but those another asked kind names itself (the percentage beside "how much"), and
+    never a bare number or a capitalised name, which any sentence may hold."""
     if len(asked) < 2:
         return False
     for t in asked:
-        if not fresh_spans(spans_of(best[1]), best[1], (t,), question_numbers) and \
-                fresh_spans(spans_of(other[1]), other[1], (t,), question_numbers):
+        wanted = tuple(a for a in accepts(t) if (a == t or a not in asked) and a not in ("number", "name"))
+        if not fresh_spans(spans_of(best[1]), best[1], wanted, question_numbers) and \
+                fresh_spans(spans_of(other[1]), other[1], wanted, question_numbers):
             return True
     return False
+
+
+def restates(best_text: str, other_text: str, question_numbers: frozenset[str]) -> bool:
+    """Whether a unit states numbers, all of which the best unit states too (the question's own
+    aside): it repeats the first fact ("… within 30 days of the transaction." and the table row
+    "Deadline: within 30 days"), so it is no second one.
+
+    >>> restates("Refunds must be asked for within 30 days.", "Deadline — within 30 days", frozenset())
+    True
+    >>> restates("Up to Tk 25,000 a day.", "Up to Tk 1,50,000 a month.", frozenset())
+    False
+    """
+    stated = numbers_of(other_text) - question_numbers
+    return bool(stated) and stated <= numbers_of(best_text)

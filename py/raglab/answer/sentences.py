@@ -159,6 +159,11 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
 _LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap) "
                     "|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে(?:\u09df|\u09af\u09bc)ে (?:বেশি|কম)|কমপক্ষে")
 
+# What states a price ("The first Tk 25,000 you send in a calendar month is free", "১.৮৫% চার্জ"):
+# no answer to a limit question, though it names an amount and a period; "up to" states a limit.
+_PRICE = re.compile(" (?:fees?|charges?|charged|costs?|price|free|ফি|ফ্রি) |চার্জ|খরচ|মাশুল")
+_STATES_LIMIT = re.compile(_LIMIT.pattern + "| (?:up to|at most|no more than|ceiling) |পর্যন্ত|সর্বাধিক")
+
 
 def asks_limit(question: str) -> bool:
     """Whether a question asks for a limit, whose answer is a number (see `_LIMIT`).
@@ -167,6 +172,22 @@ def asks_limit(question: str) -> bool:
     (True, False)
     """
     return bool(_LIMIT.search(cue_text(question)))
+
+
+@functools.lru_cache(maxsize=4096)
+def asks_only_limit(question: str) -> bool:
+    """A limit question that asks no price ("the maximum fee", "the daily limit, and what fee
+    applies?" ask one): a unit that states only a price cannot answer it (`only_price`)."""
+    cue = cue_text(question)
+    return bool(_LIMIT.search(cue)) and not _PRICE.search(cue)
+
+
+@functools.lru_cache(maxsize=50_000)
+def only_price(text: str) -> bool:
+    """Whether a unit states a price and no limit ("The first Tk 25,000 you send in a calendar
+    month is free."): its amounts answer no limit question."""
+    cue = cue_text(text)
+    return bool(_PRICE.search(cue)) and not _STATES_LIMIT.search(cue)
 
 
 # The period a limit is counted in: a day, a month, or one transaction. Limits of one service
@@ -332,8 +353,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     typed = near_typed = echo = 0.0
     if accepts(q.qtype):
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
-        if q.limit:  # "free" is a fee, not a limit
-            fresh = numbered(fresh, text)
+        if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
+            fresh = [] if asks_only_limit(q.text) and only_price(text) else numbered(fresh, text)
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0

@@ -6,8 +6,11 @@ already state, nearest to the question's own words (for a count, the one of the 
 about: "14 known moons"), widened by the qualifier that changes its meaning ("within 24 hours",
 "up to Tk 25,000", "২৪ ঘণ্টার মধ্যে"), its order of magnitude ("196 million") and the other
 values it is ranged or listed with ("from 9 am to 9 pm", "Tk 500, 1,000, 2,000 or 5,000"),
-unless the question asks for one end of a range of two ("the maximum recharge": "Tk 1,000"). A
-question about a limit is answered by a number, never by "free". A definition
+unless the question asks for one end of a range of two ("the maximum recharge": "Tk 1,000"); a
+value the sentence denies ("…, not Shapla Pay") is none, and a contact comes with the one the
+sentence offers beside it ("call 16789 or e-mail fraud@…"). A
+question about a limit is answered by a number, never by "free", and never from a sentence that
+states only a price (`sentences.only_price`). A definition
 question ("What is a conurbation?") gets the phrase after the copula. Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev).
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.sentences import asks_limit, spans_of
+from raglab.answer.sentences import asks_limit, asks_only_limit, only_price, spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
 
@@ -38,6 +41,12 @@ _MAGNITUDE = re.compile(r"^ (?:million|billion|trillion|thousand|hundred|lakh|cr
                         re.IGNORECASE)
 # A value after "per" is the unit of a rate, not the answer ("Tk 18.50 per Tk 1,000").
 _PER = re.compile("(?:per|every|each|প্রতি|প্রতিটি) $", re.IGNORECASE)
+# A value after "not" is the one the sentence denies, not the answer.
+_DENIED = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:not|rather than|instead of|other than) $", re.IGNORECASE)
+# Contacts offered as alternatives ("call 16789 or e-mail fraud@…", "১৬৭৮৯ নম্বরে কল করে অথবা …"): one answer.
+# A question for a way to reach someone ("where do I report …", "কোথায় জানাব"), not for one kind of contact.
+_ASKS_WAY = re.compile(" (?:where|how|kothay|kivabe|kibhabe) |কোথায়|কীভাবে|কিভাবে")
+_OR = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:or|অথবা|বা)(?=[^A-Za-z\u0980-\u09ff])", re.IGNORECASE)
 
 
 # The period or unit a value is counted in: "Tk 30,000 a day", "7% a year", "Tk 18.50 per Tk
@@ -172,6 +181,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # the question's own words ("Shapla Pay" asked about)
         if text[s - 1:s] == "[" and text[e:e + 1] == "]":
             continue  # a footnote mark ("[16]")
+        if _DENIED.search(text[max(0, s - 16):s]):
+            continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
         # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
         after = [t for t, a, _ in order if a >= e][:COUNTED_WORDS]
@@ -224,6 +235,8 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     `order` is the text's (term, start, end) tokens."""
     if accepts(qtype):
         out: list[tuple[int, int]] = []
+        if asks_only_limit(question) and only_price(text):
+            return out  # a free allowance or a fee is no limit: the sentence alone, no value in bold
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None
@@ -236,6 +249,10 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
                 out.append((s, e))
             if len(out) == n:
                 break
+        if qtype == "contact" and len(out) == 1 and _ASKS_WAY.search(cue_text(question)):  # the other one offered with "or"
+            for s, e in ranked:
+                if (s >= out[0][1] and _OR.search(text[out[0][1]:s])) or (e <= out[0][0] and _OR.search(text[e:out[0][0]])):
+                    return sorted(out + [(s, e)])
         return sorted(out) if n > 1 else out
     if qtype == "other" and DEFINITION.match(question):
         got = definition_span(question_terms, text, order)

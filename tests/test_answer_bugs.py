@@ -1,0 +1,76 @@
+"""What the customer sees for questions the answerer got wrong: a free allowance for a limit, a
+second quote that repeats the first, a half answer to a two-kind question, a denied name, one of
+two contacts offered."""
+
+import pytest
+
+from helpers import docs
+from raglab.answer.sentences import asks_only_limit, only_price
+from raglab.pipeline import Config, Pipeline
+from raglab.schema import ask_json
+
+
+@pytest.fixture(scope="module")
+def served():
+    # The served configuration, every answer composed whatever its confidence.
+    return Pipeline(list(docs()), Config(threshold=0.0))
+
+
+def shorts(pipe, question):
+    return [s["text"] for s in ask_json(pipe.ask(question))["short_answers"]]
+
+
+def test_a_limit_question_is_not_answered_by_a_free_allowance(served):
+    # "The first Tk 25,000 you send in a calendar month is free." states a price, not how much
+    # one may send: its amount is no typed answer to a limit question, and no value in bold.
+    assert asks_only_limit("What is the most I can send in a month?")
+    assert not asks_only_limit("What is the daily limit for adding money, and what fee applies?")
+    assert only_price("The first Tk 25,000 you send in a calendar month is free.")
+    assert only_price("Cash out at an agent costs 1.85% of the amount.")
+    assert not only_price("দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা এবং মাসে সর্বোচ্চ ২,০০,০০০ টাকা পাঠানো যায়।")
+    assert "Tk 25,000" not in shorts(served, "What is the most I can send in a month?")
+    # A limit asked with two services is not answered with a fee for the second.
+    assert not any("18.50" in s for s in shorts(served, "What are the daily amount limits for cash in and for cash out?"))
+
+
+def test_a_question_asking_a_price_beside_a_limit_still_gets_the_limit(served):
+    got = shorts(served, "What is the daily limit for adding money, and what fee applies when using a Bangladeshi card?")
+    assert got == ["Tk 50,000 a day", "1%"], got
+
+
+def test_the_second_fact_is_a_value_of_the_kind_the_first_lacks(served):
+    # Count, then amount: the second quote states the amount, not a sentence that only names it.
+    got = shorts(served, "দোকানের সাপ্লায়ারদের পাওনা সব সেন্ড মানিতেই দিই। দিনে কয়বার পাঠানো যায়, আর দিনে মোট কত টাকা পর্যন্ত?")
+    assert len(got) == 2 and "৫০" in got[0] and "২৫,০০০" in got[1], got
+
+
+def test_the_second_fact_does_not_repeat_the_first(served):
+    # The table row "…শেষ সময় — সময়: লেনদেনের ৩০ দিনের মধ্যে" restates the deadline; the review's
+    # duration is the other fact.
+    got = shorts(served, "ভাইয়ের নম্বর ভেবে ভুল নম্বরে টাকা চলে গেছে। কত দিনের মধ্যে জানাতে হবে, আর জানানোর পর ফয়সালা হতে কত দিন লাগে?")
+    assert got == ["৩০ দিনের মধ্যে", "১০ কার্যদিবসের মধ্যে"], got
+
+
+def test_a_name_the_sentence_denies_is_no_short_answer(served):
+    got = ask_json(served.ask("Who issues the receipt when I pay education fees?"))
+    assert got["answer"].startswith("The institution issues the receipt")
+    assert "Shapla Pay" not in [s["text"] for s in got["short_answers"]]
+
+
+def test_where_to_report_gets_both_contacts_the_sentence_offers(served):
+    assert shorts(served, "সন্দেহজনক নম্বরের কথা কোথায় জানাব?") == ["১৬৭৮৯", "fraud@shaplapay.example"]
+    assert shorts(served, "What is the email address for reporting fraud?") == ["fraud@shaplapay.example"]
+
+
+def test_a_value_of_the_other_kind_is_read_by_what_answers_that_kind():
+    from raglab.answer.facts import other_kind
+    settled = (frozenset(), "Sales are settled to your bank account on the next working day.")
+    # A fee written as a percentage answers "what fee" when no percentage is asked beside it ...
+    assert other_kind(("amount", "time"), frozenset(), settled, (frozenset(), "The merchant pays 1.5% of each payment."))
+    # ... but beside "at what interest rate" a percentage is that half's value, not the amount.
+    rate = (frozenset(), "The interest rate is 9% a year.")
+    assert not other_kind(("amount", "percent"), frozenset(), rate, (frozenset(), "A 1% fee applies."))
+    assert other_kind(("amount", "percent"), frozenset(), rate, (frozenset(), "You can borrow up to Tk 20,000."))
+    # A capitalised name is no value of a "where" half ("… by SMS").
+    assert not other_kind(("place", "duration"), frozenset(), (frozenset(), "The officer answers within 10 working days."),
+                          (frozenset(), "We keep you updated by SMS."))
