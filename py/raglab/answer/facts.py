@@ -12,6 +12,7 @@ first one leaves out, and gives a short answer for each.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
@@ -25,8 +26,9 @@ _JOIN = re.compile("(?:^|(?<=[^A-Za-z]))(?:and|or|compared (?:with|to)|versus|vs
 
 
 # Where a sentence of the question ends: "?", "!", "।", or a full stop before a space (not the one of
-# "vs.", nor a decimal point, which no space follows).
-_SENTENCE_END = re.compile("(?<=[?!\u0964])|(?<=[^0-9]\\.)(?<!vs\\.)(?=\\s)")
+# "vs.", nor a decimal point, which no space follows). Explicit classes, never \s: the Unicode
+# database differs between Pythons.
+_SENTENCE_END = re.compile("(?<=[?!\u0964])|(?<=[^0-9]\\.)(?<!vs\\.)(?=[ \t\n\r])")
 _CLAUSE = re.compile("[,;:]")
 
 
@@ -52,7 +54,8 @@ def _in_name(sentence: str, m: re.Match) -> bool:
     return bool(before) and bool(after) and "A" <= before[0] <= "Z" and "A" <= after[0] <= "Z"
 
 
-def _joins(question: str) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=4096)
+def _joins(question: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of the joining words that join two things asked: in an asking sentence, not inside a name,
     and not offering the alternatives of a yes/no clause ("When I recharge, does the money go to
     the main balance or some bonus balance?": one answer). The clause runs from the last comma
@@ -69,7 +72,7 @@ def _joins(question: str) -> list[tuple[int, int]]:
             if question_type(sentence[cuts[-1]:]) == "yesno":
                 continue
             out.append((at + m.start(), at + m.end()))
-    return out
+    return tuple(out)
 
 
 def asks_two(question: str) -> bool:
@@ -96,6 +99,7 @@ def asks_two(question: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=4096)  # asked once per candidate of a two-fact question
 def facets(question: str) -> tuple[tuple, tuple]:
     """The terms only the part before the last joining word of two asked things (`_joins`) has,
     and those only the part after it has, in question order ("daily limits for cash in and for
