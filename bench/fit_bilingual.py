@@ -1,17 +1,21 @@
-"""Fit the margin of `bilingual` on our dev split only, and write it to data/bilingual.json.
+"""Fit the margin and the place weight of `bilingual` on our dev split only, and write them
+to data/bilingual.json.
 
     python bench/fit_bilingual.py            # print the table
     python bench/fit_bilingual.py --write    # also write py/raglab/data/bilingual.json
 
-The margin decides when the other language's best chunk takes the third place (see
-`raglab.retrieval.bilingual`). For every margin in 0, 0.025, …, 0.3 it ranks each
-answerable dev question's chunks (fixed and recursive chunkers, expansion on, each with its
-fitted opening-chunk penalty, as the grid runs it) and takes recall@3 on four slices of the dev questions: English questions
-answered only in Bangla, Bangla questions answered only in English, and the other English
-and the other Bangla questions. The chosen margin maximises the mean of the four slices
-over both chunkers (each slice weighing once, so the two dozen crosslingual questions
-cannot outvote the hundred others and the reverse), ties going to the smaller margin.
-Test questions are never read.
+The margin decides when the other language's best chunk takes the third place, the place
+weight which of that language's chunks is best (the cosine weight of the fused score that
+chooses it; see `raglab.retrieval.bilingual`). For every place weight from the fusion
+weight down to 0.4 below it, in steps of 0.05, and every margin in 0, 0.025, …, 0.3, it
+ranks each answerable dev question's chunks (fixed and recursive chunkers, expansion on,
+each with its fitted opening-chunk penalty, as the grid runs it) and takes recall@3 on
+four slices of the dev questions: English questions answered only in Bangla, Bangla
+questions answered only in English, and the other English and the other Bangla questions.
+The chosen pair maximises the mean of the four slices over both chunkers (each slice
+weighing once, so the two dozen crosslingual questions cannot outvote the hundred others
+and the reverse), ties going to the place weight nearest the fusion weight (the fused
+score itself), then to the smaller margin. Test questions are never read.
 """
 
 from __future__ import annotations
@@ -45,24 +49,33 @@ def slice_of(q) -> str:
     return f"{q.lang}, " + (("answered in bn" if q.lang == "en" else "answered in en") if cross else "other")
 
 
-def score(chunker: str) -> dict[float, dict[str, list[tuple[float, float]]]]:
-    """{margin: {slice: [(recall@3, MRR@10) per question]}} on the dev split."""
+def place_weights(weight: float) -> list[float]:
+    """The grid of place weights: the fusion weight, then 0.05 lower each step, 0.4 at most."""
+    return [round(weight - i / 20, 2) for i in range(9) if weight - i / 20 >= -1e-9]
+
+
+def score(chunker: str) -> dict[tuple[float, float], dict[str, list[tuple[float, float]]]]:
+    """{(place weight, margin): {slice: [(recall@3, MRR@10) per question]}} on the dev split."""
     docs = load_corpus(bundled_corpus_dir())
     questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)
                  if q.split == "dev" and q.answerable]
     chunks = chunk_corpus(docs, chunker)
     cover = coverage_index(chunks, questions, 0.5)
     retriever = BilingualRetriever(chunks, margin=0.0, chunker=chunker)
-    out: dict[float, dict[str, list[tuple[float, float]]]] = {m: {s: [] for s in SLICES} for m in MARGINS}
+    grid = [(p, m) for p in place_weights(retriever.weight) for m in MARGINS]
+    out: dict[tuple[float, float], dict[str, list[tuple[float, float]]]] = {k: {s: [] for s in SLICES} for k in grid}
     for q in questions:
         query = expand(q.question)
-        scores = retriever.scores(query)
+        cosines, lexical = retriever.cosines(query), retriever.lexical_scores(query)
+        scores = retriever.fused(cosines, lexical)
         hits = top_n(scores, 10)
         found = cover[q.id]
-        for m in MARGINS:
-            ranked = [h.index for h in with_other_language(hits, scores, retriever.langs, query.lang, m)]
-            gain = gains([found.get(i, frozenset()) for i in ranked])
-            out[m][slice_of(q)].append((recall_at(gain, q.n_facts, 3), reciprocal_rank(gain, 10)))
+        for p in place_weights(retriever.weight):
+            choice = None if p == retriever.weight else retriever.fused(cosines, lexical, p)
+            for m in MARGINS:
+                ranked = [h.index for h in with_other_language(hits, scores, retriever.langs, query.lang, m, choice)]
+                gain = gains([found.get(i, frozenset()) for i in ranked])
+                out[p, m][slice_of(q)].append((recall_at(gain, q.n_facts, 3), reciprocal_rank(gain, 10)))
     return out
 
 
@@ -72,33 +85,41 @@ def _mean(values: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--write", action="store_true", help="write the chosen margin to py/raglab/data/bilingual.json")
+    parser.add_argument("--write", action="store_true", help="write the chosen values to py/raglab/data/bilingual.json")
     args = parser.parse_args()
     tables = {}
     for chunker in CHUNKERS:
         print(f"scoring {chunker} chunks ...", file=sys.stderr, flush=True)
         tables[chunker] = score(chunker)
-    header = [f"{c} {s}" for c in CHUNKERS for s in SLICES]
-    print("| margin | " + " | ".join(f"{h} recall@3 / MRR@10" for h in header) + " | mean recall@3 |")
-    print("|---:|" + "---|" * len(header) + "---:|")
-    best_m, best = None, -1.0
+    grid = list(tables[CHUNKERS[0]])
+    weights = list(dict.fromkeys(p for p, _ in grid))
+    means = {}
+    for key in grid:
+        means[key] = _mean([_mean([x[0] for x in tables[c][key][s]]) for c in CHUNKERS for s in SLICES])
+    print("Mean dev recall@3 over the slices and chunkers (rows: margin; columns: place weight, the first being")
+    print("the fusion weight, i.e. the fused score chooses):\n")
+    print("| margin | " + " | ".join(f"{p:.2f}" for p in weights) + " |")
+    print("|---:|" + "---:|" * len(weights))
     for m in MARGINS:
-        cells, recalls = [], []
-        for c in CHUNKERS:
-            for s in SLICES:
-                rows = tables[c][m][s]
-                r, rr = _mean([x[0] for x in rows]), _mean([x[1] for x in rows])
-                cells.append(f"{r:.3f} / {rr:.3f}")
-                recalls.append(r)
-        mean = _mean(recalls)
-        print(f"| {m:.3f} | " + " | ".join(cells) + f" | {mean:.3f} |")
-        if mean > best + 1e-12:
-            best_m, best = m, mean
-    n = {s: len(tables[CHUNKERS[0]][MARGINS[0]][s]) for s in SLICES}
-    print(f"\nchosen margin: {best_m} (mean dev recall@3 over the slices {best:.3f}; n = "
-          + ", ".join(f"{s}: {k}" for s, k in n.items()) + ")")
+        print(f"| {m:.3f} | " + " | ".join(f"{means[p, m]:.3f}" for p in weights) + " |")
+    best_key, best = None, -1.0
+    for key in grid:  # place weights from the fusion weight down, margins up: ties keep the first
+        if means[key] > best + 1e-12:
+            best_key, best = key, means[key]
+    header = [f"{c} {s}" for c in CHUNKERS for s in SLICES]
+    print("\n| chosen | " + " | ".join(f"{h} recall@3 / MRR@10" for h in header) + " |")
+    print("|---|" + "---|" * len(header))
+    cells = []
+    for c in CHUNKERS:
+        for s in SLICES:
+            rows = tables[c][best_key][s]
+            cells.append(f"{_mean([x[0] for x in rows]):.3f} / {_mean([x[1] for x in rows]):.3f}")
+    print(f"| place weight {best_key[0]}, margin {best_key[1]} | " + " | ".join(cells) + " |")
+    n = {s: len(tables[CHUNKERS[0]][grid[0]][s]) for s in SLICES}
+    print(f"\nchosen place weight: {best_key[0]}, margin: {best_key[1]} (mean dev recall@3 over the slices "
+          f"{best:.3f}; n = " + ", ".join(f"{s}: {k}" for s, k in n.items()) + ")")
     if args.write:
-        record = {"margin": best_m, "fitted_by": "bench/fit_bilingual.py",
+        record = {"margin": best_key[1], "place_weight": best_key[0], "fitted_by": "bench/fit_bilingual.py",
                   "objective": "mean dev recall@3 over four language slices, fixed and recursive chunks",
                   "dev_questions": n}
         path = fitting.write_table(TABLE, record)

@@ -62,8 +62,9 @@ def score_set(corpus_dir: str, goldens_path: str) -> dict[float, dict[str, float
         cosines = served.cosines(query)
         bm25 = served.lexical_scores(query)
         found = cover[q.id]
+        choice = served.place_choice(cosines, bm25)  # which chunk the other language's place shows
         for w in WEIGHTS:
-            ranked = [h.index for h in served.ranked(served.fused(cosines, bm25, w), query, 10)]
+            ranked = [h.index for h in served.ranked(served.fused(cosines, bm25, w), query, 10, choice)]
             gain = gains([found.get(i, frozenset()) for i in ranked])
             per_weight[w].append((reciprocal_rank(gain, 10), recall_at(gain, q.n_facts, 5)))
     out = {}

@@ -59,10 +59,12 @@ def score_set(corpus_dir: str, goldens_path: str, chunker: str) -> dict[float, d
     rows: dict[float, list[tuple[float, float]]] = {p: [] for p in PENALTIES}
     for q in questions:
         query = expand(q.question)
-        fused = served.fused(served.cosines(query), served.lexical_scores(query))
+        cosines, lexical = served.cosines(query), served.lexical_scores(query)
+        fused, choice = served.fused(cosines, lexical), served.place_choice(cosines, lexical)
         found = cover[q.id]
         for p in PENALTIES:
-            ranked = [h.index for h in served.ranked(demoted(fused, served.opening, p), query, 10)]
+            chosen = None if choice is None else demoted(choice, served.opening, p)
+            ranked = [h.index for h in served.ranked(demoted(fused, served.opening, p), query, 10, chosen)]
             gain = gains([found.get(i, frozenset()) for i in ranked])
             rows[p].append((reciprocal_rank(gain, 10), recall_at(gain, q.n_facts, 3)))
     return {p: {"mrr": round(math.fsum(r[0] for r in rs) / len(rs), 4),

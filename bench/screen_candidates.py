@@ -100,8 +100,9 @@ def slice_of(q) -> str | None:
 
 
 def served_ranking(s: Set, q, query, fused: dict[int, float]) -> list[int]:
-    """The ten best chunks as served: the fused order, the other language given its place."""
-    return [h.index for h in s.r.ranked(fused, query, 10)]
+    """The ten best chunks as served: the fused order, the other language given its place
+    (its chunk chosen as served, from the question's served cosines and BM25 scores)."""
+    return [h.index for h in s.r.ranked(fused, query, 10, s.r.place_choice(*s.memo["parts"]))]
 
 
 def score(sets: list[Set], change, only: str | None = None, rank=served_ranking) -> str:
@@ -115,6 +116,7 @@ def score(sets: list[Set], change, only: str | None = None, rank=served_ranking)
             continue
         rows = []
         for q, query, cos, lex in s.items:
+            s.memo["parts"] = (cos, lex)  # what `served_ranking` chooses the place's chunk by
             fused = change(s, q, query, cos, lex)
             ranked = rank(s, q, query, fused)
             gain = gains([s.cover[q.id].get(i, frozenset()) for i in ranked])

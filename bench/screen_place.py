@@ -56,7 +56,7 @@ def placed(s: Set, q, query, fused: dict[int, float], choice: dict[int, float] |
     """The served ranking, except that the chunk taking the place is the other language's best
     by `choice` (None: as served) whenever served would give the place to one at all."""
     hits = top_n(fused, 10)
-    moved = with_other_language(hits, fused, s.r.langs, query.lang, s.r.margin)
+    moved = with_other_language(hits, fused, s.r.langs, query.lang, s.r.margin, s.r.place_choice(*s.memo["parts"]))
     if choice is None or moved == hits:
         return [h.index for h in moved]
     others = {i: v for i, v in choice.items() if s.r.langs[i] != query.lang}
@@ -155,7 +155,8 @@ def place_2(d):
 def margin(m):
     def rank(s, q, query, fused):
         hits = top_n(fused, 10)
-        return [h.index for h in with_other_language(hits, fused, s.r.langs, query.lang, m)]
+        return [h.index for h in with_other_language(hits, fused, s.r.langs, query.lang, m,
+                                                     s.r.place_choice(*s.memo["parts"]))]
     return rank
 
 

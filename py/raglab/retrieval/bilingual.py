@@ -5,7 +5,7 @@ savings, which only an English article covers; an English question about a detai
 Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's cosines
 to chunks in the question's own language run about 0.02–0.05 higher than to the other
 language's, whatever they say, and BM25 only ever reaches chunks that share the
-question's words. This retriever changes three things and keeps the rest:
+question's words. This retriever changes five things and keeps the rest:
 
 1. **Per-language centring of the cosines.** For each query, the mean cosine of each
    language's chunks is subtracted from that language's cosines before the min–max
@@ -28,10 +28,16 @@ question's words. This retriever changes three things and keeps the rest:
    that triggers no phrase of the other language is read once.
 3. **A place for the other language in the top three.** When none of the first `SLOT`
    chunks is in the other language, the other language's best chunk takes place
-   `SLOT` if its fused score comes within `margin` of the chunk it displaces (the
-   margin is fitted on dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json``).
-   The first `SLOT` − 1 places are never touched, so a same-language question keeps its
-   first answers; the reader sees the best the other language offers at the third place.
+   `SLOT` if its fused score comes within `margin` of the chunk it displaces. Which of
+   that language's chunks is best is judged on a fused score of its own, with a cosine
+   weight `place_weight` at most the fused score's: the encoder reads the other
+   language less surely (its cosines across languages are compressed and their order is
+   loose), while BM25 reaches that language only through the table's help-centre wording,
+   which, when it meets a chunk at all, names the detail asked. Both values are fitted on
+   dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json`` (a table without a place
+   weight judges on the fused score itself). The first `SLOT` − 1 places are never
+   touched, so a same-language question keeps its first answers; the reader sees the best
+   the other language offers at the third place.
 4. **An article's opening chunk gives way.** The first chunk of an article restates its
    title (on recursive chunks the title and the lead paragraph, or the title alone where a
    section follows at once), so it sits close to every question about the article and wins
@@ -39,6 +45,12 @@ question's words. This retriever changes three things and keeps the rest:
    penalty fitted per chunker on the dev splits (ours and the external sets' dev halves)
    by ``bench/fit_opening.py`` into ``data/opening.json``; a chunker the table does not
    name gets none. It applies before the ranking and before step 3.
+5. **A chunk of headings alone ranks last.** The recursive chunker cuts a section's
+   heading off from its body where subsections follow ("## Common scams", then one chunk
+   per scam); such a chunk holds nothing to quote, while its short text sits close to
+   many questions (it was the first answer to "What are the common scams?"). The chunks
+   of its body index the same heading path, so nothing is lost by ranking it below every
+   chunk with text (`HEADINGS_ONLY_DROP`).
 
 The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
 `scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
@@ -57,18 +69,27 @@ from raglab.retrieval.expansion import beyond_own_language, expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
-from raglab.text.analyzer import analyze, has_bangla
+from raglab.text.analyzer import WHITESPACE, analyze, has_bangla
 from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
 OPENING_TABLE = "opening.json"
 SLOT = 3  # the place the other language may take (the served k)
+HEADINGS_ONLY_DROP = 2.0  # step 5: fused scores lie within [-1, 1] (an opening's penalty < 1), so this ranks last
 
 
 def fitted_margin() -> float:
     """The margin of step 3, as fitted on dev (data/bilingual.json)."""
     table = json.loads(read_table(TABLE))
     return float(table["margin"])
+
+
+def fitted_place_weight() -> float | None:
+    """The cosine weight that chooses the other language's chunk for step 3, as fitted on dev
+    (data/bilingual.json); None when the table has none (the fused score chooses)."""
+    table = json.loads(read_table(TABLE))
+    weight = table.get("place_weight")
+    return None if weight is None else float(weight)
 
 
 def fitted_opening_penalty(chunker: str | None) -> float:
@@ -92,15 +113,28 @@ def openings(chunks: list[Chunk]) -> list[bool]:
     return out
 
 
-def demoted(scores: dict[int, float], opening: list[bool], penalty: float) -> dict[int, float]:
-    """`scores` with `penalty` taken from every opening chunk's (step 4; one subtraction each).
+def headings_only(chunks: list[Chunk]) -> list[bool]:
+    """Whether each chunk's text is nothing but Markdown headings (step 5): every line blank or
+    starting with "#" (whitespace as the analyzer's explicit set, not the Unicode database).
+
+    >>> headings_only([Chunk("a#2", "a", 0, 9, "## Scams", ()), Chunk("a#3", "a", 9, 20, "## Scams\\n\\nA call.", ())])
+    [True, False]
+    """
+    blank = "".join(sorted(WHITESPACE))
+    return [all(line.lstrip(blank).startswith("#") or not line.strip(blank) for line in c.text.split("\n"))
+            for c in chunks]
+
+
+def demoted(scores: dict[int, float], flagged: list[bool], penalty: float) -> dict[int, float]:
+    """`scores` with `penalty` taken from every flagged chunk's: the openings of step 4, the
+    chunks of headings alone of step 5 (one subtraction each).
 
     >>> demoted({0: 0.75, 1: 0.5}, [True, False], 0.25)
     {0: 0.5, 1: 0.5}
     """
     if not penalty:
         return scores
-    return {i: scores[i] - penalty if opening[i] else scores[i] for i in sorted(scores)}
+    return {i: scores[i] - penalty if flagged[i] else scores[i] for i in sorted(scores)}
 
 
 def centred(cosines: dict[int, float], langs: list[str]) -> dict[int, float]:
@@ -164,15 +198,18 @@ def bridged(typed: dict[int, float], translated: dict[int, float], langs: list[s
 
 
 def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
-                        margin: float) -> list[Hit]:
+                        margin: float, choice: dict[int, float] | None = None) -> list[Hit]:
     """`hits` (best first) with the other language's best chunk moved to place `SLOT` when
     none of the first `SLOT` is in another language than `lang` and its score comes within
-    `margin` of the score it displaces (step 3 of the module docstring)."""
+    `margin` of the score it displaces (step 3 of the module docstring). `choice`, when
+    given, says which chunk is that language's best (by its highest value; ties to the
+    earlier chunk); `scores` still says whether it comes close enough."""
     if len(hits) < SLOT or any(langs[h.index] != lang for h in hits[:SLOT]):
         return hits
+    judge = scores if choice is None else choice
     best = None
-    for i in sorted(scores):
-        if langs[i] != lang and (best is None or rounded(scores[i]) > rounded(scores[best])):
+    for i in sorted(judge):
+        if langs[i] != lang and (best is None or rounded(judge[i]) > rounded(judge[best])):
             best = i
     if best is None or rounded(scores[best] + margin) < hits[SLOT - 1].score:
         return hits
@@ -187,9 +224,10 @@ class BilingualRetriever:
     name = "bilingual"
 
     def __init__(self, chunks: list[Chunk], cache=None, weight: float | None = None, margin: float | None = None,
-                 chunker: str | None = None, opening_penalty: float | None = None):
+                 chunker: str | None = None, opening_penalty: float | None = None, place_weight: float | None = None):
         """`chunker` names how `chunks` were cut, for the penalty of step 4 (none when not
-        given); `weight`, `margin` and `opening_penalty` override the fitted values."""
+        given); `weight`, `margin`, `opening_penalty` and `place_weight` override the fitted
+        values (a place weight equal to `weight` chooses the place by the fused score)."""
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.langs = [detect_lang(c.text) for c in chunks]
@@ -198,6 +236,9 @@ class BilingualRetriever:
         self.margin = fitted_margin() if margin is None else margin
         self.opening = openings(chunks)
         self.opening_penalty = fitted_opening_penalty(chunker) if opening_penalty is None else opening_penalty
+        fitted = fitted_place_weight() if place_weight is None else place_weight
+        self.place_weight = self.weight if fitted is None else fitted
+        self.only_headings = headings_only(chunks)
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -233,17 +274,27 @@ class BilingualRetriever:
 
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
-        scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one."""
+        scores, the opening chunks demoted and the chunks of headings alone last (steps 1, 4
+        and 5); `weight` overrides the fitted one."""
         w = self.weight if weight is None else weight
-        return demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
+        opened = demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
+        return demoted(opened, self.only_headings, HEADINGS_ONLY_DROP)
+
+    def place_choice(self, cosines: dict[int, float], lexical: dict[int, float]) -> dict[int, float] | None:
+        """What chooses the other language's chunk for the place (step 3): the fused score at
+        the place weight; None when that is the fused score itself."""
+        return None if self.place_weight == self.weight else self.fused(cosines, lexical, self.place_weight)
 
     def scores(self, query: Query) -> dict[int, float]:
         return self.fused(self.cosines(query), self.lexical_scores(query))
 
-    def ranked(self, scores: dict[int, float], query: Query, n: int) -> list[Hit]:
-        """The n best of fused `scores`, the other language given its place (step 3)."""
+    def ranked(self, scores: dict[int, float], query: Query, n: int,
+               choice: dict[int, float] | None = None) -> list[Hit]:
+        """The n best of fused `scores`, the other language given its place (step 3), its
+        chunk chosen by `choice` (`place_choice`) when given."""
         hits = top_n(scores, max(n, SLOT))
-        return with_other_language(hits, scores, self.langs, query.lang, self.margin)[:n]
+        return with_other_language(hits, scores, self.langs, query.lang, self.margin, choice)[:n]
 
     def search(self, query: Query, n: int) -> list[Hit]:
-        return self.ranked(self.scores(query), query, n)
+        cosines, lexical = self.cosines(query), self.lexical_scores(query)
+        return self.ranked(self.fused(cosines, lexical), query, n, self.place_choice(cosines, lexical))
