@@ -378,15 +378,18 @@ def test_cli_empty_question_exit_2(question):
     # A control character inside "What is" separates the words, as the analyzer reads it: the
     # cue words still type the question (an amount), so it is answered like the clean one.
     ("\x01\x02\x07\x1b What\x1fis the cash out fee at an agent?\x7f\x85", True),
-    ("ক্যাশ আউটের চার্জ কত?\u200d\u200c\ufeff", True),
-    ("ক্যাশ আউটের সর্বোচ্চ সীমা কত?".replace("\u09cb", "\u09c7\u09be"), True),  # ো typed as ে + া
+    ("ক্যাশ আউটের চার্জ কত?\u200d\u200c\ufeff", "ক্যাশ আউটের চার্জ কত?"),  # as the clean question
+    ("ক্যাশ আউটের সর্বোচ্চ সীমা কত?".replace("\u09cb", "\u09c7\u09be"), "ক্যাশ আউটের সর্বোচ্চ সীমা কত?"),  # ো as ে + া
     ("cash out fee \udcff\udcfe", True),  # bytes that are not UTF-8 reach argv as lone surrogates
 ])
 def test_cli_odd_questions_get_a_result(question, answered):
     r = raglab("ask", "--json", question)
     assert r.returncode == 0 and "Traceback" not in r.err, r.err
     out = json.loads(r.out)
-    assert out["abstained"] is (not answered)
+    if isinstance(answered, str):  # as its clean twin fares: the odd characters change nothing
+        assert out["abstained"] is json.loads(raglab("ask", "--json", answered).out)["abstained"]
+    else:
+        assert out["abstained"] is (not answered)
     assert not any("\ud800" <= ch <= "\udfff" for ch in out["question"])
     assert r.seconds < 30
 
