@@ -190,6 +190,12 @@ def only_price(text: str) -> bool:
     return bool(_PRICE.search(cue)) and not _STATES_LIMIT.search(cue)
 
 
+
+def price_for_limit(question: str, text: str) -> bool:
+    """Whether `text` states only a price while `question` asks only a limit: its amounts answer
+    nothing asked (no typed value for the sentence model, no short answer)."""
+    return asks_only_limit(question) and only_price(text)
+
 # The period a limit is counted in: a day, a month, or one transaction. Limits of one service
 # differ only by it (Tk 25,000 a day, Tk 1,50,000 a month), so a question that names one is
 # answered by the unit that names the same. Matched on `cue_text`.
@@ -354,7 +360,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     if accepts(q.qtype):
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
-            fresh = [] if asks_only_limit(q.text) and only_price(text) else numbered(fresh, text)
+            fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0

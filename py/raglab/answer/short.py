@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.sentences import asks_limit, asks_only_limit, only_price, spans_of
+from raglab.answer.sentences import asks_limit, price_for_limit, spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
 
@@ -235,7 +235,7 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     `order` is the text's (term, start, end) tokens."""
     if accepts(qtype):
         out: list[tuple[int, int]] = []
-        if asks_only_limit(question) and only_price(text):
+        if price_for_limit(question, text):
             return out  # a free allowance or a fee is no limit: the sentence alone, no value in bold
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
