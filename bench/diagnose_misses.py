@@ -26,13 +26,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
+from fitting import served_queries  # noqa: E402
 from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
 from raglab.retrieval.bilingual import BilingualRetriever, centred  # noqa: E402
-from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.ranking import top_n  # noqa: E402
 
 
@@ -85,8 +85,7 @@ def main() -> None:
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
     misses: dict[str, int] = {}
     classes: dict[str, int] = {}
-    for q in questions:
-        query = expand(q.question)
+    for q, query in zip(questions, served_queries(docs, questions)):
         relevant = cover[q.id]
         ranked = [h.index for h in retriever.search(query, max(args.k, 10))]
         if any(i in relevant for i in ranked[:args.k]):

@@ -36,7 +36,6 @@ from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
 from raglab.retrieval.bilingual import TABLE, BilingualRetriever, with_other_language  # noqa: E402
-from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.ranking import top_n  # noqa: E402
 
 MARGINS = [i / 40 for i in range(13)]
@@ -64,8 +63,7 @@ def score(chunker: str) -> dict[tuple[float, float], dict[str, list[tuple[float,
     retriever = BilingualRetriever(chunks, margin=0.0, chunker=chunker)
     grid = [(p, m) for p in place_weights(retriever.weight) for m in MARGINS]
     out: dict[tuple[float, float], dict[str, list[tuple[float, float]]]] = {k: {s: [] for s in SLICES} for k in grid}
-    for q in questions:
-        query = expand(q.question)
+    for q, query in zip(questions, fitting.served_queries(docs, questions)):
         cosines, lexical = retriever.cosines(query), retriever.lexical_scores(query)
         scores = retriever.fused(cosines, lexical)
         hits = top_n(scores, 10)

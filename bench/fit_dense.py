@@ -24,13 +24,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
+from fitting import served_queries  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
 from raglab.retrieval.dense import GROUP_WEIGHTS, DenseRetriever  # noqa: E402
-from raglab.retrieval.expansion import expand  # noqa: E402
 
 CANDIDATES = (  # simplest first: ties go to the earlier one
     {"w": 1.0},
@@ -53,7 +53,7 @@ def compare(root: str = ROOT, first: int | None = FITTED_ON) -> list[dict]:
                  if q.split == "dev" and q.answerable]
     chunks = chunk_corpus(docs, "recursive")
     cover = coverage_index(chunks, questions, MIN_COVERAGE)
-    queries = [expand(q.question) for q in questions]
+    queries = served_queries(docs, questions)
     rows = []
     for weights in CANDIDATES:
         print(f"dense with {weights} ...", file=sys.stderr, flush=True)

@@ -33,7 +33,6 @@ from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
 from raglab.retrieval.bilingual import BilingualRetriever  # noqa: E402
-from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.semantic import FUSION_TABLE  # noqa: E402
 
 WEIGHTS = [i / 20 for i in range(21)]
@@ -57,8 +56,7 @@ def score_set(corpus_dir: str, goldens_path: str) -> dict[float, dict[str, float
     cover = coverage_index(chunks, questions, 0.5)
     served = BilingualRetriever(chunks, chunker="recursive")
     per_weight: dict[float, list[tuple[float, float]]] = {w: [] for w in WEIGHTS}
-    for q in questions:
-        query = expand(q.question)
+    for q, query in zip(questions, fitting.served_queries(docs, questions)):
         cosines = served.cosines(query)
         bm25 = served.lexical_scores(query)
         found = cover[q.id]

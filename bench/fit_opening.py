@@ -40,7 +40,6 @@ from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
 from raglab.retrieval.bilingual import OPENING_TABLE, BilingualRetriever, demoted  # noqa: E402
-from raglab.retrieval.expansion import expand  # noqa: E402
 
 PENALTIES = [i / 40 for i in range(13)]
 # One of our dev questions moving from first to second place moves the three-set mean by 0.0013:
@@ -57,8 +56,7 @@ def score_set(corpus_dir: str, goldens_path: str, chunker: str) -> dict[float, d
     cover = coverage_index(chunks, questions, 0.5)
     served = BilingualRetriever(chunks, opening_penalty=0.0)
     rows: dict[float, list[tuple[float, float]]] = {p: [] for p in PENALTIES}
-    for q in questions:
-        query = expand(q.question)
+    for q, query in zip(questions, fitting.served_queries(docs, questions)):
         cosines, lexical = served.cosines(query), served.lexical_scores(query)
         fused, choice = served.fused(cosines, lexical), served.place_choice(cosines, lexical)
         found = cover[q.id]

@@ -40,11 +40,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
+from fitting import served_queries  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.chunking import CHUNKERS, chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
-from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.rerank import DEPTH, FEATURES, WEIGHTS, RerankRetriever  # noqa: E402
 
 MIN_COVERAGE = 0.5  # the evaluation's default: what "covering" means in every report
@@ -68,13 +68,13 @@ def training_pairs(root: str = ROOT, first: int | None = FITTED_ON) -> tuple[np.
     diffs: list[list[float]] = []
     weights: list[float] = []
     groups = 0
+    queries = served_queries(docs, questions)
     for chunker in sorted(CHUNKERS):
         print(f"candidates of {len(questions)} dev questions, {chunker} chunks ...", file=sys.stderr, flush=True)
         chunks = chunk_corpus(docs, chunker)
         reranker = RerankRetriever(chunks)
         cover = coverage_index(chunks, questions, MIN_COVERAGE)
-        for q in questions:
-            query = expand(q.question)
+        for q, query in zip(questions, queries):
             hits = reranker.first_stage.search(query, DEPTH)
             rows = [[f[name] for name in FEATURES] for f in reranker.explain(query, hits)]
             found = cover.get(q.id, {})

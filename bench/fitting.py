@@ -12,11 +12,21 @@ import json
 import math
 import os
 
-from raglab.retrieval.ranking import rounded
+from raglab.retrieval.expansion import expand
+from raglab.retrieval.ranking import Query, rounded
+from raglab.text.banglish import Reader
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "py", "raglab", "data")
 L2 = 1.0  # on every weight but a bias
 ITERATIONS = 30
+
+
+def served_queries(docs, questions) -> list[Query]:
+    """Each question's query as the served pipeline builds it (`Pipeline.query`, expansion on):
+    a Banglish question read in Bangla script first, then expanded. A fit on the question as
+    typed would choose values for a reading the pipeline never searches."""
+    reader = Reader.of(d.text for d in docs)
+    return [expand(reader.read(q.question)) for q in questions]
 
 
 def dot(weights, values) -> float:

@@ -21,11 +21,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
+from fitting import served_queries  # noqa: E402
 from quantile import percentile  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
-from raglab.retrieval.expansion import expand  # noqa: E402
 
 
 def main() -> int:
@@ -42,8 +42,7 @@ def main() -> int:
     build_s = time.perf_counter() - started
     retriever = pipe.retriever
     rerank_ms, search_ms = [], []
-    for q in questions:
-        query = expand(q.question)
+    for q, query in zip(questions, served_queries(docs, questions)):
         hits = retriever.first_stage.search(query, retriever.depth)
         best_rerank = best_search = float("inf")
         for _ in range(args.repeat):

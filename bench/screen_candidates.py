@@ -35,6 +35,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from fit_fusion import default_sets  # noqa: E402
+from fitting import served_queries  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus, index_text  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -67,8 +68,7 @@ class Set:
         self.cover = coverage_index(self.chunks, questions, 0.5)
         self.r = BilingualRetriever(self.chunks, chunker=chunker)
         self.items = []
-        for q in questions:
-            query = expand(q.question)
+        for q, query in zip(questions, served_queries(docs, questions)):
             self.items.append((q, query, self.r.cosines(query), self.r.lexical_scores(query)))
         self.memo: dict = {}
 
