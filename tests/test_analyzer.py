@@ -87,6 +87,11 @@ def test_normalize_nfc_lf_no_bom():
     ("এক॥ দুই", ["এক॥", "দুই"]),
     ("## Fees\n- First item\n- Second item", ["## Fees", "- First item", "- Second item"]),
     ("| Cash in | Free |\n|---|---|", ["| Cash in | Free |", "|---|---|"]),
+    # a quoted question inside a sentence does not end it; a capital after the quote does
+    ('Tap "Forgot PIN?" on the login screen. Done.', ['Tap "Forgot PIN?" on the login screen.', "Done."]),
+    ('লগইন পাতায় "পিন ভুলে গেছেন?" অপশনে চাপ দিন। তারপর', ['লগইন পাতায় "পিন ভুলে গেছেন?" অপশনে চাপ দিন।', "তারপর"]),
+    ('A song, "Who Has Seen Coco?" She sang it.', ['A song, "Who Has Seen Coco?"', "She sang it."]),
+    ('Is it "free?"\nNext', ['Is it "free?"', "Next"]),
 ])
 def test_sentences(text, expected):
     assert [text[s:e] for s, e in sentences(text)] == expected

@@ -338,6 +338,7 @@ def iter_words(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
 # --- sentences -------------------------------------------------------------
 
 _ENDERS = frozenset(".?!\u0964\u0965")
+_CLOSERS = "\"')]»”’"  # closing marks a sentence's end takes with it
 _ABBREVIATIONS = frozenset(["tk", "e.g", "i.e", "etc", "no", "vs", "mr", "mrs", "dr", "st", "approx"])
 
 
@@ -353,11 +354,18 @@ def _is_break(text: str, i: int, end: int) -> bool:
     """True when the sentence ender at text[i] ends a sentence."""
     ch = text[i]
     nxt = i + 1
-    while nxt < end and text[nxt] in "\"')]»”’":
+    while nxt < end and text[nxt] in _CLOSERS:
         nxt += 1
     if nxt < end and text[nxt] not in WHITESPACE:
         return False  # 1.85, e.g., a.b
     if ch != ".":
+        # A question or exclamation in quotes inside a sentence (tap "Forgot PIN?" on the
+        # login screen; "পিন ভুলে গেছেন?" অপশনে চাপ দিন) does not end it: after the closing
+        # mark only a capital letter or the line's end starts a new sentence.
+        if nxt > i + 1:
+            while nxt < end and text[nxt] in WHITESPACE:
+                nxt += 1
+            return nxt >= end or text[nxt].isupper() or not text[nxt].isalpha()
         return True
     j = i
     while j > 0 and text[j - 1] not in WHITESPACE:
@@ -383,10 +391,13 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
         s = line_start
         for i in range(line_start, line_end):
             if text[i] in _ENDERS and _is_break(text, i, line_end):
-                a, b = _trim(text, s, i + 1)
+                j = i + 1
+                while j < line_end and text[j] in _CLOSERS:
+                    j += 1  # the closing quote belongs to the sentence it closes
+                a, b = _trim(text, s, j)
                 if a < b:
                     spans.append((a, b))
-                s = i + 1
+                s = j
         a, b = _trim(text, s, line_end)
         if a < b:
             spans.append((a, b))
