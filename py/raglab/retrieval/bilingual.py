@@ -38,11 +38,12 @@ question's words. This retriever changes four things and keeps the rest:
    weight judges on the fused score itself). The first `SLOT` − 1 places are never
    touched, so a same-language question keeps its first answers; the reader sees the best
    the other language offers at the third place.
-4. **An article's opening chunk gives way.** The first chunk of an article restates its
-   title (on recursive chunks the title and the lead paragraph, or, where a section follows
-   at once, the title with that section's heading and first text), so it sits close to
-   every question about the article and wins places the section holding the answer should
-   have. Its fused score is lowered by a penalty fitted per chunker on the dev splits (ours
+4. **An article's opening chunk gives way.** The first chunk of an article, where it holds
+   the lead (text under the title alone; on recursive chunks the title and the lead
+   paragraph), restates the title, so it sits close to every question about the article and
+   wins places the section holding the answer should have. Where a section follows the
+   title at once, the first chunk is that section's text with the title line before it
+   (TyDi's "Paragraph 1", COVID-QA's first question) and does not give way (`openings`). Its fused score is lowered by a penalty fitted per chunker on the dev splits (ours
    and the external sets' dev halves) by ``bench/fit_opening.py`` into
    ``data/opening.json``; a chunker the table does not name gets none. It applies before
    the ranking and before step 3.
@@ -98,15 +99,19 @@ def fitted_opening_penalty(chunker: str | None) -> float:
 
 
 def openings(chunks: list[Chunk]) -> list[bool]:
-    """Whether each chunk is the first of its article's (chunks come in document order).
+    """Whether each chunk is the first of its article's and holds the article's lead, text
+    under the title alone (chunks come in document order). Where a section follows the title
+    at once, the first chunk is the title with that section's heading and text (TyDi's
+    "Paragraph 1", COVID-QA's first question): a section like any other, not a restatement.
 
-    >>> openings([Chunk("a#1", "a", 0, 1, "x", ()), Chunk("a#2", "a", 2, 3, "y", ()), Chunk("b#1", "b", 0, 1, "z", ())])
-    [True, False, True]
+    >>> openings([Chunk("a#1", "a", 0, 1, "x", ("A",)), Chunk("a#2", "a", 2, 3, "y", ("A",)),
+    ...           Chunk("b#1", "b", 0, 1, "z", ("B", "Paragraph 1")), Chunk("c#1", "c", 0, 1, "w", ("C",))])
+    [True, False, False, True]
     """
     seen: set[str] = set()
     out = []
     for c in chunks:
-        out.append(c.doc not in seen)
+        out.append(c.doc not in seen and len(c.heading) == 1)
         seen.add(c.doc)
     return out
 
