@@ -106,6 +106,25 @@ def test_on_a_corpus_in_one_language_it_ranks_like_bm25_semantic():
         assert [h.index for h in ours.search(q, 10)] == [h.index for h in top_n(given_way, 10)]
 
 
+def test_a_section_heading_is_found_with_its_first_text(recursive):
+    """"## Common scams" was a chunk of its own, with nothing to quote, and the first answer
+    to "What are the common scams?"; the chunker now keeps it with the first scam, and that
+    chunk is the first answer."""
+    chunks, r = recursive
+    first = chunks[r.search(expand("What are the common scams?"), 1)[0].index]
+    assert first.doc == "en-fraud-safety" and first.text.startswith("## Common scams\n")
+    assert "### Fake prize" in first.text and first.heading[-1].startswith("Fake prize")
+
+
+def test_an_opening_chunk_is_the_lead_not_a_first_section():
+    doc = [d for d in load_corpus(COVID)][0]
+    first = chunk_corpus([doc], "recursive")[0]
+    assert first.text.startswith("# ") and "\n## " in first.text and len(first.heading) == 2
+    assert openings([first]) == [False]
+    ours = chunk_corpus(list(docs()), "recursive")
+    assert sum(openings(ours)) == sum(len(c.heading) == 1 for c in ours if c.id.endswith("#1")) > 0
+
+
 def test_the_place_is_judged_by_the_fused_score_and_filled_by_the_choice():
     langs = ["en", "en", "en", "bn", "bn"]
     hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)]
