@@ -15,7 +15,8 @@ within `SLACK` of the best mean; a chunker whose best is 0 gets none. Test split
 Why the smallest within `SLACK` rather than the best: the penalty has a cost the dev splits can
 hardly see. On our articles an opening chunk is the title with the lead paragraph, which is
 what a definitional question ("What is Nano Loan?", "ক্যাশ ইন কী?") wants, and only one dev
-question has its evidence there; on TyDi every opening chunk is the title alone. When written,
+question has its evidence there; TyDi's and COVID-QA's pages have no lead (a section follows
+the title at once), so no opening chunk. When written,
 the recursive curve rose to 0.8229 at 0.1 and levelled off at 0.8241-0.8245 from 0.15 to 0.3,
 where the lead paragraphs of "What is an agent?", "What is Shapla Pay?" and "What is Nano
 Loan?" leave the top three; at 0.1 they stay in it.

@@ -2,8 +2,8 @@
 
     python bench/screen_weak.py                          # every candidate's grid
     python bench/screen_weak.py --only place-weight      # one candidate (see --help for names)
-    python bench/screen_weak.py --before --moved         # ranked as before the place weight and
-                                                         # the headings-alone rule; list what moves
+    python bench/screen_weak.py --before --moved         # ranked as before the place weight;
+                                                         # list what moves
 
 The weak slices are English paraphrases and English questions whose fact only a Bangla
 article states (en→bn). Every answerable dev question of our set and of the external sets'
@@ -23,7 +23,7 @@ one; the own-language reading as a third encoder pass; (b) a BM25 of the heading
 as a weighted field; BM25's k1 and b; (c) RM3-like lexical feedback; (d) rank fusion,
 per-language scaling of the cosines and of BM25, a candidate pool, a cosine weight for long
 questions, idf-weighted query terms; the other language's place (its margin, and the cosine
-weight of the score that chooses its chunk); chunks of headings alone; (e) the glossary's
+weight of the score that chooses its chunk); (e) the glossary's
 Bangla wording alone on the BM25 side of a question whose own expansion is empty.
 Nothing is fitted or written here, and test questions are never read.
 """
@@ -44,10 +44,8 @@ from raglab.corpus.chunking import index_text  # noqa: E402
 from raglab.evaluation.metrics import RESAMPLES, SEED, gains, recall_at, reciprocal_rank, resamples  # noqa: E402
 from raglab.evaluation.stats import interval  # noqa: E402
 from raglab.retrieval.bilingual import (  # noqa: E402
-    HEADINGS_ONLY_DROP,
     centred,
     demoted,
-    headings_only,
     with_other_language,
 )
 from raglab.retrieval.expansion import expand, matches  # noqa: E402
@@ -247,8 +245,7 @@ def per_language(values, langs=("en", "bn")):
                 best[ln[i]] = max(best.get(ln[i], 0.0), lex[i])
             top = max(best.values())
             lex = {i: lex[i] / best[ln[i]] * top for i in sorted(lex)}
-        fused = demoted(fuse(c, lex, s.r.weight), s.r.opening, s.r.opening_penalty)
-        return demoted(fused, s.r.only_headings, HEADINGS_ONLY_DROP)
+        return demoted(fuse(c, lex, s.r.weight), s.r.opening, s.r.opening_penalty)
     return change
 
 
@@ -286,25 +283,6 @@ def idf_weighted(g):
     return change
 
 
-def headings_alone(penalty):
-    """Chunks of headings alone lose `penalty` on top of what is served (served: last, by
-    `HEADINGS_ONLY_DROP`; with `--before`, nothing)."""
-    def change(s, q, query, cos, lex):
-        fused = served(s, q, query, cos, lex)
-        if penalty is None:
-            return fused
-        if "bare" not in s.memo:
-            s.memo["bare"] = headings_only(s.chunks)
-        return {i: f - penalty if s.memo["bare"][i] else f for i, f in fused.items()}
-    return change
-
-
-def both(wp):
-    """Chunks of headings alone last and the place chosen at cosine weight wp: what `--before` lacks."""
-    change, rank = headings_alone(HEADINGS_ONLY_DROP), place_weight(wp)[1]
-    return (served, served_rank) if wp is None else (change, rank)
-
-
 def glossary_only(on):
     """(e) An English question whose own expansion is empty but which names a glossary detail
     reads on the BM25 side only the glossary groups' Bangla wording (served: every triggered
@@ -340,9 +318,7 @@ def place_weight(wp):
 
 
 CANDIDATES = {
-    "headings-alone": (headings_alone, "penalty", [None, 0.05, 0.1, 2.0]),
     "place-weight": (place_weight, "wp", [None, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5]),
-    "both": (both, "wp", [None, 0.7]),
     "margin": (margin, "m", [None, 0.0, 0.15, 0.2, 0.225, 0.25, 0.3]),
     "bridge-share": (bridge_share, "t", [0.5, 0.25, 0.65, 0.75, 1.0]),
     "bridge-share-en": (lambda t: bridge_share(t, ("en",)), "t", [0.5, 0.65, 0.75, 1.0]),
@@ -370,7 +346,7 @@ def main() -> None:
     parser.add_argument("--only", action="append", choices=list(CANDIDATES), help="screen only these candidates")
     parser.add_argument("--chunker", default="recursive", help="the chunker (served: recursive)")
     parser.add_argument("--before", action="store_true",
-                        help="rank as before the place weight and the headings-alone rule (the served baseline then)")
+                        help="rank as before the place weight (the served baseline then)")
     parser.add_argument("--place-weight", type=float, help="rank at this place weight instead of the fitted one")
     parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
     args = parser.parse_args()
@@ -379,15 +355,13 @@ def main() -> None:
         print(f"ranking {name} ...", file=sys.stderr, flush=True)
         s = Set(name, corpus_dir, questions, args.chunker)
         if args.before:
-            s.r.only_headings = [False] * len(s.chunks)
             s.r.place_weight = s.r.weight
         if args.place_weight is not None:
             s.r.place_weight = args.place_weight
         sets.append(read_banglish(s))
     screen = Screen(sets)
     r = sets[0].r
-    print(f"{args.chunker} chunks; weight {r.weight}, margin {r.margin}, place weight {r.place_weight}, "
-          f"headings alone {'as before (not last)' if args.before else 'last'}\n")
+    print(f"{args.chunker} chunks; weight {r.weight}, margin {r.margin}, place weight {r.place_weight}\n")
     print("| candidate | value | " + " | ".join(f"{s.name} MRR@10" for s in sets) + " | mean | "
           + " | ".join(f"{n} r@3 / MRR" for n in SLICES) + " |")
     print("|---|---:|" + "---:|" * (len(sets) + 1) + "---:|" * len(SLICES))

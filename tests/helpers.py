@@ -5,6 +5,7 @@ import os
 
 from raglab.corpus.articles import load_corpus
 from raglab.corpus.goldens import load_goldens
+from raglab.text.analyzer import WHITESPACE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")
@@ -14,6 +15,26 @@ GOLDENS = os.path.join(ROOT, "goldens", "questions.jsonl")
 @functools.lru_cache(maxsize=None)
 def docs():
     return tuple(load_corpus(CORPUS))
+
+
+@functools.lru_cache(maxsize=None)
+def external_docs(name: str):
+    """The corpus of an external question set under goldens/external/."""
+    return tuple(load_corpus(os.path.join(ROOT, "goldens", "external", name, "corpus")))
+
+
+def heading_lines_only(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] lies on Markdown heading lines (first character not blank
+    "#", the whole line judged) and blank ones only."""
+    blank = "".join(sorted(WHITESPACE))
+    pos = text.rfind("\n", 0, start) + 1
+    while pos < end:
+        nl = text.find("\n", pos)
+        nl = len(text) if nl < 0 else nl
+        if text[max(pos, start):min(nl, end)].strip(blank) and not text[pos:nl].lstrip(blank).startswith("#"):
+            return False
+        pos = nl + 1
+    return True
 
 
 @functools.lru_cache(maxsize=None)

@@ -18,12 +18,10 @@ from raglab.encoder.native import native_encoder
 from raglab.pipeline import Config, Pipeline
 from raglab.retrieval import bilingual
 from raglab.retrieval.bilingual import (
-    HEADINGS_ONLY_DROP,
     SLOT,
     BilingualRetriever,
     demoted,
     fitted_opening_penalty,
-    headings_only,
     openings,
     translated,
     translated_queries,
@@ -97,38 +95,34 @@ def test_with_other_language_needs_the_margin():
 
 
 def test_on_a_corpus_in_one_language_it_ranks_like_bm25_semantic():
-    """But for the opening chunks' penalty and the chunks of headings alone ranking last,
-    which `bm25-semantic` does not have (COVID-QA's FAQ pages have 44 such chunks)."""
+    """But for the opening chunks' penalty, which `bm25-semantic` does not have."""
     chunks = chunk_corpus(load_corpus(COVID), "recursive")
     ours, theirs = BilingualRetriever(chunks, chunker="recursive"), FusionRetriever(chunks)
     plain = BilingualRetriever(chunks, chunker="recursive", opening_penalty=0.0)
-    bare = headings_only(chunks)
-    assert sum(bare) > 0
     for text in ["Can my dog catch the virus?", "How long does it live on surfaces?", "Should I wear a mask outside?"]:
         q = Query.plain(text)
-        last = demoted(theirs.scores(q), bare, HEADINGS_ONLY_DROP)
-        assert [h.index for h in plain.search(q, 10)] == [h.index for h in top_n(last, 10)]
-        given_way = demoted(demoted(theirs.scores(q), openings(chunks), ours.opening_penalty), bare, HEADINGS_ONLY_DROP)
+        assert [h.index for h in plain.search(q, 10)] == [h.index for h in top_n(theirs.scores(q), 10)]
+        given_way = demoted(theirs.scores(q), openings(chunks), ours.opening_penalty)
         assert [h.index for h in ours.search(q, 10)] == [h.index for h in top_n(given_way, 10)]
 
 
-def test_a_chunk_of_headings_alone_ranks_below_every_chunk_with_text(recursive):
-    """The recursive chunker cuts "## Common scams" off from the scams below it; that chunk
-    was the first answer to "What are the common scams?" and had nothing to quote. The
-    chunks after such a heading index it in their heading path, so they are found instead."""
+def test_a_section_heading_is_found_with_its_first_text(recursive):
+    """"## Common scams" was a chunk of its own, with nothing to quote, and the first answer
+    to "What are the common scams?"; the chunker now keeps it with the first scam, and that
+    chunk is the first answer."""
     chunks, r = recursive
-    bare = [i for i, b in enumerate(r.only_headings) if b]
-    assert {chunks[i].id for i in bare} >= {"en-fraud-safety#3", "en-lost-phone#5", "bn-fraud#3"}
-    for i in bare:
-        after = chunks[i + 1]
-        assert after.doc == chunks[i].doc and after.heading[:len(chunks[i].heading)] == chunks[i].heading
-    for text in ["What are the common scams?", "How do I get my account back after losing my phone?"]:
-        query = expand(text)
-        hits = r.search(query, 10)
-        assert not any(r.only_headings[h.index] for h in hits), text
-        scores = r.scores(query)
-        assert max(scores[i] for i in bare) < min(s for i, s in scores.items() if not r.only_headings[i])
-    assert chunks[r.search(expand("What are the common scams?"), 1)[0].index].doc == "en-fraud-safety"
+    first = chunks[r.search(expand("What are the common scams?"), 1)[0].index]
+    assert first.doc == "en-fraud-safety" and first.text.startswith("## Common scams\n")
+    assert "### Fake prize" in first.text and first.heading[-1].startswith("Fake prize")
+
+
+def test_an_opening_chunk_is_the_lead_not_a_first_section():
+    doc = [d for d in load_corpus(COVID)][0]
+    first = chunk_corpus([doc], "recursive")[0]
+    assert first.text.startswith("# ") and "\n## " in first.text and len(first.heading) == 2
+    assert openings([first]) == [False]
+    ours = chunk_corpus(list(docs()), "recursive")
+    assert sum(openings(ours)) == sum(len(c.heading) == 1 for c in ours if c.id.endswith("#1")) > 0
 
 
 def test_the_place_is_judged_by_the_fused_score_and_filled_by_the_choice():

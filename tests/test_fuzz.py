@@ -12,8 +12,9 @@ The properties are the ones the rest of the project silently relies on:
   the same term, and analysis is idempotent and blind to NFC, BOM and line ends;
 - the sentence splitter's spans are trimmed, ordered and leave only whitespace out;
 - every chunker's chunks slice back to the document exactly and together leave only
-  whitespace uncovered (recursive chunks also stay inside one section and within
-  their word budget);
+  whitespace uncovered (recursive chunks also stay within their word budget and cross a
+  section only to keep its headings with text; neither they nor sentence chunks are
+  headings alone while there is text to join);
 - every retriever in `retrieval.RETRIEVERS`, under every chunker, with and without query
   expansion, answers any question without raising, returns at most k chunks, and answers only with
   verbatim corpus text from the chunks it returned.
@@ -34,7 +35,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from helpers import docs
+from helpers import docs, heading_lines_only
 from raglab.answer.results import Quote
 from raglab.answer.units import POINTERS
 from raglab.corpus.articles import CorpusError, detect_lang, parse_article
@@ -216,15 +217,52 @@ def test_chunks_slice_back_and_cover_the_document(chunker, raw):
         assert c.text == c.text.strip("".join(WHITESPACE)), "chunks are trimmed"
         assert c.start >= prev, "chunks come in document order"
         prev = c.start
-        assert c.heading == doc.section_at(c.start).heading
+        assert c.heading == doc.section_at(first_text(doc.text, c.start, c.end)).heading
     assert uncovered(doc.text, [(c.start, c.end) for c in chunks]) == []
-    if chunker == "recursive":
-        for c in chunks:
-            section = doc.section_at(c.start)
-            assert c.end <= section.end, "a recursive chunk never crosses a section"
-            assert len(words(c.text)) <= 100
     if chunker == "fixed":
         assert all(len(words(c.text)) <= 80 for c in chunks)
+        return
+    assert all(a.end <= b.start for a, b in zip(chunks, chunks[1:])), "chunks do not overlap"
+    run = longest_heading_run(doc.text)
+    for c in chunks:
+        if heading_lines_only(doc.text, c.start, c.end):
+            assert run is None or (chunker == "recursive" and run > 100), "headings alone while there is text"
+    if chunker == "recursive":
+        for c in chunks:
+            with_text = [s for s in doc.sections if s.start < c.end and c.start < s.end
+                         and not heading_lines_only(doc.text, max(s.start, c.start), min(s.end, c.end))]
+            assert len(with_text) <= 1, "a recursive chunk crosses a section only to keep a heading"
+            assert len(words(c.text)) <= 100
+
+
+def first_text(text: str, start: int, end: int) -> int:
+    """Where text[start:end] has its first line that is not a heading or blank (the first line
+    judged from `start`); `start` when there is none."""
+    blank = "".join(sorted(WHITESPACE))
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        nl = end if nl < 0 else nl
+        line = text[pos:nl].lstrip(blank)
+        if line and not line.startswith("#"):
+            return pos
+        pos = nl + 1
+    return start
+
+
+def longest_heading_run(text: str) -> int | None:
+    """The most words in a run of heading lines with no other text between them; None when
+    the text has no line but headings and blank ones."""
+    blank = "".join(sorted(WHITESPACE))
+    best = run = 0
+    has_text = False
+    for line in text.split("\n"):
+        if line.lstrip(blank).startswith("#"):
+            run += len(words(line))
+            best = max(best, run)
+        elif line.strip(blank):
+            has_text, run = True, 0
+    return best if has_text else None
 
 
 # --- retrieval and answering ---------------------------------------------------

@@ -5,7 +5,7 @@ savings, which only an English article covers; an English question about a detai
 Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's cosines
 to chunks in the question's own language run about 0.02–0.05 higher than to the other
 language's, whatever they say, and BM25 only ever reaches chunks that share the
-question's words. This retriever changes five things and keeps the rest:
+question's words. This retriever changes four things and keeps the rest:
 
 1. **Per-language centring of the cosines.** For each query, the mean cosine of each
    language's chunks is subtracted from that language's cosines before the min–max
@@ -38,19 +38,19 @@ question's words. This retriever changes five things and keeps the rest:
    weight judges on the fused score itself). The first `SLOT` − 1 places are never
    touched, so a same-language question keeps its first answers; the reader sees the best
    the other language offers at the third place.
-4. **An article's opening chunk gives way.** The first chunk of an article restates its
-   title (on recursive chunks the title and the lead paragraph, or the title alone where a
-   section follows at once), so it sits close to every question about the article and wins
-   places the section holding the answer should have. Its fused score is lowered by a
-   penalty fitted per chunker on the dev splits (ours and the external sets' dev halves)
-   by ``bench/fit_opening.py`` into ``data/opening.json``; a chunker the table does not
-   name gets none. It applies before the ranking and before step 3.
-5. **A chunk of headings alone ranks last.** The recursive chunker cuts a section's
-   heading off from its body where subsections follow ("## Common scams", then one chunk
-   per scam); such a chunk holds nothing to quote, while its short text sits close to
-   many questions (it was the first answer to "What are the common scams?"). The chunks
-   of its body index the same heading path, so nothing is lost by ranking it below every
-   chunk with text (`HEADINGS_ONLY_DROP`).
+4. **An article's opening chunk gives way.** The first chunk of an article, where it holds
+   the lead (text under the title alone; on recursive chunks the title and the lead
+   paragraph), restates the title, so it sits close to every question about the article and
+   wins places the section holding the answer should have. Where a section follows the
+   title at once, the first chunk is that section's text with the title line before it
+   (TyDi's "Paragraph 1", COVID-QA's first question) and does not give way (`openings`). Its fused score is lowered by a penalty fitted per chunker on the dev splits (ours
+   and the external sets' dev halves) by ``bench/fit_opening.py`` into
+   ``data/opening.json``; a chunker the table does not name gets none. It applies before
+   the ranking and before step 3.
+
+(A chunk of headings alone, "## Common scams" cut off from the scams below it, once held
+nothing to quote while its short text sat close to many questions, and was ranked last
+here. That is the chunkers' business now: they join a heading to the text after it.)
 
 The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
 `scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
@@ -69,13 +69,12 @@ from raglab.retrieval.expansion import beyond_own_language, expand
 from raglab.retrieval.lexical import weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
-from raglab.text.analyzer import WHITESPACE, analyze, has_bangla
+from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
 OPENING_TABLE = "opening.json"
 SLOT = 3  # the place the other language may take (the served k)
-HEADINGS_ONLY_DROP = 2.0  # step 5: fused scores lie within [-1, 1] (an opening's penalty < 1), so this ranks last
 
 
 def fitted_margin() -> float:
@@ -100,34 +99,25 @@ def fitted_opening_penalty(chunker: str | None) -> float:
 
 
 def openings(chunks: list[Chunk]) -> list[bool]:
-    """Whether each chunk is the first of its article's (chunks come in document order).
+    """Whether each chunk is the first of its article's and holds the article's lead, text
+    under the title alone (chunks come in document order). Where a section follows the title
+    at once, the first chunk is the title with that section's heading and text (TyDi's
+    "Paragraph 1", COVID-QA's first question): a section like any other, not a restatement.
 
-    >>> openings([Chunk("a#1", "a", 0, 1, "x", ()), Chunk("a#2", "a", 2, 3, "y", ()), Chunk("b#1", "b", 0, 1, "z", ())])
-    [True, False, True]
+    >>> openings([Chunk("a#1", "a", 0, 1, "x", ("A",)), Chunk("a#2", "a", 2, 3, "y", ("A",)),
+    ...           Chunk("b#1", "b", 0, 1, "z", ("B", "Paragraph 1")), Chunk("c#1", "c", 0, 1, "w", ("C",))])
+    [True, False, False, True]
     """
     seen: set[str] = set()
     out = []
     for c in chunks:
-        out.append(c.doc not in seen)
+        out.append(c.doc not in seen and len(c.heading) == 1)
         seen.add(c.doc)
     return out
 
 
-def headings_only(chunks: list[Chunk]) -> list[bool]:
-    """Whether each chunk's text is nothing but Markdown headings (step 5): every line blank or
-    starting with "#" (whitespace as the analyzer's explicit set, not the Unicode database).
-
-    >>> headings_only([Chunk("a#2", "a", 0, 9, "## Scams", ()), Chunk("a#3", "a", 9, 20, "## Scams\\n\\nA call.", ())])
-    [True, False]
-    """
-    blank = "".join(sorted(WHITESPACE))
-    return [all(line.lstrip(blank).startswith("#") or not line.strip(blank) for line in c.text.split("\n"))
-            for c in chunks]
-
-
 def demoted(scores: dict[int, float], flagged: list[bool], penalty: float) -> dict[int, float]:
-    """`scores` with `penalty` taken from every flagged chunk's: the openings of step 4, the
-    chunks of headings alone of step 5 (one subtraction each).
+    """`scores` with `penalty` taken from every flagged chunk's (the openings of step 4).
 
     >>> demoted({0: 0.75, 1: 0.5}, [True, False], 0.25)
     {0: 0.5, 1: 0.5}
@@ -238,7 +228,6 @@ class BilingualRetriever:
         self.opening_penalty = fitted_opening_penalty(chunker) if opening_penalty is None else opening_penalty
         fitted = fitted_place_weight() if place_weight is None else place_weight
         self.place_weight = self.weight if fitted is None else fitted
-        self.only_headings = headings_only(chunks)
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -274,11 +263,9 @@ class BilingualRetriever:
 
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
-        scores, the opening chunks demoted and the chunks of headings alone last (steps 1, 4
-        and 5); `weight` overrides the fitted one."""
+        scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one."""
         w = self.weight if weight is None else weight
-        opened = demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
-        return demoted(opened, self.only_headings, HEADINGS_ONLY_DROP)
+        return demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
 
     def place_choice(self, cosines: dict[int, float], lexical: dict[int, float]) -> dict[int, float] | None:
         """What chooses the other language's chunk for the place (step 3): the fused score at
