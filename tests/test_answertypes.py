@@ -231,3 +231,15 @@ def test_patterns_use_explicit_character_classes():
     raw = open(os.path.join(os.path.dirname(answertypes.__file__), "..", "data", "answer_types.json"), encoding="utf-8").read()
     for escape in ("\\\\w", "\\\\b", "\\\\d", "\\\\s", "\\\\W", "\\\\B", "\\\\D", "\\\\S"):
         assert escape not in raw, escape
+
+
+@pytest.mark.parametrize("question, expected", [
+    # a story first, then the question: the type is read in the sentence that asks
+    ("I send my mum 10k every month with Send Money. Am I earning reward points from that?", "yesno"),
+    ("ভুল নাম্বারে ৮ হাজার টাকা গেছে। আপনারা কি টাকাটা ফেরত দিতে পারেন? না পারলে কী করার আছে?", "yesno"),
+    ("My card was issued in Dubai. How much does it cost to add money with it?", "amount"),
+    # one sentence: as before
+    ("How much does it cost to cash out Tk 1,000?", "amount"),
+])
+def test_the_type_is_read_in_the_asking_sentences(question, expected):
+    assert question_type(question) == expected

@@ -338,7 +338,7 @@ def iter_words(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
 # --- sentences -------------------------------------------------------------
 
 _ENDERS = frozenset(".?!\u0964\u0965")
-_CLOSERS = "\"')]»”’"  # closing marks a sentence's end takes with it
+CLOSERS = "\"')]»”’"  # closing marks a sentence's end takes with it
 _ABBREVIATIONS = frozenset(["tk", "e.g", "i.e", "etc", "no", "vs", "mr", "mrs", "dr", "st", "approx"])
 
 
@@ -354,7 +354,7 @@ def _is_break(text: str, i: int, end: int) -> bool:
     """True when the sentence ender at text[i] ends a sentence."""
     ch = text[i]
     nxt = i + 1
-    while nxt < end and text[nxt] in _CLOSERS:
+    while nxt < end and text[nxt] in CLOSERS:
         nxt += 1
     if nxt < end and text[nxt] not in WHITESPACE:
         return False  # 1.85, e.g., a.b
@@ -392,7 +392,7 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
         for i in range(line_start, line_end):
             if text[i] in _ENDERS and _is_break(text, i, line_end):
                 j = i + 1
-                while j < line_end and text[j] in _CLOSERS:
+                while j < line_end and text[j] in CLOSERS:
                     j += 1  # the closing quote belongs to the sentence it closes
                 a, b = _trim(text, s, j)
                 if a < b:

@@ -35,7 +35,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from raglab.text.analyzer import ESC, WHITESPACE, escape_end
+from raglab.text.analyzer import CLOSERS, ESC, WHITESPACE, escape_end, sentences
 from raglab.text.tables import read_table
 
 TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "person",
@@ -175,10 +175,25 @@ def question_type(text: str) -> str:
     >>> question_type("কয়বার ক্যাশ ইন করা যায়?"), question_type("kivabe pin reset korbo")
     ('count', 'procedure')
     """
-    hits = _cue_hits(text)
+    hits = [h for part in asking_sentences(text) for h in _cue_hits(part)] or _cue_hits(text)
     if not hits:
         return "other"
     return min(hits, key=lambda h: h[1])[2]
+
+
+def asking_sentences(text: str) -> list[str]:
+    """The sentences that ask, in order, when a question has more than one sentence: a
+    customer often tells the story first ("I send my mum 10k every month. Am I earning
+    points?"), and a cue anchored at the start, or one that any other sentence's "কী" rules
+    out, must be read in the sentence that asks. [] for a single sentence.
+
+    >>> asking_sentences("I send my mum 10k every month. Am I earning points?")
+    ['Am I earning points?']
+    """
+    spans = sentences(text)
+    if len(spans) < 2:
+        return []
+    return [text[s:e] for s, e in spans if text[s:e].rstrip(CLOSERS).endswith(("?", "\uff1f"))]
 
 
 def question_types(text: str) -> list[str]:
