@@ -357,10 +357,10 @@ def build_kernel_wasm() -> str:
 # The chunkers whose bundled chunk vectors load with the model (every question with a
 # semantic retriever over these chunks needs them).
 BROWSER_VECTOR_CHUNKERS = ("recursive", "fixed")
-# What the Evaluate tab needs besides: the sentence chunker's 1,603 chunk vectors (2.5 MB of
+# What the Evaluate tab needs besides: the sentence chunker's ~1,600 chunk vectors (2.5 MB of
 # float32) and the golden questions' vectors (0.3 MB), in a second store the worker fetches
 # only when an evaluation or a sentence + semantic configuration of the bundled corpus first
-# needs it. Encoding them in the page instead took about 3 minutes (1,603 chunks at ~90 ms
+# needs it. Encoding them in the page instead took about 3 minutes (~1,600 chunks at ~90 ms
 # in wasm); fetched, they cost 2.8 MB once. Both stores hold exact float32, as natively, so
 # native and browser rank with the same bits.
 EVALUATION_VECTOR_CHUNKERS = ("sentence",)

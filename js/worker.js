@@ -532,7 +532,7 @@ async function encodeMissing(op, args, corpus, progress) {
 }
 
 // The build's second vector store (manifest encoder.evaluation): the bundled corpus's chunks of
-// the chunkers whose vectors do not load with the model (the sentence chunker's 1,603) and the
+// the chunkers whose vectors do not load with the model (the sentence chunker's ~1,600) and the
 // golden questions. Fetched and checked once, when an evaluation of the bundled corpus or a
 // semantic configuration over those chunkers first needs it; if it cannot be had, the chunks
 // are encoded here instead (encodeMissing: minutes, with progress), never answered otherwise.
