@@ -5,7 +5,7 @@ two contacts offered."""
 import pytest
 
 from helpers import docs
-from raglab.answer.sentences import asks_only_limit, only_price
+from raglab.answer.asking import asks_only_limit, only_price
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 

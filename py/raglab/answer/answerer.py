@@ -35,7 +35,8 @@ from raglab.answer.facts import asks_two, missing_half, other_kind, restates
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Answer, Quote, ShortAnswer
-from raglab.answer.sentences import COL, Model, Question, Text, asks_limit, confidence, confidence_features, dot, echo_types, features, lang_of, model, periods_of, prefix_index, set_context, softmax, speaks_to
+from raglab.answer.asking import asks_limit, periods_of
+from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around

@@ -58,7 +58,8 @@ from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
-from raglab.text.answertypes import Span, accepts, cue_text, typed_spans
+from raglab.answer.asking import periods_of, price_for_limit
+from raglab.text.answertypes import Span, accepts, typed_spans
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
 
@@ -150,74 +151,6 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
             if not nums or not all(n in question_numbers for n in nums):
                 out.append(s)
     return out
-
-
-# A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
-# for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
-# often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read, and য় in both
-# of its encodings. Matched on `answertypes.cue_text` (NFC, lower case, one space between words).
-_LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap) "
-                    "|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে(?:\u09df|\u09af\u09bc)ে (?:বেশি|কম)|কমপক্ষে")
-
-# What states a price ("The first Tk 25,000 you send in a calendar month is free", "১.৮৫% চার্জ"):
-# no answer to a limit question, though it names an amount and a period; "up to" states a limit.
-_PRICE = re.compile(" (?:fees?|charges?|charged|costs?|price|free|ফি|ফ্রি) |চার্জ|খরচ|মাশুল")
-_STATES_LIMIT = re.compile(_LIMIT.pattern + "| (?:up to|at most|no more than|ceiling) |পর্যন্ত|সর্বাধিক")
-
-
-def asks_limit(question: str) -> bool:
-    """Whether a question asks for a limit, whose answer is a number (see `_LIMIT`).
-
-    >>> asks_limit("What is the daily limit for cash out?"), asks_limit("How much does cash out cost?")
-    (True, False)
-    """
-    return bool(_LIMIT.search(cue_text(question)))
-
-
-@functools.lru_cache(maxsize=4096)
-def asks_only_limit(question: str) -> bool:
-    """A limit question that asks no price ("the maximum fee", "the daily limit, and what fee
-    applies?" ask one): a unit that states only a price cannot answer it (`only_price`)."""
-    cue = cue_text(question)
-    return bool(_LIMIT.search(cue)) and not _PRICE.search(cue)
-
-
-@functools.lru_cache(maxsize=50_000)
-def only_price(text: str) -> bool:
-    """Whether a unit states a price and no limit ("The first Tk 25,000 you send in a calendar
-    month is free."): its amounts answer no limit question."""
-    cue = cue_text(text)
-    return bool(_PRICE.search(cue)) and not _STATES_LIMIT.search(cue)
-
-
-
-def price_for_limit(question: str, text: str) -> bool:
-    """Whether `text` states only a price while `question` asks only a limit: its amounts answer
-    nothing asked (no typed value for the sentence model, no short answer)."""
-    return asks_only_limit(question) and only_price(text)
-
-# The period a limit is counted in: a day, a month, or one transaction. Limits of one service
-# differ only by it (Tk 25,000 a day, Tk 1,50,000 a month), so a question that names one is
-# answered by the unit that names the same. Matched on `cue_text`.
-# Whole words only: "দিনের" in "৩০ দিনের মধ্যে" is a deadline, not a daily limit.
-_PERIODS = (("day", re.compile(" (?:daily|a day|per day|each day|every day|one day|in a day|today|dine|din e|doinik"
-                               "|দৈনিক|দিনে|একদিনে) ")),
-            ("month", re.compile(" (?:monthly|a month|per month|each month|every month|this month|in a month|calendar month"
-                                 "|mashe|mase|masik|মাসিক|মাসে|মাসের) ")),
-            ("once", re.compile(" (?:per (?:recharge|transaction|send|cash out|cash-out)|in one go|at once|one time"
-                                "|single (?:recharge|transaction|send)|each (?:recharge|transaction|time)|ekbare"
-                                "|একবারে|প্রতিবার|প্রতি রিচার্জে|প্রতি লেনদেনে) ")))
-
-
-@functools.lru_cache(maxsize=50_000)
-def periods_of(text: str) -> frozenset[str]:
-    """The periods a text names ("a day", "মাসে", "per recharge").
-
-    >>> sorted(periods_of("Up to Tk 25,000 in total a day.")), sorted(periods_of("মাসিক সীমা কত?"))
-    (['day'], ['month'])
-    """
-    cue = cue_text(text)
-    return frozenset(name for name, pattern in _PERIODS if pattern.search(cue))
 
 
 def numbered(spans, text: str) -> list[Span]:

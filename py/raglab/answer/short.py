@@ -10,7 +10,7 @@ unless the question asks for one end of a range of two ("the maximum recharge": 
 value the sentence denies ("…, not Shapla Pay") is none, and a contact comes with the one the
 sentence offers beside it ("call 16789 or e-mail fraud@…"). A
 question about a limit is answered by a number, never by "free", and never from a sentence that
-states only a price (`sentences.only_price`). A definition
+states only a price (`asking.only_price`). A definition
 question ("What is a conurbation?") gets the phrase after the copula. Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev).
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.sentences import asks_limit, price_for_limit, spans_of
+from raglab.answer.asking import asks_limit, price_for_limit
+from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
 
@@ -191,7 +192,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # "one" is mostly no count at all ("one of the largest", "a one-off").
         weak = 1 if text[s:e].lower() == "one" else 0
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
-        per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`sentences.asks_limit`)
+        per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
         off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
