@@ -35,8 +35,8 @@ from raglab.answer.facts import asks_two, missing_half, other_kind, restates
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Answer, Quote, ShortAnswer
-from raglab.answer.asking import asks_limit, periods_of
-from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
+from raglab.answer.asking import asks_limit, asks_upper, periods_of
+from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, spans_of, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
@@ -107,7 +107,20 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
-                    asks_limit(question), periods_of(question))
+                    asks_limit(question), periods_of(question), asks_more(question, qtype))
+
+
+def asks_more(question: str, qtype: str) -> bool:
+    """Whether the question asks for an upper limit (`asking.asks_upper`): how much (or how many
+    times) one can do, or whether one may do an amount of money it states (a number of a hundred
+    or more: "can i send 40000 today"; "2 months", "my son is 16" ask about a minimum)."""
+    if qtype not in ("amount", "count", "yesno", "other"):
+        return False
+    money = False
+    for s in spans_of(question):
+        if s.type == "amount" or s.type == "number" and any(float(n) >= 100 for n in numbers(question[s.start:s.end])):
+            money = True
+    return asks_upper(question, money)
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,

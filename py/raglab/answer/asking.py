@@ -78,3 +78,56 @@ def periods_of(text: str) -> frozenset[str]:
     """
     cue = cue_text(text)
     return frozenset(name for name, pattern in _PERIODS if pattern.search(cue))
+
+
+# How much one can (still) do ("how much more can I cash out today?", "আর কত টাকা তুলতে পারব?",
+# "koto taka pathate parbo"), or whether one may do a stated amount ("30,000 today, can I?",
+# "ত্রিশ হাজার টাকা … একবারে পারবো?"): the answer is how far one may go, the upper limit, never
+# the least one must do. Matched on `cue_text`; য় in both of its encodings.
+_Y = "(?:\u09df|\u09af\u09bc)"
+_CAN = re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|my [a-z]+) | allowed | (?:parbo|parbe|pari|parben|jabe|jay) "
+                  f"|পার(?:ব|বো|ি|বেন|বে|বি|া) |যাবে |যা{_Y} ")
+_HOW_MUCH = re.compile(" how (?:much|many) | (?:koto|koy) |কত(?:টা|গুলো|বার)? ")
+_ASKS_LOWER = re.compile(" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে"
+                         f"|সবচে{_Y}ে কম")
+# What names the lower end of a rule ("The minimum cash out is Tk 50", "ন্যূনতম পরিমাণ ৫০ টাকা",
+# "এর চেয়ে কম … যায় না") and what names its upper end or a limit as such.
+_STATES_LOWER = re.compile(" (?:minimum|min|at least|no less than|lowest|smallest) |ন্যূনতম|নূন্যতম|স(?:র্|র)বনিম্ন|কমপক্ষে"
+                           f"|চে{_Y}ে কম ")
+_STATES_UPPER = re.compile(" (?:maximum|max|up to|at most|no more than|limits?|capped|cap|ceiling|highest|in total) "
+                           "|স(?:র্|র)বোচ্চ|সর্বাধিক|পর্যন্ত|সীমা|লিমিট")
+
+
+@functools.lru_cache(maxsize=4096)
+def asks_upper(question: str, states_number: bool = False) -> bool:
+    """Whether a question asks how much one can (still) do, or (`states_number`: it states an
+    amount) whether one may do that much: its answer is the upper limit (see `_CAN`). Not when
+    it asks for the minimum.
+
+    >>> asks_upper("How much more can I cash out today?"), asks_upper("What is the minimum I can cash out?")
+    (True, False)
+    >>> asks_upper("Can I cash out 30,000 taka today?", True), asks_upper("Can I cash out at an ATM?")
+    (True, False)
+    """
+    cue = cue_text(question)
+    if _ASKS_LOWER.search(cue) or not _CAN.search(cue):
+        return False
+    return states_number or bool(_HOW_MUCH.search(cue))
+
+
+@functools.lru_cache(maxsize=50_000)
+def only_lower(text: str) -> bool:
+    """Whether a unit names only the lower end of a rule ("The minimum cash out is Tk 50."): its
+    value answers no question about how much one can do (`asks_upper`).
+
+    >>> only_lower("The minimum cash out is Tk 50."), only_lower("The minimum is Tk 20 and the maximum Tk 1,000.")
+    (True, False)
+    """
+    cue = cue_text(text)
+    return bool(_STATES_LOWER.search(cue)) and not _STATES_UPPER.search(cue)
+
+
+def lower_for_upper(q_upper: bool, text: str) -> bool:
+    """Whether `text` names only a minimum while the question asks for the upper limit
+    (`asks_upper`): its values answer nothing asked (no typed value, no echo, no short answer)."""
+    return q_upper and only_lower(text)

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
-from raglab.answer.asking import periods_of, price_for_limit
+from raglab.answer.asking import lower_for_upper, periods_of, price_for_limit
 from raglab.text.answertypes import Span, accepts, typed_spans
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
@@ -175,6 +175,7 @@ class Question:
     types: tuple = ()  # the kinds of value it asks for, in question order (`answertypes.question_types`)
     limit: bool = False  # it asks for a limit, so only a value with a number answers it (`asks_limit`)
     periods: frozenset = frozenset()  # the periods it names (`periods_of`): a day, a month, one transaction
+    upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -294,10 +295,12 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
+        if lower_for_upper(q.upper, text):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
+            fresh = []
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0
-    elif q.echoes and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
+    elif q.echoes and not lower_for_upper(q.upper, text) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
         echo = 1.0
     qnum = 0.0
     if q.numbers:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.asking import asks_limit, price_for_limit
+from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
@@ -128,7 +128,7 @@ _RANGE_JOIN = re.compile(r"^(?:and|to|through|থেকে|হতে)$", re.IGNO
 def range_end(question: str) -> str | None:
     """"upper" or "lower" when the question asks for one end of a range (not both)."""
     text = cue_text(question)
-    upper, lower = bool(_UPPER.search(text)), bool(_LOWER.search(text))
+    upper, lower = bool(_UPPER.search(text)) or asks_upper(question), bool(_LOWER.search(text))
     return "upper" if upper and not lower else "lower" if lower and not upper else None
 
 
@@ -236,8 +236,8 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     `order` is the text's (term, start, end) tokens."""
     if accepts(qtype):
         out: list[tuple[int, int]] = []
-        if price_for_limit(question, text):
-            return out  # a free allowance or a fee is no limit: the sentence alone, no value in bold
+        if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text):
+            return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None
