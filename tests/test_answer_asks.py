@@ -7,9 +7,10 @@ import pytest
 
 from helpers import docs
 from raglab.answer import asking
-from raglab.answer.answerer import asks_more
+from raglab.answer.asking import asks_more
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
+from raglab.text.analyzer import tokens
 
 
 @pytest.fixture(scope="module")
@@ -42,3 +43,24 @@ def test_how_much_more_one_can_cash_out_is_not_answered_by_the_minimum(served, q
     got = ask_json(served.ask(question))
     assert "ন্যূনতম" not in got["answer"], got["answer"]
     assert "২৫,০০০ টাকা" in [s["text"] for s in got["short_answers"]], got["short_answers"]
+
+
+def _found(pipe, question, start):
+    """The question terms the candidate unit starting with `start` holds."""
+    hits = pipe.search(question)
+    a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
+    return next(c.found for _, c in a.order if c.unit.text.startswith(start))
+
+
+def test_a_negated_word_is_not_the_word(served):
+    # "যাচাই না হওয়া অ্যাকাউন্ট" is an unverified account: it does not hold "verified" (through its
+    # Bangla alias যাচাই), as "unverified" does not.
+    unit = "যাচাই না হওয়া অ্যাকাউন্টে"
+    assert "verified" not in _found(served, "What is the maximum balance a verified personal account can hold?", unit)
+    # A question that negates the word itself, in any way, still finds it there.
+    assert "verify" in _found(served, "verify hoy nai emon account e sorbochcho koto taka balance rakha jay?", unit)
+    s = "যাচাই না হওয়া অ্যাকাউন্টে সর্বোচ্চ ৫,০০০ টাকা ব্যালেন্স রাখা যায়।"
+    assert asking.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset(["যাচাই"])
+    # A finite verb's "না" denies the sentence (an answer to a yes/no question), not the word.
+    s = "অ্যাকাউন্ট যাচাই করা হয় না।"
+    assert asking.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset()

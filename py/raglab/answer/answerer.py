@@ -35,8 +35,8 @@ from raglab.answer.facts import asks_two, missing_half, other_kind, restates
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Answer, Quote, ShortAnswer
-from raglab.answer.asking import asks_limit, asks_upper, periods_of
-from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, spans_of, speaks_to
+from raglab.answer.asking import asks_limit, asks_more, negated, negated_loosely, periods_of
+from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
@@ -71,7 +71,7 @@ class Candidate:
 def text_info(text: str) -> Text:
     order = tuple((t.term, t.start, t.end) for t in tokens(text))
     seq = [t for t, _, _ in order]
-    return Text(frozenset(seq), order, frozenset(zip(seq, seq[1:])), prefix_index(seq))
+    return Text(frozenset(seq), order, frozenset(zip(seq, seq[1:])), prefix_index(seq), negated(text, order))
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -84,13 +84,17 @@ def _mass(terms, weights: dict[str, float]) -> float:
     return math.fsum([weights[t] for t in terms])
 
 
-def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], aliases: dict) -> set[str]:
-    """The question terms present in a text: literally, or through one of their aliases."""
-    found = set(text_terms & weights.keys())
+def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], aliases: dict,
+             info: Text | None = None, q_negated: frozenset = frozenset()) -> set[str]:
+    """The question terms present in a text: literally, or through one of their aliases; with the
+    text's `info`, not one it states only negated ("যাচাই না হওয়া": unverified is not verified)
+    unless the question has a negation near it too (`q_negated`)."""
+    neg = info.negated if info is not None else frozenset()
+    found = {t for t in text_terms & weights.keys() if t not in neg or t in q_negated}
     for t, alts in aliases.items():
         if t in weights and t not in found:
             for alt in alts:
-                if all(a in text_terms for a in alt):
+                if all(a in text_terms for a in alt) and (alt[-1] not in neg or t in q_negated):
                     found.add(t)
                     break
     return found
@@ -98,29 +102,15 @@ def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], a
 
 def question_info(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict,
                   unknown: list[str] | tuple[str, ...] = (), closest=None) -> Question:
-    weights = {}
-    for t in question_terms:
-        weights[t] = idf(t)
+    weights = {t: idf(t) for t in question_terms}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
-                    asks_limit(question), periods_of(question), asks_more(question, qtype))
-
-
-def asks_more(question: str, qtype: str) -> bool:
-    """Whether the question asks for an upper limit (`asking.asks_upper`): how much (or how many
-    times) one can do, or whether one may do an amount of money it states (a number of a hundred
-    or more: "can i send 40000 today"; "2 months", "my son is 16" ask about a minimum)."""
-    if qtype not in ("amount", "count", "yesno", "other"):
-        return False
-    money = False
-    for s in spans_of(question):
-        if s.type == "amount" or s.type == "number" and any(float(n) >= 100 for n in numbers(question[s.start:s.end])):
-            money = True
-    return asks_upper(question, money)
+                    asks_limit(question), periods_of(question), upper=asks_more(question, qtype),
+                    negated=negated_loosely(question, text_info(question).order))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
@@ -199,8 +189,8 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
                     continue
             heading = heading_of(u, chunk, doc)
             in_heading = _present(heading_terms(heading), q.weights, q.aliases)
-            found = _present(info.terms, q.weights, q.aliases)
-            lead = _present(text_info(u.lead).terms, q.weights, q.aliases) if u.lead else set()
+            found = _present(info.terms, q.weights, q.aliases, info, q.negated)
+            lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
             inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
             first = i == 0 or units[i - 1].block != u.block
             row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items))
@@ -214,7 +204,8 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
                 nkey = (chunk.doc, base + units[j].start, base + units[j].end, units[j].focus_start)
                 if nkey not in keys:
                     keys[nkey] = len(keys)
-                    cover[keys[nkey]] = mass(_present(text_info(units[j].text).terms, q.weights, q.aliases)) / q.total
+                    ni = text_info(units[j].text)
+                    cover[keys[nkey]] = mass(_present(ni.terms, q.weights, q.aliases, ni, q.negated)) / q.total
                 slot.append(keys[nkey])
             out.append(Candidate(u, quote, info.terms, frozenset(found), row, rank, base,
                                  None if p is None else base + units[p].start, None if n is None else base + units[n].start,

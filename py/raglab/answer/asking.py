@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import re
 
-from raglab.text.answertypes import cue_text
+from raglab.text.answertypes import cue_text, typed_spans
+from raglab.text.numbers import numbers
 
 # A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
 # for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
@@ -115,6 +116,19 @@ def asks_upper(question: str, states_number: bool = False) -> bool:
     return states_number or bool(_HOW_MUCH.search(cue))
 
 
+def asks_more(question: str, qtype: str) -> bool:
+    """Whether the question asks for an upper limit (`asks_upper`): how much (or how many
+    times) one can do, or whether one may do an amount of money it states (a number of a hundred
+    or more: "can i send 40000 today"; "2 months", "my son is 16" ask about a minimum)."""
+    if qtype not in ("amount", "count", "yesno", "other"):
+        return False
+    money = False
+    for s in typed_spans(question):
+        if s.type == "amount" or s.type == "number" and any(float(n) >= 100 for n in numbers(question[s.start:s.end])):
+            money = True
+    return asks_upper(question, money)
+
+
 @functools.lru_cache(maxsize=50_000)
 def only_lower(text: str) -> bool:
     """Whether a unit names only the lower end of a rule ("The minimum cash out is Tk 50."): its
@@ -131,3 +145,52 @@ def lower_for_upper(q_upper: bool, text: str) -> bool:
     """Whether `text` names only a minimum while the question asks for the upper limit
     (`asks_upper`): its values answer nothing asked (no typed value, no echo, no short answer)."""
     return q_upper and only_lower(text)
+
+
+# Bangla says "not" of a noun's state before the light verb that makes it one: "যাচাই না হওয়া
+# অ্যাকাউন্ট" (an unverified account), "চালু না থাকলে" (if not active), "নিবন্ধন না করা". There the
+# noun is negated as "unverified" negates "verified" in one word: it is not the same word.
+# (A finite verb's "না" comes after it, "যাচাই করা হয় না", and denies the sentence, which is an
+# answer to a yes/no question, not another word.)
+_NOT_THEN_LIGHT_VERB = re.compile(f" ?না (?:হও{_Y}া|হলে|হ{_Y}ে|করা|করলে|করে|থাকা|থাকলে)(?:র)?(?![\u0980-\u09ff])")
+
+
+def negated(text: str, order) -> frozenset[str]:
+    """The terms of `text` that it only ever states negated in the way above; `order` is its
+    (term, start, end) tokens.
+
+    >>> from raglab.text.analyzer import tokens
+    >>> s = "যাচাই না হওয়া অ্যাকাউন্টে সর্বোচ্চ ৫,০০০ টাকা রাখা যায়।"
+    >>> sorted(negated(s, [(t.term, t.start, t.end) for t in tokens(s)]))
+    ['যাচাই']
+    """
+    neg: set[str] = set()
+    pos: set[str] = set()
+    for term, _, end in order:
+        (neg if _NOT_THEN_LIGHT_VERB.match(text, end, end + 24) else pos).add(term)
+    return frozenset(neg - pos)
+
+
+# A question may negate a word in any way ("verify hoy nai emon account", "যাচাই হয়নি", "my account
+# is not verified"): a "not" within two words before it, or a Bangla "না", "নি", "নাই", "নেই", "নয়"
+# within two words after it.
+_NOT_AFTER = re.compile(f"(?:[^ ]* ){{0,2}}?[^ ]*?(?:না|নাই|নেই|ন{_Y}|নি|nai|na|ni)(?![ঀ-৿a-z])")
+_NOT_BEFORE = re.compile(r"(?:^|[^a-z])(?:not|n't|never|no)(?: [^ ]+)? ?$")
+
+
+def negated_loosely(text: str, order) -> frozenset[str]:
+    """The terms of a question that a negation stands near (see above): a unit that states
+    one of them only negated (`negated`) may still speak of it; for the question's other terms
+    it speaks of another thing ("unverified" for "verified").
+
+    >>> from raglab.text.analyzer import tokens
+    >>> q = "verify হয় না এমন account e সর্বোচ্চ কত টাকা balance রাখা যায়?"
+    >>> sorted(negated_loosely(q, [(t.term, t.start, t.end) for t in tokens(q)]))
+    ['verify']
+    """
+    low = text.lower()
+    out = set()
+    for term, start, end in order:
+        if _NOT_AFTER.match(low, end + 1, end + 24) or _NOT_BEFORE.search(low, max(0, start - 16), start):
+            out.add(term)
+    return frozenset(out)

@@ -175,6 +175,7 @@ class Question:
     types: tuple = ()  # the kinds of value it asks for, in question order (`answertypes.question_types`)
     limit: bool = False  # it asks for a limit, so only a value with a number answers it (`asks_limit`)
     periods: frozenset = frozenset()  # the periods it names (`periods_of`): a day, a month, one transaction
+    negated: frozenset = frozenset()  # its terms a negation stands near (`asking.negated_loosely`)
     upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
 
 
@@ -250,12 +251,13 @@ def _same_stem(a: str, b: str) -> bool:
 @dataclass(frozen=True)
 class Text:
     """One unit's analysis, cached per text: its terms in order, their offsets, its term
-    pairs and its terms by prefix."""
+    pairs, its terms by prefix and the terms it only states negated (`asking.negated`)."""
 
     terms: frozenset
     order: tuple  # (term, start, end) in text order
     pairs: frozenset
     prefixes: dict
+    negated: frozenset = frozenset()
 
 
 def _typed_near(spans, order, question_terms) -> bool:
@@ -280,7 +282,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     own = mass(found) / q.total
     near = set(found)
     for t in q.weights:
-        if t not in near and any(_same_stem(t, s) for s in info.prefixes.get(t[:PREFIX], ())):
+        if t not in near and any(_same_stem(t, s) and (s not in info.negated or t in q.negated)
+                                 for s in info.prefixes.get(t[:PREFIX], ())):
             near.add(t)
     prefix = mass(near) / q.total
     pair_hits = 0
