@@ -11,6 +11,7 @@ from raglab.answer.asking import asks_more
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 from raglab.text.analyzer import tokens
+from raglab.text.answertypes import question_type
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +65,20 @@ def test_a_negated_word_is_not_the_word(served):
     # A finite verb's "না" denies the sentence (an answer to a yes/no question), not the word.
     s = "অ্যাকাউন্ট যাচাই করা হয় না।"
     assert asking.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset()
+
+
+def test_a_where_question_is_answered_by_a_place_not_any_name(served):
+    # A help centre's "where" is a place in the app, a channel or a location; "The Government of
+    # Bangladesh rewards …" names who, not where.
+    got = ask_json(served.ask("বিদেশের টাকার সাথে সরকারের বোনাস কত যোগ হলো, সেটা কোথায় দেখব?"))
+    assert "Government" not in got["answer"], got["answer"]
+    assert [s["text"] for s in got["short_answers"]] == ["অ্যাপের লেনদেন তালিকায়"], got["short_answers"]
+    assert [s["text"] for s in ask_json(served.ask("Where can I find the receipt for a bill I paid?"))["short_answers"]] \
+        == ["in the app"]
+    s = "He was born in Birkdale, Southport."
+    assert [s[a:b] for a, b in asking.places(s)] == ["Birkdale"]
+
+
+def test_seeing_how_much_somewhere_asks_where():
+    assert question_type("Where can I see how much government bonus was added to my remittance?") == "place"
+    assert question_type("How much is the fee and where can I see it?") == "amount"

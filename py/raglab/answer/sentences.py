@@ -23,7 +23,9 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     novel           log(1 + u's terms that are not question terms, in any form) / 4: what u adds
     prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
     pairs           share of q's adjacent term pairs adjacent in u too
-    typed           q asks for a typed value and u holds one q does not state (1/0)
+    typed           q asks for a typed value and u holds one q does not state (1/0); for a
+                    where-question a place (`asking.places`), not any name; none from a unit
+                    naming only a minimum when q asks how much one can do (`asking.asks_upper`)
     typed_near      typed, and the value is within 6 words of a question word in u (1/0)
     echo            q asks for no typed value but states one itself (a yes/no question: "can I
                     withdraw 40,000 taka today?", "my son is 16, can he …") and u holds another
@@ -58,7 +60,7 @@ from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
-from raglab.answer.asking import lower_for_upper, periods_of, price_for_limit
+from raglab.answer.asking import lower_for_upper, periods_of, places, price_for_limit
 from raglab.text.answertypes import Span, accepts, typed_spans
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
@@ -300,6 +302,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
         if lower_for_upper(q.upper, text):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
             fresh = []
+        if q.qtype == "place":  # a place in the app, a channel or a location; not any name
+            fresh = [Span("place", a, b) for a, b in places(text)]
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0

@@ -11,7 +11,9 @@ value the sentence denies ("…, not Shapla Pay") is none, and a contact comes w
 sentence offers beside it ("call 16789 or e-mail fraud@…"). A
 question about a limit is answered by a number, never by "free", and never from a sentence that
 states only a price (`asking.only_price`). A definition
-question ("What is a conurbation?") gets the phrase after the copula. Any other question
+question ("What is a conurbation?") gets the phrase after the copula; a where-question the
+place the sentence sends its reader to ("in your transaction history", `asking.places`), else
+a name. A question about how much one can do gets no minimum (`asking.asks_upper`). Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev).
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, price_for_limit
+from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
@@ -234,6 +236,12 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     """Up to `n` (start, end) short answers in `text`, best first, never overlapping (a
     two-value question, "What are the minimum and maximum?", gets two from one sentence).
     `order` is the text's (term, start, end) tokens."""
+    if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
+        anchors = [(s, e) for term, s, e in order if term in question_terms]
+        located = [((min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s), s, e)
+                   for s, e in places(text) if not all(t in question_terms for t, a, b in order if s <= a and b <= e)]
+        if located:
+            return sorted((s, e) for _, s, e in sorted(located)[:n])
     if accepts(qtype):
         out: list[tuple[int, int]] = []
         if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text):
