@@ -243,11 +243,12 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
     return scored
 
 
-def _other_fact(q: Question, best: Candidate, c: Candidate, kind_first: bool = False) -> bool:
+def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out: it holds a
     word of that half (`facts.missing_half`) or states a value of an asked kind `best` lacks
-    (`facts.other_kind`); with `kind_first`, the value and (when the half has words) a word
-    both. A unit in `best`'s language stating only `best`'s values repeats it, unless its own
+    (`facts.other_kind`). At `step` 0, the value and (when the half has words) a word both; at 1,
+    a word in its own text, not only its heading's (every unit of a "Fees" article has "fee"
+    there), or the value. A unit in `best`'s language stating only `best`'s values repeats it, unless its own
     text holds a word of the other half ("৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন"); a twin in the
     other language is `language.own_twin`'s to drop."""
     have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
@@ -256,9 +257,9 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, kind_first: bool = F
     says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
     if not says and lang_of(c.unit.text) == lang_of(best.unit.text) and restates(best.unit.text, c.unit.text, q.numbers):
         return False
-    if kind_first:
+    if step == 0:
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
-    return speaks or other_kind(q.types, q.numbers, have, other)
+    return (says if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:
@@ -384,8 +385,8 @@ def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Mode
     # that half ("দিনে কয়বার …, আর দিনে মোট কত টাকা?": the amount, not a sentence that only names it).
     pool = [c for (z, c), p in zip(order[1:], probs[1:]) if two and p >= m.second and not c.items
             and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
-    for kind_first in (True, False):
-        second = second or next((c for c in pool if _other_fact(q, best, c, kind_first)), None)
+    for step in (0, 1, 2):
+        second = second or next((c for c in pool if _other_fact(q, best, c, step)), None)
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)
