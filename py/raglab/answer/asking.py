@@ -199,15 +199,15 @@ def negated_loosely(text: str, order) -> frozenset[str]:
 # Where a help centre sends its reader: a place in the app, a channel or a location ("in your
 # transaction history", "on the Verification status screen", "visit a customer care centre",
 # "অ্যাপের লেনদেন তালিকায়", "কাস্টমার কেয়ার সেন্টারে", "বাংলাদেশ ব্যাংকে"). A name is a place only
-# where a preposition puts it ("born in Birkdale"): "The Government of Bangladesh rewards …" names
-# who, not where. Explicit character classes, never \b or \w (see `answertypes`).
-_PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|list|statement|sms|messages?|inbox|centre|center|point|branch"
+# where a preposition puts it ("born in Birkdale", "a region of Bosnia"): "The Government of
+# Bangladesh rewards …" names who, not where. Explicit character classes, never \b or \w (see `answertypes`).
+_PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|statement|sms|messages?|inbox|centre|center|point|branch"
                    "|office|website|helpline|hotline|counter|booth|shop|outlet|agent|bank|settings|e-?mail|call centre")
 _PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
                        f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
 _PLACE_BN = re.compile(f"(?:[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
                        f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ)(?![\u0980-\u09ff])")
-_LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit) $", re.IGNORECASE)
+_LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=50_000)
