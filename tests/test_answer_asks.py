@@ -33,6 +33,7 @@ def test_how_much_one_can_do_asks_for_the_upper_limit():
     assert not asks_more("opened my account 2 months ago, can i get a nano loan yet?", "yesno")
     assert not asks_more("My son is 16, can he open an account?", "yesno")
     assert not asks_more("What is the minimum I can cash out?", "amount")
+    assert asks_more("can i send 1.851.85 taka today", "yesno")  # a malformed number is still read
     assert not asks_more("কত দিনের মধ্যে টাকা ফেরত পাব?", "duration")
     assert asking.only_lower("প্রতিবার ক্যাশ আউটের ন্যূনতম পরিমাণ ৫০ টাকা।")
     assert not asking.only_lower("দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।")

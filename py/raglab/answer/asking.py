@@ -124,7 +124,8 @@ def asks_more(question: str, qtype: str) -> bool:
         return False
     money = False
     for s in typed_spans(question):
-        if s.type == "amount" or s.type == "number" and any(float(n) >= 100 for n in numbers(question[s.start:s.end])):
+        if s.type == "amount" or s.type == "number" and any(len(n.split(".")[0].lstrip("0")) >= 3
+                                                            for n in numbers(question[s.start:s.end])):
             money = True
     return asks_upper(question, money)
 
