@@ -110,7 +110,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype),
-                    negated=negated_loosely(question, text_info(question).order))
+                    negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
