@@ -31,11 +31,11 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.facts import asks_two, missing_half, other_kind, restates
+from raglab.answer.asking import asks_limit, asks_more, negated, negated_loosely, periods_of
+from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Answer, Quote, ShortAnswer
-from raglab.answer.asking import asks_limit, asks_more, negated, negated_loosely, periods_of
 from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
@@ -246,11 +246,11 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
 def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out: it holds a
     word of that half (`facts.missing_half`) or states a value of an asked kind `best` lacks
-    (`facts.other_kind`). At `step` 0, the value and (when the half has words) a word both; at 1,
-    a word in its own text, not only its heading's (every unit of a "Fees" article has "fee"
-    there), or the value. A unit in `best`'s language stating only `best`'s values repeats it, unless its own
-    text holds a word of the other half ("৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন"); a twin in the
-    other language is `language.own_twin`'s to drop."""
+    (`facts.other_kind`). At `step` 0, the value and (when the half has words) a word both; at 1, a word
+    in its own text, not only its heading's (a "Fees" article has "fee" there for every unit), with a
+    value of an asked kind, or the value. A unit in `best`'s language stating only `best`'s values
+    repeats it, unless its own text holds a word of the other half ("৫ বার ক্যাশ আউট" after "৫ বার
+    ক্যাশ ইন"); a twin in the other language is `language.own_twin`'s to drop."""
     have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
     marks = missing_half(q.text, have[0])
     speaks = marks is not None and any(m in other[0] for m in marks)
@@ -259,7 +259,7 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
         return False
     if step == 0:
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
-    return (says if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
+    return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:

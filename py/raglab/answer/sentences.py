@@ -58,9 +58,9 @@ import math
 import re
 from dataclasses import dataclass
 
+from raglab.answer.asking import lower_for_upper, periods_of, places, price_for_limit
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
-from raglab.answer.asking import lower_for_upper, periods_of, places, price_for_limit
 from raglab.text.answertypes import Span, accepts, typed_spans
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
