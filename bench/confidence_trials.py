@@ -121,6 +121,24 @@ def feats(q, a, ans, chunks, scores, pipe):
         f["cos_best"] = (cos[0] - 0.8) * 10  # scaled: the cosines of e5 sit in 0.75-0.95
         f["cos_gap"] = 20 * (cos[0] - (max(others) if others else cos[0]))
         f["cos_rel"] = 20 * (cos[0] - max(cos))
+    # The question's idf mass the shown answer leaves out (aliases counted, as the coverage counts
+    # them): over every quote shown, the heaviest single term left out, and the heaviest term found
+    # in no candidate at all ("What is the exchange rate for US dollars?" answered with the savings
+    # rate: "exchange" and "dollar" are nowhere); the missing share where the index knows none of it.
+    qw, total = a.q.weights, a.q.total
+    shown_at = {(x.doc, x.start) for x in ans.quotes}
+    held = set()
+    for _, c in a.order:
+        if (c.quote.doc, c.quote.start) in shown_at:
+            held |= c.found | c.in_heading
+    f["uncovered_shown"] = math.fsum(w for t, w in qw.items() if t not in held) / total if total > 0 else 0.0
+    f["uncovered_max"] = max((w / total for t, w in qw.items() if t not in best.found and t not in best.in_heading),
+                             default=0.0)
+    anywhere = set()
+    for _, c in a.order:
+        anywhere |= c.found | c.in_heading
+    f["missing_max"] = max((w / total for t, w in qw.items() if t not in anywhere), default=0.0)
+    f["missing_x_unmatched"] = f["missing"] * f["unmatched"]
     # An answer in the other language: the question's words are absent by nature, so how much
     # of it is missing or unknown means something else there (split by language agreement).
     same = f["same_lang"]
@@ -158,7 +176,8 @@ COMBINATIONS = (["same_lang", "top_doc"], ["same_lang", "top_doc", "rank0"], ["s
                 ["same_lang", "top_doc", "missing_other"], ["same_lang", "top_doc", "missing_other", "unmatched_other"],
                 ["same_lang", "top_doc", "missing_other", "unmatched_other", "coverage_other"])
 # This round's candidates, each on top of the shipped signals (BASE + same_lang + top_doc).
-NEW = ("lang_agree", "num_agree", "short_num", "entropy", "asks_two", "cos_best", "cos_gap", "cos_rel")
+NEW = ("lang_agree", "num_agree", "short_num", "entropy", "asks_two", "cos_best", "cos_gap", "cos_rel", "uncovered_shown",
+       "uncovered_max", "missing_max", "missing_x_unmatched")
 
 
 def main():

@@ -5,7 +5,7 @@ two contacts offered."""
 import pytest
 
 from helpers import docs
-from raglab.answer.sentences import asks_only_limit, only_price
+from raglab.answer.asking import asks_only_limit, only_price
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 
@@ -74,3 +74,10 @@ def test_a_value_of_the_other_kind_is_read_by_what_answers_that_kind():
     # A capitalised name is no value of a "where" half ("… by SMS").
     assert not other_kind(("place", "duration"), frozenset(), (frozenset(), "The officer answers within 10 working days."),
                           (frozenset(), "We keep you updated by SMS."))
+
+
+def test_the_second_fact_holds_the_other_half_in_its_own_words(served):
+    # Every unit of the fees-and-limits article has "fee" in its heading; the fee asked beside the
+    # card's daily limit is the sentence that says "fee" itself (the card's 1%), not the bank's "free".
+    got = shorts(served, "I'd like to top up from my Visa debit card. What's the fee, and how much can I load per day?")
+    assert got == ["up to Tk 50,000 a day", "1%"], got

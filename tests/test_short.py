@@ -3,7 +3,7 @@
 import pytest
 
 from raglab.answer.answerer import text_info
-from raglab.answer.sentences import asks_limit
+from raglab.answer.asking import asks_limit
 from raglab.answer.short import short_spans
 from raglab.text.analyzer import analyze
 

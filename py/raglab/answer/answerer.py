@@ -31,11 +31,12 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.facts import asks_two, missing_half, other_kind, restates
+from raglab.answer.asking import asks_limit, asks_more, negated, negated_loosely, periods_of
+from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Answer, Quote, ShortAnswer
-from raglab.answer.sentences import COL, Model, Question, Text, asks_limit, confidence, confidence_features, dot, echo_types, features, lang_of, model, periods_of, prefix_index, set_context, softmax, speaks_to
+from raglab.answer.sentences import COL, Model, Question, Text, confidence, confidence_features, dot, echo_types, features, lang_of, model, prefix_index, set_context, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import DASH, Unit, introduced, introduces, may_introduce, units_around
@@ -70,7 +71,7 @@ class Candidate:
 def text_info(text: str) -> Text:
     order = tuple((t.term, t.start, t.end) for t in tokens(text))
     seq = [t for t, _, _ in order]
-    return Text(frozenset(seq), order, frozenset(zip(seq, seq[1:])), prefix_index(seq))
+    return Text(frozenset(seq), order, frozenset(zip(seq, seq[1:])), prefix_index(seq), negated(text, order))
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -83,13 +84,17 @@ def _mass(terms, weights: dict[str, float]) -> float:
     return math.fsum([weights[t] for t in terms])
 
 
-def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], aliases: dict) -> set[str]:
-    """The question terms present in a text: literally, or through one of their aliases."""
-    found = set(text_terms & weights.keys())
+def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], aliases: dict,
+             info: Text | None = None, q_negated: frozenset = frozenset()) -> set[str]:
+    """The question terms present in a text: literally, or through one of their aliases; with the
+    text's `info`, not one it states only negated ("যাচাই না হওয়া": unverified is not verified)
+    unless the question has a negation near it too (`q_negated`)."""
+    neg = info.negated if info is not None else frozenset()
+    found = {t for t in text_terms & weights.keys() if t not in neg or t in q_negated}
     for t, alts in aliases.items():
         if t in weights and t not in found:
             for alt in alts:
-                if all(a in text_terms for a in alt):
+                if all(a in text_terms for a in alt) and (alt[-1] not in neg or t in q_negated):
                     found.add(t)
                     break
     return found
@@ -97,16 +102,15 @@ def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], a
 
 def question_info(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict,
                   unknown: list[str] | tuple[str, ...] = (), closest=None) -> Question:
-    weights = {}
-    for t in question_terms:
-        weights[t] = idf(t)
+    weights = {t: idf(t) for t in question_terms}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
-                    asks_limit(question), periods_of(question))
+                    asks_limit(question), periods_of(question), upper=asks_more(question, qtype),
+                    negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
@@ -185,8 +189,8 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
                     continue
             heading = heading_of(u, chunk, doc)
             in_heading = _present(heading_terms(heading), q.weights, q.aliases)
-            found = _present(info.terms, q.weights, q.aliases)
-            lead = _present(text_info(u.lead).terms, q.weights, q.aliases) if u.lead else set()
+            found = _present(info.terms, q.weights, q.aliases, info, q.negated)
+            lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
             inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
             first = i == 0 or units[i - 1].block != u.block
             row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items))
@@ -200,7 +204,8 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
                 nkey = (chunk.doc, base + units[j].start, base + units[j].end, units[j].focus_start)
                 if nkey not in keys:
                     keys[nkey] = len(keys)
-                    cover[keys[nkey]] = mass(_present(text_info(units[j].text).terms, q.weights, q.aliases)) / q.total
+                    ni = text_info(units[j].text)
+                    cover[keys[nkey]] = mass(_present(ni.terms, q.weights, q.aliases, ni, q.negated)) / q.total
                 slot.append(keys[nkey])
             out.append(Candidate(u, quote, info.terms, frozenset(found), row, rank, base,
                                  None if p is None else base + units[p].start, None if n is None else base + units[n].start,
@@ -238,22 +243,23 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
     return scored
 
 
-def _other_fact(q: Question, best: Candidate, c: Candidate, kind_first: bool = False) -> bool:
+def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out: it holds a
     word of that half (`facts.missing_half`) or states a value of an asked kind `best` lacks
-    (`facts.other_kind`); with `kind_first`, the value and (when the half has words) a word
-    both. A unit in `best`'s language stating only `best`'s values repeats it, unless its own
-    text holds a word of the other half ("৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন"); a twin in the
-    other language is `language.own_twin`'s to drop."""
+    (`facts.other_kind`). At `step` 0, the value and (when the half has words) a word both; at 1, a word
+    in its own text, not only its heading's (a "Fees" article has "fee" there for every unit), with a
+    value of an asked kind, or the value. A unit in `best`'s language stating only `best`'s values
+    repeats it, unless its own text holds a word of the other half ("৫ বার ক্যাশ আউট" after "৫ বার
+    ক্যাশ ইন"); a twin in the other language is `language.own_twin`'s to drop."""
     have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
     marks = missing_half(q.text, have[0])
     speaks = marks is not None and any(m in other[0] for m in marks)
     says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
     if not says and lang_of(c.unit.text) == lang_of(best.unit.text) and restates(best.unit.text, c.unit.text, q.numbers):
         return False
-    if kind_first:
+    if step == 0:
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
-    return speaks or other_kind(q.types, q.numbers, have, other)
+    return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:
@@ -379,8 +385,8 @@ def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Mode
     # that half ("দিনে কয়বার …, আর দিনে মোট কত টাকা?": the amount, not a sentence that only names it).
     pool = [c for (z, c), p in zip(order[1:], probs[1:]) if two and p >= m.second and not c.items
             and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
-    for kind_first in (True, False):
-        second = second or next((c for c in pool if _other_fact(q, best, c, kind_first)), None)
+    for step in (0, 1, 2):
+        second = second or next((c for c in pool if _other_fact(q, best, c, step)), None)
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)

@@ -187,3 +187,20 @@ def restates(best_text: str, other_text: str, question_numbers: frozenset[str]) 
     """
     stated = numbers_of(other_text) - question_numbers
     return bool(stated) and stated <= numbers_of(best_text)
+
+
+def states_asked(asked, question_numbers: frozenset[str], text: str) -> bool:
+    """Whether a unit states a value of a kind the question asks for (`asked`:
+    `answertypes.question_types`; any value when it asks for none), not one the question states
+    itself and never a bare number or a name: "আমরা যাচাই করি" after the request says a word of
+    "জানানোর পর কত দিন" but no duration.
+
+    >>> states_asked(("amount",), frozenset(), "Adding money from a card carries a 1% fee.")
+    True
+    >>> states_asked(("duration",), frozenset(), "অনুরোধ পাওয়ার পর আমরা লেনদেনটি যাচাই করি।")
+    False
+    """
+    if not asked:
+        return True
+    wanted = tuple(a for t in asked for a in accepts(t) if a not in ("number", "name"))
+    return bool(fresh_spans(spans_of(text), text, wanted, question_numbers))

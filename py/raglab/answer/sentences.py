@@ -23,7 +23,9 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     novel           log(1 + u's terms that are not question terms, in any form) / 4: what u adds
     prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
     pairs           share of q's adjacent term pairs adjacent in u too
-    typed           q asks for a typed value and u holds one q does not state (1/0)
+    typed           q asks for a typed value and u holds one q does not state (1/0); for a
+                    where-question a place (`asking.places`), not any name; none from a unit
+                    naming only a minimum when q asks how much one can do (`asking.asks_upper`)
     typed_near      typed, and the value is within 6 words of a question word in u (1/0)
     echo            q asks for no typed value but states one itself (a yes/no question: "can I
                     withdraw 40,000 taka today?", "my son is 16, can he …") and u holds another
@@ -56,9 +58,10 @@ import math
 import re
 from dataclasses import dataclass
 
+from raglab.answer.asking import lower_for_upper, periods_of, places, price_for_limit
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
-from raglab.text.answertypes import Span, accepts, cue_text, typed_spans
+from raglab.text.answertypes import Span, accepts, typed_spans
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
 
@@ -152,74 +155,6 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
     return out
 
 
-# A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
-# for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
-# often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read, and য় in both
-# of its encodings. Matched on `answertypes.cue_text` (NFC, lower case, one space between words).
-_LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap) "
-                    "|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে(?:\u09df|\u09af\u09bc)ে (?:বেশি|কম)|কমপক্ষে")
-
-# What states a price ("The first Tk 25,000 you send in a calendar month is free", "১.৮৫% চার্জ"):
-# no answer to a limit question, though it names an amount and a period; "up to" states a limit.
-_PRICE = re.compile(" (?:fees?|charges?|charged|costs?|price|free|ফি|ফ্রি) |চার্জ|খরচ|মাশুল")
-_STATES_LIMIT = re.compile(_LIMIT.pattern + "| (?:up to|at most|no more than|ceiling) |পর্যন্ত|সর্বাধিক")
-
-
-def asks_limit(question: str) -> bool:
-    """Whether a question asks for a limit, whose answer is a number (see `_LIMIT`).
-
-    >>> asks_limit("What is the daily limit for cash out?"), asks_limit("How much does cash out cost?")
-    (True, False)
-    """
-    return bool(_LIMIT.search(cue_text(question)))
-
-
-@functools.lru_cache(maxsize=4096)
-def asks_only_limit(question: str) -> bool:
-    """A limit question that asks no price ("the maximum fee", "the daily limit, and what fee
-    applies?" ask one): a unit that states only a price cannot answer it (`only_price`)."""
-    cue = cue_text(question)
-    return bool(_LIMIT.search(cue)) and not _PRICE.search(cue)
-
-
-@functools.lru_cache(maxsize=50_000)
-def only_price(text: str) -> bool:
-    """Whether a unit states a price and no limit ("The first Tk 25,000 you send in a calendar
-    month is free."): its amounts answer no limit question."""
-    cue = cue_text(text)
-    return bool(_PRICE.search(cue)) and not _STATES_LIMIT.search(cue)
-
-
-
-def price_for_limit(question: str, text: str) -> bool:
-    """Whether `text` states only a price while `question` asks only a limit: its amounts answer
-    nothing asked (no typed value for the sentence model, no short answer)."""
-    return asks_only_limit(question) and only_price(text)
-
-# The period a limit is counted in: a day, a month, or one transaction. Limits of one service
-# differ only by it (Tk 25,000 a day, Tk 1,50,000 a month), so a question that names one is
-# answered by the unit that names the same. Matched on `cue_text`.
-# Whole words only: "দিনের" in "৩০ দিনের মধ্যে" is a deadline, not a daily limit.
-_PERIODS = (("day", re.compile(" (?:daily|a day|per day|each day|every day|one day|in a day|today|dine|din e|doinik"
-                               "|দৈনিক|দিনে|একদিনে) ")),
-            ("month", re.compile(" (?:monthly|a month|per month|each month|every month|this month|in a month|calendar month"
-                                 "|mashe|mase|masik|মাসিক|মাসে|মাসের) ")),
-            ("once", re.compile(" (?:per (?:recharge|transaction|send|cash out|cash-out)|in one go|at once|one time"
-                                "|single (?:recharge|transaction|send)|each (?:recharge|transaction|time)|ekbare"
-                                "|একবারে|প্রতিবার|প্রতি রিচার্জে|প্রতি লেনদেনে) ")))
-
-
-@functools.lru_cache(maxsize=50_000)
-def periods_of(text: str) -> frozenset[str]:
-    """The periods a text names ("a day", "মাসে", "per recharge").
-
-    >>> sorted(periods_of("Up to Tk 25,000 in total a day.")), sorted(periods_of("মাসিক সীমা কত?"))
-    (['day'], ['month'])
-    """
-    cue = cue_text(text)
-    return frozenset(name for name, pattern in _PERIODS if pattern.search(cue))
-
-
 def numbered(spans, text: str) -> list[Span]:
     """The spans, less the amounts that state no number ("Tk 25,000", not "free")."""
     return [s for s in spans if s.type != "amount" or numbers(text[s.start:s.end])]
@@ -242,6 +177,8 @@ class Question:
     types: tuple = ()  # the kinds of value it asks for, in question order (`answertypes.question_types`)
     limit: bool = False  # it asks for a limit, so only a value with a number answers it (`asks_limit`)
     periods: frozenset = frozenset()  # the periods it names (`periods_of`): a day, a month, one transaction
+    negated: frozenset = frozenset()  # its terms a negation stands near (`asking.negated_loosely`)
+    upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -316,12 +253,13 @@ def _same_stem(a: str, b: str) -> bool:
 @dataclass(frozen=True)
 class Text:
     """One unit's analysis, cached per text: its terms in order, their offsets, its term
-    pairs and its terms by prefix."""
+    pairs, its terms by prefix and the terms it only states negated (`asking.negated`)."""
 
     terms: frozenset
     order: tuple  # (term, start, end) in text order
     pairs: frozenset
     prefixes: dict
+    negated: frozenset = frozenset()
 
 
 def _typed_near(spans, order, question_terms) -> bool:
@@ -346,7 +284,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     own = mass(found) / q.total
     near = set(found)
     for t in q.weights:
-        if t not in near and any(_same_stem(t, s) for s in info.prefixes.get(t[:PREFIX], ())):
+        if t not in near and any(_same_stem(t, s) and (s not in info.negated or t in q.negated)
+                                 for s in info.prefixes.get(t[:PREFIX], ())):
             near.add(t)
     prefix = mass(near) / q.total
     pair_hits = 0
@@ -361,10 +300,14 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
+        if lower_for_upper(q.upper, text):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
+            fresh = []
+        if q.qtype == "place":  # a place in the app, a channel or a location; not any name
+            fresh = [Span("place", a, b) for a, b in places(text)]
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0
-    elif q.echoes and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
+    elif q.echoes and not lower_for_upper(q.upper, text) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
         echo = 1.0
     qnum = 0.0
     if q.numbers:

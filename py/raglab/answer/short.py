@@ -10,8 +10,10 @@ unless the question asks for one end of a range of two ("the maximum recharge": 
 value the sentence denies ("…, not Shapla Pay") is none, and a contact comes with the one the
 sentence offers beside it ("call 16789 or e-mail fraud@…"). A
 question about a limit is answered by a number, never by "free", and never from a sentence that
-states only a price (`sentences.only_price`). A definition
-question ("What is a conurbation?") gets the phrase after the copula. Any other question
+states only a price (`asking.only_price`). A definition
+question ("What is a conurbation?") gets the phrase after the copula; a where-question the
+place the sentence sends its reader to ("in your transaction history", `asking.places`), else
+a name. A question about how much one can do gets no minimum (`asking.asks_upper`). Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev).
 
@@ -26,7 +28,8 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.sentences import asks_limit, price_for_limit, spans_of
+from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
+from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
 
@@ -127,7 +130,7 @@ _RANGE_JOIN = re.compile(r"^(?:and|to|through|থেকে|হতে)$", re.IGNO
 def range_end(question: str) -> str | None:
     """"upper" or "lower" when the question asks for one end of a range (not both)."""
     text = cue_text(question)
-    upper, lower = bool(_UPPER.search(text)), bool(_LOWER.search(text))
+    upper, lower = bool(_UPPER.search(text)) or asks_upper(question), bool(_LOWER.search(text))
     return "upper" if upper and not lower else "lower" if lower and not upper else None
 
 
@@ -191,7 +194,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # "one" is mostly no count at all ("one of the largest", "a one-off").
         weak = 1 if text[s:e].lower() == "one" else 0
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
-        per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`sentences.asks_limit`)
+        per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
         off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
@@ -233,10 +236,16 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     """Up to `n` (start, end) short answers in `text`, best first, never overlapping (a
     two-value question, "What are the minimum and maximum?", gets two from one sentence).
     `order` is the text's (term, start, end) tokens."""
+    if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
+        anchors = [(s, e) for term, s, e in order if term in question_terms]
+        located = [((min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s), s, e)
+                   for s, e in places(text) if not all(t in question_terms for t, a, b in order if s <= a and b <= e)]
+        if located:
+            return sorted((s, e) for _, s, e in sorted(located)[:n])
     if accepts(qtype):
         out: list[tuple[int, int]] = []
-        if price_for_limit(question, text):
-            return out  # a free allowance or a fee is no limit: the sentence alone, no value in bold
+        if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text):
+            return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None

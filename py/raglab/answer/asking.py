@@ -1,0 +1,233 @@
+"""What a question asks, read from its words, and what a unit states that answers it or not.
+
+Predicates over `answertypes.cue_text` (NFC, lower case, one space between words) shared by the
+sentence model's features (`sentences.py`) and the short answer (`short.py`): whether a question
+asks for a limit and whether a unit states only a price, the period a limit is counted in.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from raglab.text.answertypes import cue_text, typed_spans
+from raglab.text.numbers import numbers
+
+# A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
+# for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
+# often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read, and য় in both
+# of its encodings. Matched on `answertypes.cue_text` (NFC, lower case, one space between words).
+_LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap) "
+                    "|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে(?:\u09df|\u09af\u09bc)ে (?:বেশি|কম)|কমপক্ষে")
+
+# What states a price ("The first Tk 25,000 you send in a calendar month is free", "১.৮৫% চার্জ"):
+# no answer to a limit question, though it names an amount and a period; "up to" states a limit.
+_PRICE = re.compile(" (?:fees?|charges?|charged|costs?|price|free|ফি|ফ্রি) |চার্জ|খরচ|মাশুল")
+_STATES_LIMIT = re.compile(_LIMIT.pattern + "| (?:up to|at most|no more than|ceiling) |পর্যন্ত|সর্বাধিক")
+
+
+def asks_limit(question: str) -> bool:
+    """Whether a question asks for a limit, whose answer is a number (see `_LIMIT`).
+
+    >>> asks_limit("What is the daily limit for cash out?"), asks_limit("How much does cash out cost?")
+    (True, False)
+    """
+    return bool(_LIMIT.search(cue_text(question)))
+
+
+@functools.lru_cache(maxsize=4096)
+def asks_only_limit(question: str) -> bool:
+    """A limit question that asks no price ("the maximum fee", "the daily limit, and what fee
+    applies?" ask one): a unit that states only a price cannot answer it (`only_price`)."""
+    cue = cue_text(question)
+    return bool(_LIMIT.search(cue)) and not _PRICE.search(cue)
+
+
+@functools.lru_cache(maxsize=50_000)
+def only_price(text: str) -> bool:
+    """Whether a unit states a price and no limit ("The first Tk 25,000 you send in a calendar
+    month is free."): its amounts answer no limit question."""
+    cue = cue_text(text)
+    return bool(_PRICE.search(cue)) and not _STATES_LIMIT.search(cue)
+
+
+
+def price_for_limit(question: str, text: str) -> bool:
+    """Whether `text` states only a price while `question` asks only a limit: its amounts answer
+    nothing asked (no typed value for the sentence model, no short answer)."""
+    return asks_only_limit(question) and only_price(text)
+
+# The period a limit is counted in: a day, a month, or one transaction. Limits of one service
+# differ only by it (Tk 25,000 a day, Tk 1,50,000 a month), so a question that names one is
+# answered by the unit that names the same. Matched on `cue_text`.
+# Whole words only: "দিনের" in "৩০ দিনের মধ্যে" is a deadline, not a daily limit.
+_PERIODS = (("day", re.compile(" (?:daily|a day|per day|each day|every day|one day|in a day|today|dine|din e|doinik"
+                               "|দৈনিক|দিনে|একদিনে) ")),
+            ("month", re.compile(" (?:monthly|a month|per month|each month|every month|this month|in a month|calendar month"
+                                 "|mashe|mase|masik|মাসিক|মাসে|মাসের) ")),
+            ("once", re.compile(" (?:per (?:recharge|transaction|send|cash out|cash-out)|in one go|at once|one time"
+                                "|single (?:recharge|transaction|send)|each (?:recharge|transaction|time)|ekbare"
+                                "|একবারে|প্রতিবার|প্রতি রিচার্জে|প্রতি লেনদেনে) ")))
+
+
+@functools.lru_cache(maxsize=50_000)
+def periods_of(text: str) -> frozenset[str]:
+    """The periods a text names ("a day", "মাসে", "per recharge").
+
+    >>> sorted(periods_of("Up to Tk 25,000 in total a day.")), sorted(periods_of("মাসিক সীমা কত?"))
+    (['day'], ['month'])
+    """
+    cue = cue_text(text)
+    return frozenset(name for name, pattern in _PERIODS if pattern.search(cue))
+
+
+# How much one can (still) do ("how much more can I cash out today?", "আর কত টাকা তুলতে পারব?",
+# "koto taka pathate parbo"), or whether one may do a stated amount ("30,000 today, can I?",
+# "ত্রিশ হাজার টাকা … একবারে পারবো?"): the answer is how far one may go, the upper limit, never
+# the least one must do. Matched on `cue_text`; য় in both of its encodings.
+_Y = "(?:\u09df|\u09af\u09bc)"
+_CAN = re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|my [a-z]+) | allowed | (?:parbo|parbe|pari|parben|jabe|jay) "
+                  f"|পার(?:ব|বো|ি|বেন|বে|বি|া) |যাবে |যা{_Y} ")
+_HOW_MUCH = re.compile(" how (?:much|many) | (?:koto|koy) |কত(?:টা|গুলো|বার)? ")
+_ASKS_LOWER = re.compile(" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে"
+                         f"|সবচে{_Y}ে কম")
+# What names the lower end of a rule ("The minimum cash out is Tk 50", "ন্যূনতম পরিমাণ ৫০ টাকা",
+# "এর চেয়ে কম … যায় না") and what names its upper end or a limit as such.
+_STATES_LOWER = re.compile(" (?:minimum|min|at least|no less than|lowest|smallest) |ন্যূনতম|নূন্যতম|স(?:র্|র)বনিম্ন|কমপক্ষে"
+                           f"|চে{_Y}ে কম ")
+_STATES_UPPER = re.compile(" (?:maximum|max|up to|at most|no more than|limits?|capped|cap|ceiling|highest|in total) "
+                           "|স(?:র্|র)বোচ্চ|সর্বাধিক|পর্যন্ত|সীমা|লিমিট")
+
+
+@functools.lru_cache(maxsize=4096)
+def asks_upper(question: str, states_number: bool = False) -> bool:
+    """Whether a question asks how much one can (still) do, or (`states_number`: it states an
+    amount) whether one may do that much: its answer is the upper limit (see `_CAN`). Not when
+    it asks for the minimum.
+
+    >>> asks_upper("How much more can I cash out today?"), asks_upper("What is the minimum I can cash out?")
+    (True, False)
+    >>> asks_upper("Can I cash out 30,000 taka today?", True), asks_upper("Can I cash out at an ATM?")
+    (True, False)
+    """
+    cue = cue_text(question)
+    if _ASKS_LOWER.search(cue) or not _CAN.search(cue):
+        return False
+    return states_number or bool(_HOW_MUCH.search(cue))
+
+
+def asks_more(question: str, qtype: str) -> bool:
+    """Whether the question asks for an upper limit (`asks_upper`): how much (or how many
+    times) one can do, or whether one may do an amount of money it states (a number of a hundred
+    or more: "can i send 40000 today"; "2 months", "my son is 16" ask about a minimum)."""
+    if qtype not in ("amount", "count", "yesno", "other"):
+        return False
+    money = False
+    for s in typed_spans(question):
+        if s.type == "amount" or s.type == "number" and any(len(n.split(".")[0].lstrip("0")) >= 3
+                                                            for n in numbers(question[s.start:s.end])):
+            money = True
+    return asks_upper(question, money)
+
+
+@functools.lru_cache(maxsize=50_000)
+def only_lower(text: str) -> bool:
+    """Whether a unit names only the lower end of a rule ("The minimum cash out is Tk 50."): its
+    value answers no question about how much one can do (`asks_upper`).
+
+    >>> only_lower("The minimum cash out is Tk 50."), only_lower("The minimum is Tk 20 and the maximum Tk 1,000.")
+    (True, False)
+    """
+    cue = cue_text(text)
+    return bool(_STATES_LOWER.search(cue)) and not _STATES_UPPER.search(cue)
+
+
+def lower_for_upper(q_upper: bool, text: str) -> bool:
+    """Whether `text` names only a minimum while the question asks for the upper limit
+    (`asks_upper`): its values answer nothing asked (no typed value, no echo, no short answer)."""
+    return q_upper and only_lower(text)
+
+
+# Bangla says "not" of a noun's state before the light verb that makes it one: "যাচাই না হওয়া
+# অ্যাকাউন্ট" (an unverified account), "চালু না থাকলে" (if not active), "নিবন্ধন না করা". There the
+# noun is negated as "unverified" negates "verified" in one word: it is not the same word.
+# (A finite verb's "না" comes after it, "যাচাই করা হয় না", and denies the sentence, which is an
+# answer to a yes/no question, not another word.)
+_NOT_THEN_LIGHT_VERB = re.compile(f" ?না (?:হও{_Y}া|হলে|হ{_Y}ে|করা|করলে|করে|থাকা|থাকলে)(?:র)?(?![\u0980-\u09ff])")
+
+
+def negated(text: str, order) -> frozenset[str]:
+    """The terms of `text` that it only ever states negated in the way above; `order` is its
+    (term, start, end) tokens.
+
+    >>> from raglab.text.analyzer import tokens
+    >>> s = "যাচাই না হওয়া অ্যাকাউন্টে সর্বোচ্চ ৫,০০০ টাকা রাখা যায়।"
+    >>> sorted(negated(s, [(t.term, t.start, t.end) for t in tokens(s)]))
+    ['যাচাই']
+    """
+    neg: set[str] = set()
+    pos: set[str] = set()
+    for term, _, end in order:
+        (neg if _NOT_THEN_LIGHT_VERB.match(text, end, end + 24) else pos).add(term)
+    return frozenset(neg - pos)
+
+
+# A question may negate a word in any way ("verify hoy nai emon account", "যাচাই হয়নি", "my account
+# is not verified"): a "not" within two words before it, or a Bangla "না", "নি", "নাই", "নেই", "নয়"
+# within two words after it.
+_NOT_AFTER = re.compile(f"(?:[^ ]* ){{0,2}}?[^ ]*?(?:না|নাই|নেই|ন{_Y}|নি|nai|na|ni)(?![ঀ-৿a-z])")
+_NOT_BEFORE = re.compile(r"(?:^|[^a-z])(?:not|n't|never|no)(?: [^ ]+)? ?$")
+
+
+def negated_loosely(text: str, order) -> frozenset[str]:
+    """The terms of a question that a negation stands near (see above): a unit that states
+    one of them only negated (`negated`) may still speak of it; for the question's other terms
+    it speaks of another thing ("unverified" for "verified").
+
+    >>> from raglab.text.analyzer import tokens
+    >>> q = "verify হয় না এমন account e সর্বোচ্চ কত টাকা balance রাখা যায়?"
+    >>> sorted(negated_loosely(q, [(t.term, t.start, t.end) for t in tokens(q)]))
+    ['verify']
+    """
+    low = text.lower()
+    out = set()
+    for term, start, end in order:
+        if _NOT_AFTER.match(low, end + 1, end + 24) or _NOT_BEFORE.search(low, max(0, start - 16), start):
+            out.add(term)
+    return frozenset(out)
+
+
+# Where a help centre sends its reader: a place in the app, a channel or a location ("in your
+# transaction history", "on the Verification status screen", "visit a customer care centre",
+# "অ্যাপের লেনদেন তালিকায়", "কাস্টমার কেয়ার সেন্টারে", "বাংলাদেশ ব্যাংকে"). A name is a place only
+# where a preposition puts it ("born in Birkdale", "a region of Bosnia"): "The Government of
+# Bangladesh rewards …" names who, not where. Explicit character classes, never \b or \w (see `answertypes`).
+_PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|statement|sms|messages?|inbox|centre|center|point|branch"
+                   "|office|website|helpline|hotline|counter|booth|shop|outlet|agent|bank|settings|e-?mail|call centre")
+_PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
+                       f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
+_PLACE_BN = re.compile(f"(?:[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
+                       f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ)(?![\u0980-\u09ff])")
+_LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=50_000)
+def places(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of the places `text` sends its reader to (see above), in text order; names
+    that a preposition puts in a place count too.
+
+    >>> s = "The incentive appears as its own line in your transaction history."
+    >>> [s[a:b] for a, b in places(s)]
+    ['in your transaction history']
+    >>> places("The Government of Bangladesh rewards people who send money home through legal channels.")
+    ()
+    """
+    found = [(m.start(), m.end()) for m in _PLACE_EN.finditer(text)] + [(m.start(), m.end()) for m in _PLACE_BN.finditer(text)]
+    for s in typed_spans(text):
+        if s.type == "name" and _LOCATED.search(text, max(0, s.start - 8), s.start):
+            found.append((s.start, s.end))
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(found, key=lambda ab: (ab[0], -ab[1])):
+        if not out or a >= out[-1][1]:
+            out.append((a, b))
+    return tuple(out)

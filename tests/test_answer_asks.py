@@ -1,0 +1,85 @@
+"""What a question asks, read from its words (`answer/asking.py`), and the answers that follow:
+how much one can do asks for the upper limit, never the minimum."""
+
+import doctest
+
+import pytest
+
+from helpers import docs
+from raglab.answer import asking
+from raglab.answer.asking import asks_more
+from raglab.pipeline import Config, Pipeline
+from raglab.schema import ask_json
+from raglab.text.analyzer import tokens
+from raglab.text.answertypes import question_type
+
+
+@pytest.fixture(scope="module")
+def served():
+    # The served configuration, every answer composed whatever its confidence.
+    return Pipeline(list(docs()), Config(threshold=0.0))
+
+
+def test_doctests():
+    assert doctest.testmod(asking).failed == 0
+
+
+def test_how_much_one_can_do_asks_for_the_upper_limit():
+    assert asks_more("আজকে আর কত টাকা তুলতে পারব?", "amount")
+    assert asks_more("How much more can I send today?", "amount")
+    assert asks_more("Can I cash out 30,000 taka today?", "yesno")
+    assert asks_more("can i send 40000 today", "yesno")
+    # A stated age or duration asks about a minimum requirement; so does a question for the minimum.
+    assert not asks_more("opened my account 2 months ago, can i get a nano loan yet?", "yesno")
+    assert not asks_more("My son is 16, can he open an account?", "yesno")
+    assert not asks_more("What is the minimum I can cash out?", "amount")
+    assert asks_more("can i send 1.851.85 taka today", "yesno")  # a malformed number is still read
+    assert not asks_more("কত দিনের মধ্যে টাকা ফেরত পাব?", "duration")
+    assert asking.only_lower("প্রতিবার ক্যাশ আউটের ন্যূনতম পরিমাণ ৫০ টাকা।")
+    assert not asking.only_lower("দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।")
+
+
+@pytest.mark.parametrize("question", ["আজ দুইবারে ১৫ হাজার টাকা ক্যাশ আউট করেছি। আজ আর কত টাকা তুলতে পারব?",
+                                      "আজকে তিনবারে ২০ হাজার টাকা ক্যাশ আউট করে ফেলছি। আজকে আর কত টাকা তুলতে পারব?"])
+def test_how_much_more_one_can_cash_out_is_not_answered_by_the_minimum(served, question):
+    got = ask_json(served.ask(question))
+    assert "ন্যূনতম" not in got["answer"], got["answer"]
+    assert "২৫,০০০ টাকা" in [s["text"] for s in got["short_answers"]], got["short_answers"]
+
+
+def _found(pipe, question, start):
+    """The question terms the candidate unit starting with `start` holds."""
+    hits = pipe.search(question)
+    a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
+    return next(c.found for _, c in a.order if c.unit.text.startswith(start))
+
+
+def test_a_negated_word_is_not_the_word(served):
+    # "যাচাই না হওয়া অ্যাকাউন্ট" is an unverified account: it does not hold "verified" (through its
+    # Bangla alias যাচাই), as "unverified" does not.
+    unit = "যাচাই না হওয়া অ্যাকাউন্টে"
+    assert "verified" not in _found(served, "What is the maximum balance a verified personal account can hold?", unit)
+    # A question that negates the word itself, in any way, still finds it there.
+    assert "verify" in _found(served, "verify hoy nai emon account e sorbochcho koto taka balance rakha jay?", unit)
+    s = "যাচাই না হওয়া অ্যাকাউন্টে সর্বোচ্চ ৫,০০০ টাকা ব্যালেন্স রাখা যায়।"
+    assert asking.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset(["যাচাই"])
+    # A finite verb's "না" denies the sentence (an answer to a yes/no question), not the word.
+    s = "অ্যাকাউন্ট যাচাই করা হয় না।"
+    assert asking.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset()
+
+
+def test_a_where_question_is_answered_by_a_place_not_any_name(served):
+    # A help centre's "where" is a place in the app, a channel or a location; "The Government of
+    # Bangladesh rewards …" names who, not where.
+    got = ask_json(served.ask("বিদেশের টাকার সাথে সরকারের বোনাস কত যোগ হলো, সেটা কোথায় দেখব?"))
+    assert "Government" not in got["answer"], got["answer"]
+    assert [s["text"] for s in got["short_answers"]] == ["অ্যাপের লেনদেন তালিকায়"], got["short_answers"]
+    assert [s["text"] for s in ask_json(served.ask("Where can I find the receipt for a bill I paid?"))["short_answers"]] \
+        == ["in the app"]
+    s = "He was born in Birkdale, Southport."
+    assert [s[a:b] for a, b in asking.places(s)] == ["Birkdale"]
+
+
+def test_seeing_how_much_somewhere_asks_where():
+    assert question_type("Where can I see how much government bonus was added to my remittance?") == "place"
+    assert question_type("How much is the fee and where can I see it?") == "amount"
