@@ -7,7 +7,7 @@ import pytest
 
 from helpers import docs
 from raglab.answer import asking
-from raglab.answer.asking import asks_more
+from raglab.answer.asking import asks_more, asks_need, states_need
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 from raglab.text.analyzer import tokens
@@ -83,3 +83,21 @@ def test_a_where_question_is_answered_by_a_place_not_any_name(served):
 def test_seeing_how_much_somewhere_asks_where():
     assert question_type("Where can I see how much government bonus was added to my remittance?") == "place"
     assert question_type("How much is the fee and where can I see it?") == "amount"
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("What do I need to reset a forgotten PIN in the app?", True),
+    ("Bought a new phone. What do I need to move my Shapla Pay account to the new device?", True),
+    ("শাপলা পে অ্যাকাউন্ট খুলতে কী কী লাগে?", True),
+    ("pin vule gesi, notun pin set korte ki ki lagbe?", True),
+    ("How do I reset my PIN?", False),
+    ("অভিযোগ কোন কোন মাধ্যমে জানানো যায়?", False),  # which channels: not what one needs
+])
+def test_a_question_asking_what_one_needs(question, asks):
+    assert asks_need(question) is asks
+
+
+def test_the_unit_that_says_what_one_needs():
+    assert states_need("You will need two things: your NID number and the amount of your last transaction.")
+    assert states_need("ভুলে যাওয়া পিন রিসেট করতে আপনার জাতীয় পরিচয়পত্রের নম্বর এবং সর্বশেষ লেনদেনের পরিমাণ লাগবে।")
+    assert not states_need("You can reset a forgotten PIN yourself in the app.")

@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.asking import asks_limit, asks_more, negated, negated_loosely, periods_of
+from raglab.answer.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.respell import question_type_of, respell
@@ -109,7 +109,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
-                    asks_limit(question), periods_of(question), upper=asks_more(question, qtype),
+                    asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))))
 
 

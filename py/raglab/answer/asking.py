@@ -231,3 +231,37 @@ def places(text: str) -> tuple[tuple[int, int], ...]:
         if not out or a >= out[-1][1]:
             out.append((a, b))
     return tuple(out)
+
+
+# "What do I need to reset my PIN?", "কী কী লাগে?", "ki ki lagbe": a question that asks what one
+# needs is answered by the unit that says what one needs ("You will need two things: your NID
+# number and …"), which shares few words with it, not by the one that restates the task ("You
+# can reset a forgotten PIN yourself in the app."). য় is read in both of its encodings.
+_Y = "(?:\u09df|\u09af\u09bc)"
+_ASKS_NEED = re.compile(
+    " what (?:do|will|would|does|did) (?:i|we|you|one|he|she|they|my [a-z]+) (?:need|have to (?:bring|give|show)) "
+    "| what (?:is|are|s) (?:needed|required|necessary) | what (?:documents|papers|information|details|things) "
+    "| (?:requirements?|documents? (?:do|are|is)) "
+    "| (?:কী|কি) (?:কী|কি )?(?:লাগ|দরকার|প্রয়োজন|তথ্য|কাগজ)|কোন কোন (?:তথ্য|কাগজ)|(?:কী|কি) নিয়ে যা".replace("য়", _Y)
+    + "| ki ki (?:lag|dorkar|proyojon|tottho|kagoj)| ki lag")
+_STATES_NEED = re.compile(
+    " (?:you|i|we|they|he|she) (?:will |would |also |only )?(?:need|needs) | (?:is|are) (?:needed|required) "
+    "| requires? | (?:bring|take|have) (?:your|the|these|this|with you) "
+    "|লাগবে|লাগে|দরকার|প্রয়োজন|সঙ্গে নিন|সাথে নিন|নিয়ে যান|নিয়ে আসুন".replace("য়", _Y))
+
+
+def asks_need(question: str) -> bool:
+    """Whether a question asks what one needs (documents, details, things to bring).
+
+    >>> asks_need("What do I need to reset a forgotten PIN?"), asks_need("How do I reset my PIN?")
+    (True, False)
+    >>> asks_need("পিন রিসেট করতে কী কী তথ্য লাগে?"), asks_need("pin set korte ki ki lagbe")
+    (True, True)
+    """
+    return bool(_ASKS_NEED.search(cue_text(question)))
+
+
+@functools.lru_cache(maxsize=50_000)
+def states_need(text: str) -> bool:
+    """Whether a unit says what one needs ("You will need two things: …", "… লাগবে")."""
+    return bool(_STATES_NEED.search(cue_text(text)))

@@ -58,7 +58,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import lower_for_upper, periods_of, places, price_for_limit
+from raglab.answer.asking import lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, typed_spans
@@ -68,7 +68,7 @@ from raglab.text.tables import read_table
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
             "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
             "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length",
-            "period_match", "period_clash", "row_period")
+            "period_match", "period_clash", "row_period", "need")
 COL = {name: i for i, name in enumerate(FEATURES)}
 # Words that answer a yes/no question in the negative ("not", "never", "না", "নেই").
 NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", "না", "নেই", "নয়", "কখনো", "শুধু", "ফ্রি"])
@@ -179,6 +179,7 @@ class Question:
     periods: frozenset = frozenset()  # the periods it names (`periods_of`): a day, a month, one transaction
     negated: frozenset = frozenset()  # its terms a negation stands near (`asking.negated_loosely`)
     upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
+    need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -342,7 +343,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("novel", math.log(1 + novel) / 4), ("intro", 1.0 if announces or text.rstrip().endswith(":") else 0.0),
                         ("score_ratio", score_ratio), ("first", 1.0 if first else 0.0), ("item", 1.0 if item else 0.0),
                         ("row", 1.0 if kind == "row" else 0.0), ("inside", inside),
-                        ("length", math.log(1 + len(terms)) / 4)):
+                        ("length", math.log(1 + len(terms)) / 4),
+                        ("need", 1.0 if q.need and states_need(text) else 0.0)):
         row[COL[name]] = value
     return row
 
