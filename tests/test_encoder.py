@@ -202,7 +202,10 @@ def test_kernel_agrees_with_the_wheels_engine(enc, wheel_engine):
     for text in texts:
         query = text.startswith(QUERY)
         raw = text[len(QUERY if query else PASSAGE):]
-        assert cosine(enc.encode(text), embed(raw, query)) >= 0.999, text[:60]
+        # The wheel runs 4-bit weights: on a long question it drifts to a cosine of 0.995 from the
+        # float model, where this kernel stays above 0.9999 (the test above), so the cross-check
+        # asks for agreement to that engine's own error, not to ours.
+        assert cosine(enc.encode(text), embed(raw, query)) >= 0.99, text[:60]
 
 
 def test_dots_rank_by_cosine(enc):
