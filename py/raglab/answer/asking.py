@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
-from raglab.text.answertypes import cue_text, typed_spans
+from raglab.text.answertypes import both_nukta_forms, cue_text, typed_spans
 from raglab.text.numbers import numbers
 
 # A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
@@ -237,17 +237,16 @@ def places(text: str) -> tuple[tuple[int, int], ...]:
 # needs is answered by the unit that says what one needs ("You will need two things: your NID
 # number and …"), which shares few words with it, not by the one that restates the task ("You
 # can reset a forgotten PIN yourself in the app."). য় is read in both of its encodings.
-_Y = "(?:\u09df|\u09af\u09bc)"
-_ASKS_NEED = re.compile(
+_ASKS_NEED = re.compile(both_nukta_forms(
     " what (?:do|will|would|does|did) (?:i|we|you|one|he|she|they|my [a-z]+) (?:need|have to (?:bring|give|show)) "
     "| what (?:is|are|s) (?:needed|required|necessary) | what (?:documents|papers|information|details|things) "
     "| (?:requirements?|documents? (?:do|are|is)) "
-    "| (?:কী|কি) (?:কী|কি )?(?:লাগ|দরকার|প্রয়োজন|তথ্য|কাগজ)|কোন কোন (?:তথ্য|কাগজ)|(?:কী|কি) নিয়ে যা".replace("য়", _Y)
-    + "| ki ki (?:lag|dorkar|proyojon|tottho|kagoj)| ki lag")
-_STATES_NEED = re.compile(
+    "| (?:কী|কি) (?:কী|কি )?(?:লাগ|দরকার|প্রয়োজন|তথ্য|কাগজ)|কোন কোন (?:তথ্য|কাগজ)|(?:কী|কি) নিয়ে যা"
+    "| ki ki (?:lag|dorkar|proyojon|tottho|kagoj)| ki lag"))
+_STATES_NEED = re.compile(both_nukta_forms(
     " (?:you|i|we|they|he|she) (?:will |would |also |only )?(?:need|needs) | (?:is|are) (?:needed|required) "
     "| requires? | (?:bring|take|have) (?:your|the|these|this|with you) "
-    "|লাগবে|লাগে|দরকার|প্রয়োজন|সঙ্গে নিন|সাথে নিন|নিয়ে যান|নিয়ে আসুন".replace("য়", _Y))
+    "|লাগবে|লাগে|দরকার|প্রয়োজন|সঙ্গে নিন|সাথে নিন|নিয়ে যান|নিয়ে আসুন"))
 
 
 def asks_need(question: str) -> bool:

@@ -63,7 +63,8 @@ class _Table(NamedTuple):
     accepts: dict
 
 
-def _both_nukta_forms(pattern: str) -> str:
+def both_nukta_forms(pattern: str) -> str:
+    """`pattern` matching য় ড় ঢ় both as letter + nukta (what NFC keeps) and precomposed."""
     pattern = unicodedata.normalize("NFC", pattern)
     for decomposed, precomposed in _NUKTA_FORMS:
         pattern = pattern.replace(decomposed, f"(?:{decomposed}|{precomposed})")
@@ -89,7 +90,7 @@ def parse_table(data: dict) -> _Table:
         if row.get("type") not in TYPES or row.get("lang") not in ("en", "bn", "banglish"):
             raise ValueError(f"answer_types.json: question_cues[{i}] has a bad type or lang: {row}")
         try:
-            cues.append((row["type"], row["lang"], re.compile(_both_nukta_forms(_expand(row["cue"], data["number_words"])))))
+            cues.append((row["type"], row["lang"], re.compile(both_nukta_forms(_expand(row["cue"], data["number_words"])))))
         except re.error as err:
             raise ValueError(f"answer_types.json: question_cues[{i}] is not a valid pattern ({err})") from None
     spans = []
@@ -97,7 +98,7 @@ def parse_table(data: dict) -> _Table:
         if row.get("type") not in SPAN_TYPES:
             raise ValueError(f"answer_types.json: span_patterns[{i}] has a bad type: {row}")
         try:
-            pattern = _both_nukta_forms(_expand(row["pattern"], data["number_words"]))
+            pattern = both_nukta_forms(_expand(row["pattern"], data["number_words"]))
             flags = 0 if row.get("case") == "sensitive" else re.IGNORECASE
             spans.append((row["type"], re.compile(pattern, flags)))
         except re.error as err:
