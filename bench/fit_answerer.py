@@ -14,7 +14,7 @@ Training data (`SETS`; the test halves are never read):
   importer), retrieved with BM25 (`EXTERNAL`: their chunks are not shipped encoded, and the
   sentence choice must not depend on one retriever's quirks).
 
-The candidates of a question are the units around its top-k chunks (`answerer.score_candidates`);
+The candidates of a question are the units around its top-k chunks (`candidates.score_candidates`);
 a unit is positive when the span it is about overlaps an evidence passage by at least half of the
 shorter of the two (the importers' evidence rule: for TyDi, the sentence holding the annotated
 answer). Sentence model: a softmax over each question's candidates (conditional logit, the
@@ -51,7 +51,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the shared fitting code next to this script
 
 from fitting import fit_logistic, fit_softmax  # noqa: E402
-from raglab.answer.answerer import compose, read_question, score_candidates  # noqa: E402
+from raglab.answer.answerer import compose
+from raglab.answer.candidates import read_question, score_candidates  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus, parse_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from raglab.answer import answerer, sentences
+from raglab.answer import candidates, sentences
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 from raglab.web import idle
@@ -17,7 +17,7 @@ def test_reading_ahead_leaves_nothing_for_a_question_to_read_and_changes_no_answ
 
     asked = [q.question for q in questions()[:12]]
     pipe = Pipeline(list(docs()), Config())
-    caches = (answerer.text_info, answerer.heading_terms, sentences.spans_of, sentences.numbers_of)
+    caches = (candidates.text_info, candidates.heading_terms, sentences.spans_of, sentences.numbers_of)
     for cache in caches:
         cache.cache_clear()
     before = [json.dumps(ask_json(pipe.ask(q)), ensure_ascii=False) for q in asked]

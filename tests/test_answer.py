@@ -367,7 +367,7 @@ def test_a_bangla_sentence_naming_what_follows_is_quoted_with_its_list():
         "আবেদনকারীর বয়স ১৮ বছর বা তার বেশি হতে হবে।", "আপনার নিজের জাতীয় পরিচয়পত্র লাগবে।"]
     alone = next(u for u in units if "ফি" in u.text)
     assert may_introduce(alone) and introduced(text, alone.end) == ()
-    from raglab.answer.answerer import question_info, score_candidates
+    from raglab.answer.candidates import question_info, score_candidates
     q = "ব্যক্তিগত অ্যাকাউন্ট খোলার শর্ত কী?"
     for chunker in ("fixed", "recursive", "sentence"):
         for c in score_candidates(question_info(q, analyze(q), idf, {}), chunk_document(LISTED_BN, chunker), docs={"b": LISTED_BN}):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from raglab.answer.answerer import text_info
 from raglab.answer.asking import asks_limit
+from raglab.answer.candidates import text_info
 from raglab.answer.short import short_spans
 from raglab.text.analyzer import analyze
 

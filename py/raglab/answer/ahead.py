@@ -1,7 +1,7 @@
 """What the answerer works out for each unit of a chunk, worked out before any question asks.
 
 Around every retrieved chunk the answerer cuts the article into units and reads each one:
-its terms (`answerer.text_info`), the values it holds (`sentences.spans_of`, `numbers_of`),
+its terms (`candidates.text_info`), the values it holds (`sentences.spans_of`, `numbers_of`),
 its language and its section's heading terms. None of that depends on the question, and
 each is remembered per text, so a question whose chunks were read before pays only for
 what it asks. In the browser that reading was about half of an answer's Python time (5 to
@@ -12,13 +12,13 @@ time of the first answers that touch a chunk.
 
 from __future__ import annotations
 
-from raglab.answer.answerer import heading_of, heading_terms, text_info, units_of
+from raglab.answer.candidates import heading_of, heading_terms, text_info, units_of
 from raglab.answer.sentences import lang_of, numbers_of, spans_of
 from raglab.corpus.chunking import Chunk
 
 
 def read_chunk(chunk: Chunk, docs: dict | None = None) -> int:
-    """Read every unit around `chunk` as `answerer.score_candidates` would (`docs` maps an
+    """Read every unit around `chunk` as `candidates.score_candidates` would (`docs` maps an
     article id to its Document, as there); returns how many units."""
     doc, _, _, units = units_of(chunk, docs)
     for u in units:

@@ -4,7 +4,7 @@ The currency as customers write it and as the articles do: "taka" is no misspell
 "take" (the English articles write "Tk 5,000", so the index lacks "taka" and the fuzzy
 matching would read it as "take"), it is the "Tk" of a unit and the "টাকা" of a Bangla one.
 The words of a group count as aliases of one another for the answerer's coverage
-(`answerer._present`) and are never respelled. Written as the analyzer folds them.
+(`candidates._present`) and are never respelled. Written as the analyzer folds them.
 
 >>> SAME_WORDS["taka"]
 [('tk',), ('টাকা',)]

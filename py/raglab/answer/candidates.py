@@ -1,0 +1,217 @@
+"""The answerer's candidates: the question as it reads it, and every unit of the article around
+the top chunks with the features the sentence model scores.
+
+The retrieved chunks say where to look; a candidate is a whole unit of the *article*
+(`units.py`: a sentence, a list item, a table row read with its header) that shares a character
+with a top-k chunk, with its offsets in the article. A question word the index does not hold
+("agnet") is first read as the closest index word(s) (`respell.py`), and the expansion aliases
+count with the words that say the same (`synonyms.py`: "taka" is "Tk").
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from raglab.answer.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
+from raglab.answer.respell import question_type_of, respell
+from raglab.answer.results import Quote
+from raglab.answer.sentences import Question, Text, echo_types, features, lang_of, prefix_index, set_context
+from raglab.answer.synonyms import SAME_WORDS, with_same_words
+from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
+from raglab.corpus.chunking import Chunk
+from raglab.text.analyzer import analyze, tokens, words
+from raglab.text.answertypes import question_types
+from raglab.text.limits import index_heading
+from raglab.text.numbers import numbers
+
+MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    unit: Unit
+    quote: Quote
+    terms: frozenset
+    found: frozenset  # question terms present in the unit
+    features: list
+    rank: int  # of the chunk it was found through
+    base: int  # offset of the unit's text source in the article (0 when the article was at hand)
+    prev_at: int | None = None  # article offsets of the units before and after it in its block
+    next_at: int | None = None
+    in_heading: frozenset = frozenset()  # question terms in its section's heading path
+    items: tuple = ()  # the quotes of the list or table an introducing unit ("You also need:") announces
+
+
+@functools.lru_cache(maxsize=50_000)
+def text_info(text: str) -> Text:
+    order = tuple((t.term, t.start, t.end) for t in tokens(text))
+    seq = [t for t, _, _ in order]
+    return Text(frozenset(seq), order, frozenset(zip(seq, seq[1:])), prefix_index(seq), negated(text, order))
+
+
+@functools.lru_cache(maxsize=50_000)
+def heading_terms(heading: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(analyze(" ".join(index_heading(heading))))
+
+
+def _mass(terms, weights: dict[str, float]) -> float:
+    """Sum of the terms' weights; math.fsum is correctly rounded, so the order cannot matter."""
+    return math.fsum([weights[t] for t in terms])
+
+
+def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], aliases: dict,
+             info: Text | None = None, q_negated: frozenset = frozenset()) -> set[str]:
+    """The question terms present in a text: literally, or through one of their aliases; with the
+    text's `info`, not one it states only negated ("যাচাই না হওয়া": unverified is not verified)
+    unless the question has a negation near it too (`q_negated`)."""
+    neg = info.negated if info is not None else frozenset()
+    found = {t for t in text_terms & weights.keys() if t not in neg or t in q_negated}
+    for t, alts in aliases.items():
+        if t in weights and t not in found:
+            for alt in alts:
+                if all(a in text_terms for a in alt) and (alt[-1] not in neg or t in q_negated):
+                    found.add(t)
+                    break
+    return found
+
+
+def question_info(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict,
+                  unknown: list[str] | tuple[str, ...] = (), closest=None) -> Question:
+    weights = {t: idf(t) for t in question_terms}  # in question order, the first occurrence's place
+    total = _mass(weights, weights)
+    unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
+    qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
+    return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
+                    tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
+                    echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
+                    asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
+                    negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))))
+
+
+def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
+                  closest=None) -> Question:
+    """The question as the answerer reads it: its misspelt words respelt, the expansion aliases
+    with the words that say the same (`synonyms.py`: "taka" is "Tk")."""
+    terms, unknown = respell(question_terms, closest, SAME_WORDS.keys())
+    return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest)
+
+
+def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None]:
+    """Indices of the units before and after units[i] in its block (other rows for a cell)."""
+    u = units[i]
+    prev = nxt = None
+    j = i - 1
+    while j >= 0 and units[j].block == u.block:
+        if units[j].start != u.start:
+            prev = j
+            break
+        j -= 1
+    j = i + 1
+    while j < len(units) and units[j].block == u.block:
+        if units[j].start != u.start:
+            nxt = j
+            break
+        j += 1
+    return prev, nxt
+
+
+def units_of(chunk: Chunk, docs: dict | None):
+    """(the chunk's Document or None, the text its units are cut from, that text's offset in
+    the article, the units around the chunk): the article's when `docs` holds it, else the
+    chunk's own text."""
+    doc = docs.get(chunk.doc) if docs else None
+    text, base = (doc.text, 0) if doc is not None else (chunk.text, chunk.start)
+    return doc, text, base, units_around(text, chunk.start - base, chunk.end - base)
+
+
+def heading_of(unit: Unit, chunk: Chunk, doc) -> tuple[str, ...]:
+    """The heading path of the section `unit` is in (the chunk's own without the article)."""
+    return doc.section_at(unit.start).heading if doc is not None else chunk.heading
+
+
+def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | None = None,
+                     docs: dict | None = None) -> list[Candidate]:
+    """Every candidate unit around `chunks` (best first) with its features, in chunk order.
+    `docs` maps an article id to its Document; without it a chunk's own text stands in."""
+    if not q.weights or q.total <= 0:
+        return []
+    top = scores[0] if scores else 0.0
+    mass = lambda terms: _mass(terms, q.weights)  # noqa: E731
+    out: list[Candidate] = []
+    prev_of: list[int | None] = []
+    next_of: list[int | None] = []
+    cover: dict[int, float] = {}
+    keys: dict[tuple, int] = {}
+    seen: set = set()
+    for rank, chunk in enumerate(chunks):
+        ratio = scores[rank] / top if scores and top > 0 else 1.0
+        doc, text, base, units = units_of(chunk, docs)
+        cs, ce = chunk.start - base, chunk.end - base
+        for i, u in enumerate(units):
+            if not (u.start < ce and cs < u.end):
+                continue
+            key = (chunk.doc, base + u.start, base + u.end, u.focus_start)
+            if key in seen:
+                continue
+            seen.add(key)
+            info = text_info(u.text)
+            if not info.terms:
+                continue
+            items: tuple[Quote, ...] = ()
+            if may_introduce(u, info.terms):  # never quoted without the list it announces
+                items = _listed(chunk, introduced(text, u.end), base)
+                if not items and introduces(u) or items and word_count(u.text) + word_count(" ".join(x.text for x in items)) > MAX_WORDS:
+                    continue
+            heading = heading_of(u, chunk, doc)
+            in_heading = _present(heading_terms(heading), q.weights, q.aliases)
+            found = _present(info.terms, q.weights, q.aliases, info, q.negated)
+            lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
+            inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
+            first = i == 0 or units[i - 1].block != u.block
+            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items))
+            quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
+                          "row" if u.kind == "row" else "sentence")
+            p, n = _neighbours(units, i)
+            for j, slot in ((p, prev_of), (n, next_of)):
+                if j is None:
+                    slot.append(None)
+                    continue
+                nkey = (chunk.doc, base + units[j].start, base + units[j].end, units[j].focus_start)
+                if nkey not in keys:
+                    keys[nkey] = len(keys)
+                    ni = text_info(units[j].text)
+                    cover[keys[nkey]] = mass(_present(ni.terms, q.weights, q.aliases, ni, q.negated)) / q.total
+                slot.append(keys[nkey])
+            out.append(Candidate(u, quote, info.terms, frozenset(found), row, rank, base,
+                                 None if p is None else base + units[p].start, None if n is None else base + units[n].start,
+                                 frozenset(in_heading), items))
+    set_context([c.features for c in out], prev_of, next_of, cover)
+    return out
+
+
+def _listed(chunk: Chunk, units: tuple[Unit, ...], base: int) -> tuple[Quote, ...]:
+    """One quote per item or row of an announced list or table (the cells of a row read as one)."""
+    out: list[Quote] = []
+    for u in units:
+        if out and u.kind == "row" and out[-1].start == base + u.start:
+            out[-1] = replace(out[-1], text=f"{out[-1].text}; {u.cell}")
+            continue
+        out.append(Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text, "row" if u.kind == "row" else "sentence"))
+    return tuple(out)
+
+
+def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> float:
+    """Share of the question's idf mass that no candidate unit and no heading holds."""
+    seen: set = set()
+    for c in cands:
+        seen |= c.found
+    for chunk in chunks:
+        seen |= _present(heading_terms(chunk.heading), q.weights, q.aliases)
+    return _mass(set(q.weights) - seen, q.weights) / q.total if q.total > 0 else 1.0
+
+
+def word_count(text: str) -> int:
+    return len(words(text))
