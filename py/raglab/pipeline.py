@@ -22,6 +22,7 @@ from raglab.retrieval.ranking import Hit, Query
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, tokens
 from raglab.text.banglish import Reader
+from raglab.text.known import protected, respellable
 from raglab.text.limits import check_question_length
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
@@ -166,15 +167,21 @@ class Pipeline:
         """The index word(s) a question word stands for, for the answerer's coverage: itself
         when the index holds it, else the nearest index word (`text.fuzzy`, through the same
         fuzzy index the lexical retrievers use: `retrieval.lexical.fuzzy_index`), else the two
-        index words it runs together ("cashout"), else none. A misspelt stopword ("wat")
-        comes back as that stopword, which the answerer drops."""
+        index words it runs together ("cashout"), else none. A common word of its language
+        ("আজকে", "she") stands for no other word unless that one is far more common
+        (`text.known`). A misspelt stopword ("wat") comes back as that stopword, which the
+        answerer drops."""
         bm25 = self._lexical_index()
         if term in bm25.df:
             return (term,)
         fuzzy = fuzzy_index(bm25)
         near = fuzzy.closest(term)
         if near:
-            return (near[0][0],)
+            # the nearest index word a real word may stand for (`text.known`), or none
+            tier = [w for w, d in near if d == near[0][1] and respellable(term, w, d)]
+            return tuple(tier[:1])
+        if protected(term):
+            return ()
         splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
         return splits[0][0] if splits else ()
 

@@ -9,7 +9,8 @@ no short answer, and a lower confidence for a right answer. A question word ("wa
 the cue word ("what") even where the index word it is as near to ("way") is what the index
 reads it as: question words are stopwords, which the index never holds. A word of two letters
 is too short to match fuzzily, but the one cue word of three it starts ("fe": "fee") is what a
-typist who dropped a letter meant when the index knows nothing near it.
+typist who dropped a letter meant when the index knows nothing near it. Neither reader turns a
+common word into another word ("she" is no misspelling of *see*): `text.known.respellable`.
 
 >>> typed_question("minimun age?", {"minimun": ("minimum",), "age": ("age",)}.get)
 'minimum age?'
@@ -25,6 +26,7 @@ from typing import Callable
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
 from raglab.text.fuzzy import Fuzzy, distance
+from raglab.text.known import respellable
 from raglab.text.tables import read_table
 
 # Literal words of a cue pattern: runs of ASCII letters (three or more; "[a-z]" is a class, not
@@ -75,7 +77,8 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
             cue = _cue_for(word, read, near)
         else:  # the index knows nothing near: the nearest cue word, one slip away at most
             cue = near[0][0] if near[0][1] <= 1.0 else None
-        if cue:
+        # a common word is no cue word's misspelling unless that one is far more common
+        if cue and respellable(terms[0], (analyze(cue) or [cue])[0], distance(word, cue)):
             out.append(question[last:m.start()] + cue)
             last = m.end()
     return "".join(out) + question[last:] if out else question

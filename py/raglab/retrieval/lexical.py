@@ -11,6 +11,9 @@ edit away counts 0.75 of `FUZZY_WEIGHT` and never as much as the word typed:
   `MAX_ALTERNATIVES`, in `closest`'s order);
 - when the nearest word is a stopword ("dose" is *does*, "wat" is *what*), the term is
   dropped: it was a misspelt stopword, not a content word;
+- a common word of its language ("she", "আজকে") is not read as another word unless that one is
+  far more common or the same word spelt or ended otherwise (`text.known.respellable`), nor
+  split in two;
 - when no single word is near, two index words run together are tried ("cashout",
   "ক্যাসআউট": `Fuzzy.segment`), each half weighted by the split's distance;
 - numbers and words of fewer than three code points are never matched fuzzily.
@@ -26,6 +29,7 @@ from __future__ import annotations
 from raglab.retrieval.bm25 import BM25
 from raglab.text.analyzer import STOPWORDS
 from raglab.text.fuzzy import Fuzzy
+from raglab.text.known import protected, respellable
 
 FUZZY_WEIGHT = 0.8
 MAX_ALTERNATIVES = 3
@@ -64,10 +68,10 @@ def alternatives(bm25: BM25, term: str) -> list[tuple[str, float]]:
     near = fuzzy.closest(term)
     if near:
         best = near[0][1]
-        tier = [w for w, d in near if d == best][:MAX_ALTERNATIVES]
+        tier = [w for w, d in near if d == best and respellable(term, w, d)][:MAX_ALTERNATIVES]
         if not any(w in STOPWORDS for w in tier):
             out = [(w, fuzzy_weight(best)) for w in tier]
-    else:
+    elif not protected(term):  # a common word is not two index words run together either
         splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
         if splits:
             (left, right), dist = splits[0]

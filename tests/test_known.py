@@ -1,0 +1,86 @@
+"""Real words are not respelled (raglab.text.known): a common word of its language that the
+help centre does not use keeps its meaning, while misspellings are still read as the word meant,
+in what the lexical side searches for, in the answerer's coverage and in the answer type."""
+
+import doctest
+import json
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from helpers import docs
+from raglab.answer.respell import typed_question
+from raglab.pipeline import Config, Pipeline
+from raglab.retrieval.lexical import alternatives
+from raglab.text import known
+from raglab.text.analyzer import analyze
+from raglab.text.fuzzy import distance
+from raglab.text.tables import read_table
+
+
+@pytest.fixture(scope="module")
+def pipe():
+    return Pipeline(docs(), Config(retriever="bm25"))  # the served chunks' index vocabulary
+
+
+def test_docstring_examples():
+    assert doctest.testmod(known).failed == 0
+
+
+@pytest.mark.parametrize("word, rhyme", [("আজকে", "আটক"), ("she", "see"), ("bit", "but")])
+def test_a_real_word_the_index_lacks_is_not_read_as_another_word(pipe, word, rhyme):
+    (term,) = analyze(word)
+    bm25 = pipe._lexical_index()
+    assert term not in bm25.df and analyze(rhyme)[0] in bm25.df
+    assert distance(term, analyze(rhyme)[0]) <= 1.0  # the fuzzy matching alone would read it so
+    assert pipe.closest(term) == ()
+    assert alternatives(bm25, term) == []
+
+
+def test_the_examples_in_a_question_keep_their_meaning(pipe):
+    question = "আমার টাকা আজকে আসেনি, my sister says she sent a bit"
+    searched = [w for t in analyze(question) for w, _ in alternatives(pipe._lexical_index(), t)]
+    assert "আটক" not in searched and "see" not in searched and "but" not in searched
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("agnet", ("agent",)), ("chrage", ("charge",)), ("ক্যাসআউট", ("ক্যাশ", "আউট")),
+    ("ভূল", ("ভুল",)), ("কতো", ("কত",)),  # another spelling of the same word
+])
+def test_misspellings_are_still_read_as_the_word_meant(pipe, typed, meant):
+    (term,) = analyze(typed)
+    assert pipe.closest(term) == meant
+
+
+def test_a_misspelt_cue_word_still_types_the_question_and_a_real_word_does_not(pipe):
+    assert typed_question("wat is the fee", pipe.closest) == "what is the fee"
+    assert typed_question("she sent money", pipe.closest) == "she sent money"
+
+
+def test_the_table_says_where_it_comes_from_and_holds_integers():
+    data = json.loads(read_table("known_words.json"))
+    assert "wordfreq" in data["about"] and "CC BY-SA" in data["about"].replace("Attribution-ShareAlike", "CC BY-SA")
+    assert data["min_zipf_tenths"] <= known.MIN_ZIPF
+    for lang in ("en", "bn"):
+        for tenths, terms in data["words"][lang].items():
+            assert int(tenths) >= data["min_zipf_tenths"]
+            assert terms.split(" ") == sorted(set(terms.split(" ")))
+
+
+WORDS = sorted(known.zipf_table())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(WORDS), st.sampled_from(WORDS), st.sampled_from([0.5, 1.0, 1.5, 2.0]),
+       st.text(alphabet="qxzj", min_size=3, max_size=6))
+def test_only_a_far_more_common_word_or_another_spelling_replaces_a_real_word(term, other, dist, junk):
+    # A word the list lacks may always be respelled; a protected word only into a word at least
+    # MARGIN more common, another ending of itself, or by cheap slips alone.
+    assume(known.zipf(junk) == 0)
+    assert known.respellable(junk, other, dist)
+    if known.respellable(term, other, dist) and known.protected(term):
+        assert (dist <= known.CHEAP or known.other_ending(term, other)
+                or known.zipf(other) - known.zipf(term) >= known.MARGIN)
+    if not known.protected(term):
+        assert known.respellable(term, other, dist)
