@@ -303,6 +303,8 @@ def _fit(data: dict[str, list[dict]]) -> dict:
                 out[i] = got
         return out
 
+    # Most trials compose the same answer to a question: judge each (question, text) once.
+    holds_of, f1_of = {}, {}
     trials = []
     for second, adjacent, runner in [(s, a, r) for s in SECOND_CHOICES for a in ADJACENT_CHOICES for r in RUNNER_CHOICES]:
         got = oof(second, adjacent, runner)
@@ -313,8 +315,12 @@ def _fit(data: dict[str, list[dict]]) -> dict:
             two += 1.0 if quotes > 1 else 0.0
             if q.answerable:
                 n += 1
-                holds += 1.0 if shown is not None and holds_fact(shown, q.answer, evidence=q.evidence) else 0.0
-                f1 += token_f1(short, q.answer) if short is not None else 0.0
+                if shown is not None and (q.id, shown) not in holds_of:
+                    holds_of[q.id, shown] = holds_fact(shown, q.answer, evidence=q.evidence)
+                if short is not None and (q.id, short) not in f1_of:
+                    f1_of[q.id, short] = token_f1(short, q.answer)
+                holds += 1.0 if shown is not None and holds_of[q.id, shown] else 0.0
+                f1 += f1_of[q.id, short] if short is not None else 0.0
         trials.append({"second": second, "adjacent": adjacent, "runner": runner, "holds": rounded(holds / n),
                        "short_f1": rounded(f1 / n), "two_quotes": rounded(two / len(ours)),
                        "objective": rounded(holds / n - LENGTH_COST * two / len(ours)), "answers": got})
