@@ -1139,9 +1139,7 @@ def cmd_vectors(args) -> None:
 def _pytest(marks: str, workers: int, extra: list[str]) -> int:
     """One pytest run over the tests `marks` selects; `workers` > 1 spreads test files over
     that many processes (pytest-xdist), each file kept on one so its fixtures are built once."""
-    # --no-loadscope-reorder: xdist would otherwise hand out the files with the most tests first,
-    # undoing tests/conftest.py's longest-first order (a long file of few tests then starts last).
-    spread = ["-n", str(workers), "--dist", "loadfile", "--no-loadscope-reorder"] if workers > 1 else []
+    spread = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
     log(f"pytest -m '{marks}'" + (f" on {workers} processes" if spread else ""))
     # Bytecode is cached even where the environment turns that off: the suite starts a
     # Python process (a worker, a CLI run) hundreds of times, each else compiling every
