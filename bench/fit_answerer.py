@@ -183,15 +183,22 @@ RUNNER_CHOICES = (0.3, 0.5, 0.8)
 LENGTH_COST = 0.1  # a second quote must win one right answer per ten answers it lengthens
 
 
+def assessed(exs: list[dict], weights: list[float], k: int) -> list:
+    """Per example: the answerer's assessment of its top k chunks under `weights` (None without a
+    candidate). It reads no composition share (second, adjacent, runner), so the trials over
+    those reuse it instead of scoring every candidate again."""
+    m = Model(tuple(weights), tuple([0.0] * len(CONFIDENCE_FEATURES)), 0.0)
+    return [e["pipe"].assess(e["question"].question, e["chunks"][:k], e["scores"][:k], m) for e in exs]
+
+
 def served_answers(exs: list[dict], weights: list[float], second: float, adjacent: float, k: int,
-                   runner: float = 2.0) -> list[tuple]:
+                   runner: float = 2.0, assessments: list | None = None) -> list[tuple]:
     """Per example: (confidence signals, shown text, short text, quotes) of the answer at
-    threshold 0 from the top k chunks."""
+    threshold 0 from the top k chunks (`assessments`: `assessed(exs, weights, k)`, when known)."""
     m = Model(tuple(weights), tuple([0.0] * len(CONFIDENCE_FEATURES)), second, adjacent, runner)
     out = []
-    for e in exs:
-        q, pipe = e["question"], e["pipe"]
-        a = pipe.assess(q.question, e["chunks"][:k], e["scores"][:k], m)
+    for e, a in zip(exs, assessed(exs, weights, k) if assessments is None else assessments):
+        pipe = e["pipe"]
         if a is None:
             out.append((None, None, None, 0))
             continue
@@ -283,14 +290,21 @@ def _fit(data: dict[str, list[dict]]) -> dict:
     fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
     fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
 
+    fold_idx = [[i for i, e in enumerate(ours) if fold_of[e["question"].id] == f] for f in range(FOLDS)]
+    # Each fold's candidates scored once: the trials below change only how an answer is composed.
+    fold_assessed = [assessed([ours[i] for i in fold_idx[f]], fold_weights[f], k) for f in range(FOLDS)]
+
     def oof(second, adjacent, runner):
         out = [None] * len(ours)
         for f in range(FOLDS):
-            idx = [i for i, e in enumerate(ours) if fold_of[e["question"].id] == f]
-            for i, got in zip(idx, served_answers([ours[i] for i in idx], fold_weights[f], second, adjacent, k, runner)):
+            idx = fold_idx[f]
+            for i, got in zip(idx, served_answers([ours[i] for i in idx], fold_weights[f], second, adjacent, k, runner,
+                                                  fold_assessed[f])):
                 out[i] = got
         return out
 
+    # Most trials compose the same answer to a question: judge each (question, text) once.
+    holds_of, f1_of = {}, {}
     trials = []
     for second, adjacent, runner in [(s, a, r) for s in SECOND_CHOICES for a in ADJACENT_CHOICES for r in RUNNER_CHOICES]:
         got = oof(second, adjacent, runner)
@@ -301,8 +315,12 @@ def _fit(data: dict[str, list[dict]]) -> dict:
             two += 1.0 if quotes > 1 else 0.0
             if q.answerable:
                 n += 1
-                holds += 1.0 if shown is not None and holds_fact(shown, q.answer, evidence=q.evidence) else 0.0
-                f1 += token_f1(short, q.answer) if short is not None else 0.0
+                if shown is not None and (q.id, shown) not in holds_of:
+                    holds_of[q.id, shown] = holds_fact(shown, q.answer, evidence=q.evidence)
+                if short is not None and (q.id, short) not in f1_of:
+                    f1_of[q.id, short] = token_f1(short, q.answer)
+                holds += 1.0 if shown is not None and holds_of[q.id, shown] else 0.0
+                f1 += f1_of[q.id, short] if short is not None else 0.0
         trials.append({"second": second, "adjacent": adjacent, "runner": runner, "holds": rounded(holds / n),
                        "short_f1": rounded(f1 / n), "two_quotes": rounded(two / len(ours)),
                        "objective": rounded(holds / n - LENGTH_COST * two / len(ours)), "answers": got})

@@ -75,6 +75,7 @@ def _joins(question: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=50_000)  # read once per answer composed, of the same few questions
 def asks_two(question: str) -> bool:
     """A question that asks for two values: a joining word ("and", "or", "compared with", এবং, ও,
     আর, নাকি) between two things asked (`_joins`), or two clauses of its asking sentences that ask

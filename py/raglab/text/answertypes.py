@@ -170,6 +170,9 @@ def _cue_hits(question: str) -> list[tuple[int, int, str]]:
     return hits
 
 
+# Cached: the answerer reads the same question's type again for every configuration and every
+# candidate answer (`facts.asks_two`, `short.py`); it depends on the text alone.
+@functools.lru_cache(maxsize=50_000)
 def question_type(text: str) -> str:
     """The answer type a question asks for; "other" when no cue matches.
 
