@@ -36,7 +36,6 @@ from raglab.answer.answerer import compose  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, Model  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
-from raglab.retrieval.semantic import SemanticRetriever  # noqa: E402
 from raglab.text.analyzer import analyze, memo  # noqa: E402
 
 ALTERNATES = ("bm25", "semantic", "unexpanded", "drop_top")
