@@ -49,3 +49,12 @@ def test_the_web_facade_offers_the_evaluation_it_ships():
     """The page enables "Run the evaluation" only when the facade finds the evaluation package."""
     web.load_dir("facade-check", bundled_corpus_dir())
     assert json.loads(web.info("facade-check"))["compare"] is True
+
+
+def test_lexical_ranks_count_the_chunks_bm25_scores_above_each_retrieved_one():
+    # The confidence reads where BM25 alone puts the chosen unit's chunk: with the bm25
+    # retriever that is its place in the hit list (ties share a place).
+    pipe = Pipeline(list(docs()), Config(retriever="bm25", k=5))
+    hits = pipe.search("What is the cash out fee?")
+    ranks = pipe.lexical_ranks("What is the cash out fee?", [pipe.chunks[h.index] for h in hits])
+    assert ranks[0] == 0 and ranks == [sum(1 for h in hits if h.score > x.score) for x in hits]

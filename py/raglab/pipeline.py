@@ -17,8 +17,8 @@ from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
 from raglab.retrieval.bm25 import BM25
 from raglab.retrieval.expansion import aliases as expansion_aliases
 from raglab.retrieval.expansion import expand
-from raglab.retrieval.lexical import MAX_SPLIT_DISTANCE, fuzzy_index
-from raglab.retrieval.ranking import Hit, Query
+from raglab.retrieval.lexical import MAX_SPLIT_DISTANCE, fuzzy_index, weighted_terms
+from raglab.retrieval.ranking import Hit, Query, rounded
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, tokens
 from raglab.text.banglish import Reader
@@ -51,7 +51,7 @@ class Config:
     retriever: str = "bilingual"
     k: int = 3
     expand: bool = True
-    threshold: float = 0.8
+    threshold: float = 0.75
 
     def check(self) -> "Config":
         if self.chunker not in CHUNKERS:
@@ -101,6 +101,7 @@ class Pipeline:
             progress(f"chunking {len(docs):,} {'article' if len(docs) == 1 else 'articles'} ({config.chunker})")
         self.chunks: list[Chunk] = chunk_corpus(docs, config.chunker)
         self.by_id = {c.id: c for c in self.chunks}
+        self.position = {c.id: i for i, c in enumerate(self.chunks)}
         if progress:
             progress(f"indexing {len(self.chunks):,} {'chunk' if len(self.chunks) == 1 else 'chunks'} ({config.retriever})")
         self.retriever = build_retriever(config.retriever, self.chunks, config.chunker)
@@ -219,7 +220,27 @@ class Pipeline:
 
         cues = self.cues(question)
         return assess(analyze(self.read(question)), chunks, self.retriever.idf, self.aliases(cues), cues,
-                      scores, self.docs, self.closest, m)
+                      scores, self.docs, self.closest, m, self.lexical_ranks(question, chunks) if chunks else None)
+
+    def lexical_ranks(self, question: str, chunks: list[Chunk]) -> list[int]:
+        """For each of `chunks`, how many chunks of the corpus the retriever's BM25 side
+        (`lexical_scores` where the retriever has one, else BM25 over the query as searched)
+        scores above it, by scores rounded as rankings round them. A signal of the confidence:
+        on dev, two answers in three from a chunk BM25 ranks first hold the fact, one in four
+        from a chunk it ranks past fifth, whatever the fused ranking made of it."""
+        query = self.query(question)
+        lexical = getattr(self.retriever, "lexical_scores", None)
+        if lexical is None:
+            bm25 = self._lexical_index()
+            found = bm25.scores(*weighted_terms(bm25, analyze(query.full)))
+        else:
+            found = lexical(query)
+        values = [rounded(v) for v in found.values()]
+        out = []
+        for c in chunks:
+            mine = rounded(found.get(self.position.get(c.id, -1), 0.0))
+            out.append(sum(1 for v in values if v > mine))
+        return out
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
         """The answerer on already retrieved chunks (with their retrieval scores when known)."""

@@ -146,8 +146,11 @@ class Assessment:
 
 def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
            aliases: dict | None = None, question: str = "", scores: list[float] | None = None,
-           docs: dict | None = None, closest=None, m: Model | None = None) -> Assessment | None:
-    """Score every candidate around `chunks`; None when there is none (see `answer`)."""
+           docs: dict | None = None, closest=None, m: Model | None = None,
+           lexical_ranks: list[int] | None = None) -> Assessment | None:
+    """Score every candidate around `chunks`; None when there is none (see `answer`).
+    `lexical_ranks[i]` counts the chunks the retriever's BM25 side scores above `chunks[i]`
+    (`Pipeline.lexical_ranks`); without it, a chunk's place in `chunks` stands in."""
     m = m or model()
     q = read_question(question, question_terms, idf, aliases, closest)
     cands = score_candidates(q, chunks, scores, docs)
@@ -159,7 +162,8 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
     signals = confidence_features(best.features[COL["coverage"]], missing_share(q, chunks, cands), probs[0], margin,
                                   order[0][0], best.features[COL["typed"]], best.features[COL["score_ratio"]],
-                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc)
+                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
+                                  lexical_ranks[best.rank] if lexical_ranks else best.rank)
     return Assessment(q, order, probs, signals)
 
 

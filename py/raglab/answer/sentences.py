@@ -76,7 +76,7 @@ _BANGLA_NO = re.compile("(?:^|[^\u0980-\u09ff])(?:না|নেই)(?:[^\u0980-\
 PREFIX = 4  # code points two words must share to count as one word in another form
 NEAR_WORDS = 6  # a typed value this close to a question word is "near" it
 CONFIDENCE_FEATURES = ("bias", "coverage", "missing", "probability", "margin", "logit", "typed", "score", "unmatched",
-                       "same_lang", "top_doc")
+                       "same_lang", "top_doc", "lexical_rank")
 CONFIDENCE_COL = {name: i for i, name in enumerate(CONFIDENCE_FEATURES)}
 
 
@@ -364,7 +364,7 @@ def set_context(rows: list[list[float]], prev: list[int | None], nxt: list[int |
 
 def confidence_features(coverage: float, missing: float, probability: float, margin: float, logit: float,
                         typed: float, score: float, unmatched: float, same_lang: bool,
-                        top_doc: bool) -> list[float]:
+                        top_doc: bool, lexical_rank: int) -> list[float]:
     """What the confidence is computed from: the chosen unit's coverage of the question; the
     share of the question's idf mass found nowhere in the retrieved chunks (a question about
     something the help centre never mentions); the sentence model's probability for the
@@ -373,10 +373,13 @@ def confidence_features(coverage: float, missing: float, probability: float, mar
     typed question got a value of its type; the retrieval score of the chunk it came from
     relative to the top chunk; the share of the question in words the index does not
     know even at a small edit distance; whether the unit is in the question's language (no
-    unit of the question's language came close); and whether it comes from the article of the
-    top-ranked chunk (the chunk ranking and the sentence choice agree)."""
+    unit of the question's language came close); whether it comes from the article of the
+    top-ranked chunk (the chunk ranking and the sentence choice agree); and 1 / (1 + the number
+    of chunks the retriever's BM25 side scores above the unit's chunk): the question's own words
+    ranking that chunk first tells a right answer from a wrong one on questions the fit never
+    saw, where the fused rank, the encoder's cosines and agreement across rankings do not."""
     return [1.0, coverage, missing, probability, min(margin, 4.0) / 4.0, logit / 10.0, typed, score, unmatched,
-            1.0 if same_lang else 0.0, 1.0 if top_doc else 0.0]
+            1.0 if same_lang else 0.0, 1.0 if top_doc else 0.0, 1.0 / (1.0 + lexical_rank)]
 
 
 def speaks_to(signals: list[float]) -> bool:
