@@ -155,18 +155,25 @@ def carried(outcomes, conf, t):
             "risk": round(wrong / len(said), 3) if said else 0.0, "aurc": aurc(outcomes, conf)}
 
 
+def folds(data: dict) -> tuple:
+    """Our served dev examples, each one's fold, the sentence model fitted without each fold, the
+    examples' question info, and the record the trials fill (folds, ids, external answers)."""
+    ours = data["served"]
+    fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
+    fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
+    infos = [e["info"] for e in ours]
+    got = {"folds": [fold_of[e["question"].id] for e in ours], "ids": [e["question"].id for e in ours], "ext": {}}
+    return ours, fold_of, fold_weights, infos, got
+
+
 def collect() -> dict:
     """The labelled answers every trial is fitted and judged on (the slow part: a few minutes)."""
     with open(MODEL, encoding="utf-8") as fh:
         m = json.load(fh)
     with memo():
         data = sets()
-        ours = data["served"]
-        fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
-        fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
+        ours, fold_of, fold_weights, infos, got = folds(data)
         k = Config().k
-        infos = [e["info"] for e in ours]
-        got = {"folds": [fold_of[e["question"].id] for e in ours], "ids": [e["question"].id for e in ours], "ext": {}}
         for name, kk in (("base", k), ("more", 5)):  # "more": the same questions answered from the top 5 chunks
             answers = answers_of(ours, fold_of, fold_weights, m, kk)
             got[name] = (labelled(ours, answers), list(zip(infos, answers)))

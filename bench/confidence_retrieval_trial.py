@@ -30,8 +30,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from confidence_generalise import ALL, FOLDS, MODEL, Trial, answers_of, columns, evaluate  # noqa: E402
-from fit_answerer import fit_choice, labelled, served_answers, sets  # noqa: E402
+from confidence_generalise import ALL, MODEL, Trial, answers_of, columns, evaluate, folds  # noqa: E402
+from fit_answerer import labelled, served_answers, sets  # noqa: E402
 from raglab.answer.answerer import compose  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, Model  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
@@ -137,12 +137,8 @@ def collect():
         t0 = time.time()
         data = sets()
         print("sets", round(time.time() - t0), file=sys.stderr, flush=True)
-        ours = data["served"]
-        fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
-        fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
+        ours, fold_of, fold_weights, infos, got = folds(data)
         k = Config().k
-        infos = [e["info"] for e in ours]
-        got = {"folds": [fold_of[e["question"].id] for e in ours], "ids": [e["question"].id for e in ours], "ext": {}}
         answers = answers_of(ours, fold_of, fold_weights, m, k)
         got["base"] = (labelled(ours, answers), list(zip(infos, answers)))
         extra = {}
