@@ -30,7 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fit_answerer import FOLDS, MODEL, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
+from fit_answerer import FOLDS, MODEL, fold_fits, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
 from raglab.answer.facts import asks_two  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
@@ -159,8 +159,7 @@ def folds(data: dict) -> tuple:
     """Our served dev examples, each one's fold, the sentence model fitted without each fold, the
     examples' question info, and the record the trials fill (folds, ids, external answers)."""
     ours = data["served"]
-    fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
-    fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
+    fold_of, fold_weights = fold_fits(data)
     infos = [e["info"] for e in ours]
     got = {"folds": [fold_of[e["question"].id] for e in ours], "ids": [e["question"].id for e in ours], "ext": {}}
     return ours, fold_of, fold_weights, infos, got

@@ -51,7 +51,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the shared fitting code next to this script
 
 from fitting import fit_logistic, fit_softmax  # noqa: E402
-from raglab.answer.answerer import compose
+from raglab.answer.answerer import compose  # noqa: E402
 from raglab.answer.candidates import read_question, score_candidates  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus, parse_corpus  # noqa: E402
@@ -281,14 +281,19 @@ def fit(root: str = ROOT, data: dict | None = None) -> dict:
         return _fit(data or sets(root))
 
 
+def fold_fits(data: dict[str, list[dict]]) -> tuple[dict, list]:
+    """Each of our served dev questions' fold (by id), and the sentence model fitted without each
+    fold: out-of-fold choices, so that the confidence and `second` are fitted on choices made
+    without seeing the question."""
+    fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(data["served"])}
+    return fold_of, [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
+
+
 def _fit(data: dict[str, list[dict]]) -> dict:
     weights = fit_choice(data)
     ours = data["served"]
     k = Config().k
-    # Out-of-fold sentence models for our dev questions, so that the confidence and `second`
-    # are fitted on choices made without seeing the question.
-    fold_of = {e["question"].id: n % FOLDS for n, e in enumerate(ours)}
-    fold_weights = [fit_choice(data, skip=lambda e, f=f: fold_of.get(e["question"].id) == f) for f in range(FOLDS)]
+    fold_of, fold_weights = fold_fits(data)
 
     fold_idx = [[i for i, e in enumerate(ours) if fold_of[e["question"].id] == f] for f in range(FOLDS)]
     # Each fold's candidates scored once: the trials below change only how an answer is composed.

@@ -17,12 +17,11 @@ from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
 from raglab.retrieval.bm25 import BM25
 from raglab.retrieval.expansion import aliases as expansion_aliases
 from raglab.retrieval.expansion import expand
-from raglab.retrieval.lexical import MAX_SPLIT_DISTANCE, fuzzy_index, weighted_terms
+from raglab.retrieval.lexical import fuzzy_index, nearest, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, tokens
 from raglab.text.banglish import Reader
-from raglab.text.known import protected, respellable
 from raglab.text.limits import check_question_length
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
@@ -175,16 +174,11 @@ class Pipeline:
         bm25 = self._lexical_index()
         if term in bm25.df:
             return (term,)
-        fuzzy = fuzzy_index(bm25)
-        near = fuzzy.closest(term)
-        if near:
-            # the nearest index word a real word may stand for (`text.known`), or none
-            tier = [w for w, d in near if d == near[0][1] and respellable(term, w, d)]
-            return tuple(tier[:1])
-        if protected(term):
+        found = nearest(fuzzy_index(bm25), term)
+        if found is None:
             return ()
-        splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
-        return splits[0][0] if splits else ()
+        words, _, split = found
+        return tuple(words) if split else tuple(words[:1])
 
     def _lexical_index(self) -> BM25:
         """The retriever's BM25 index (every retriever here has one), or one built on first use."""

@@ -53,29 +53,41 @@ def fuzzy_index(bm25: BM25) -> Fuzzy:
     return got
 
 
+def nearest(fuzzy: Fuzzy, term: str) -> tuple[list[str], float, bool] | None:
+    """What a word the index lacks may be read as: (index words, distance, whether they are two
+    words run together). The nearest index words that a real word may stand for
+    (`text.known.respellable`; none left when `term` is a common word and they are not far more
+    common); when no single word is near, the two index words it runs together ("cashout"),
+    unless `term` is a common word itself; None when neither. The one reading of a misspelling
+    for the search (`alternatives`) and the answerer (`Pipeline.closest`)."""
+    near = fuzzy.closest(term)
+    if near:
+        best = near[0][1]
+        return [w for w, d in near if d == best and respellable(term, w, d)], best, False
+    if protected(term):
+        return None
+    splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
+    return (list(splits[0][0]), splits[0][1], True) if splits else None
+
+
 def alternatives(bm25: BM25, term: str) -> list[tuple[str, float]]:
     """(index word, weight) to search for in place of `term`: itself when the index knows
     it, its nearest index words when it does not, nothing when it is a misspelt stopword
     or has no neighbour."""
     if term in bm25.df:
         return [(term, 1.0)]
-    fuzzy = fuzzy_index(bm25)
     memo = bm25._fuzzy_memo
     got = memo.get(term)
     if got is not None:
         return got
     out: list[tuple[str, float]] = []
-    near = fuzzy.closest(term)
-    if near:
-        best = near[0][1]
-        tier = [w for w, d in near if d == best and respellable(term, w, d)][:MAX_ALTERNATIVES]
-        if not any(w in STOPWORDS for w in tier):
-            out = [(w, fuzzy_weight(best)) for w in tier]
-    elif not protected(term):  # a common word is not two index words run together either
-        splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
-        if splits:
-            (left, right), dist = splits[0]
-            out = [(w, fuzzy_weight(dist)) for w in (left, right) if w not in STOPWORDS]
+    found = nearest(fuzzy_index(bm25), term)
+    if found is not None:
+        words, dist, split = found
+        if split:
+            out = [(w, fuzzy_weight(dist)) for w in words if w not in STOPWORDS]
+        elif not any(w in STOPWORDS for w in words[:MAX_ALTERNATIVES]):
+            out = [(w, fuzzy_weight(dist)) for w in words[:MAX_ALTERNATIVES]]
     memo[term] = out
     return out
 
