@@ -116,6 +116,7 @@ def asks_upper(question: str, states_number: bool = False) -> bool:
     return states_number or bool(_HOW_MUCH.search(cue))
 
 
+@functools.lru_cache(maxsize=4096)
 def asks_more(question: str, qtype: str) -> bool:
     """Whether the question asks for an upper limit (`asks_upper`): how much (or how many
     times) one can do, or whether one may do an amount of money it states (a number of a hundred

@@ -132,18 +132,21 @@ def memoized_analysis():
     return cached
 
 
-def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, query: Query, k: int) -> str:
+def attribute(ranked: list[int], found: dict[int, frozenset[int]], retriever, query: Query, k: int,
+              pool: list[int] | None = None) -> str:
     """The one stage responsible for a question's outcome (see `STAGE_HELP`).
 
     A retriever that reranks exposes `first_stage` (`retrieval.HasFirstStage`); its top
-    50 is the pool. Any other retriever is its own first stage.
+    50 is the pool. Any other retriever is its own first stage, and `pool`, when given, is
+    its top 50 already searched.
     """
     if any(i in found for i in ranked[:k]):
         return "served"
     if not found:
         return "chunker"
     first = first_stage(retriever)
-    pool = [h.index for h in first.search(query, POOL)]
+    if pool is None or first is not retriever:
+        pool = [h.index for h in first.search(query, POOL)]
     if not any(i in found for i in pool):
         return "retriever"
     if first is not retriever and any(i in found for i in pool[:k]):
@@ -173,7 +176,12 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
         if key not in queries:
             queries[key] = pipe.query(q.question)
         query = queries[key]
-        hits = pipe.retriever.search(query, depth)
+        # A one-stage retriever's ranking is a prefix of its deeper ranking (ties go to chunk
+        # order), so one search serves the metrics and the attribution's pool alike.
+        own_pool = first_stage(pipe.retriever) is pipe.retriever
+        hits = pipe.retriever.search(query, max(depth, POOL) if own_pool else depth)
+        pool = [h.index for h in hits] if own_pool else None
+        hits = hits[:depth]
         ranked = [h.index for h in hits]
         top = [pipe.chunks[i] for i in ranked[:k]]
         result = pipe.answer(q.question, top, threshold=0.0, scores=[h.score for h in hits[:k]])
@@ -203,7 +211,7 @@ def evaluate(pipe: Pipeline, questions, cover, k: int, min_coverage: float, term
                 "rank": first_rank(gain), "hit1": hit_at(gain, 1), "hitk": hit_at(gain, k),
                 "recall": recall_at(gain, q.n_facts, k), "mrr": reciprocal_rank(gain, MRR_DEPTH),
                 "ndcgk": ndcg_at(gain, ideal, k), "ndcg10": ndcg_at(gain, ideal, MRR_DEPTH),
-                "stage": attribute(ranked, found, pipe.retriever, query, k),
+                "stage": attribute(ranked, found, pipe.retriever, query, k, pool),
                 "f1": token_f1(None if result.abstained else result.text, q.answer, terms),
                 "em": exact_match(None if result.abstained else result.text, q.answer, terms),
                 "short_f1": token_f1(shown, q.answer, terms),

@@ -119,6 +119,9 @@ def _word_char(ch: str) -> bool:
             or 0x0981 <= cp <= 0x09EF or 0x09F0 <= cp <= 0x09F1)
 
 
+# Cached: the answerer and the evaluation read the same question and unit texts again for every
+# candidate and every configuration; the result depends on the text alone.
+@functools.lru_cache(maxsize=50_000)
 def cue_text(question: str) -> str:
     """The question as the cue patterns see it: lower-case words separated by one space,
     Bangla digits folded, any run of punctuation written ", ", a space at both ends.
@@ -207,11 +210,16 @@ def question_types(text: str) -> list[str]:
     >>> question_types("How much can I borrow, and at what interest rate?")
     ['amount', 'percent']
     """
-    out = []
+    return list(_question_types(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _question_types(text: str) -> tuple[str, ...]:
+    out: list[str] = []
     for _, _, qtype in sorted(_cue_hits(text)):
         if qtype not in out and qtype in table().accepts and table().accepts[qtype]:
             out.append(qtype)
-    return out
+    return tuple(out)
 
 
 def accepts(qtype: str) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ strict and the word reading agree on every digit string).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -139,6 +140,12 @@ def _joined(text: str, a: tuple, b: tuple) -> bool:
 
 def number_values(text: str) -> list[str]:
     """`numbers(text)`, with numbers written in words read as numbers too (see the module doc)."""
+    return list(_number_values(text))
+
+
+# Cached: the evaluation judges the same answer texts under every configuration.
+@functools.lru_cache(maxsize=50_000)
+def _number_values(text: str) -> tuple[str, ...]:
     # Imported here, not at the top: the page's Python compiles `fractions` from source (Pyodide
     # ships its standard library without bytecode), about 80 ms that the start-up need not wait for.
     from fractions import Fraction
@@ -203,7 +210,7 @@ def number_values(text: str) -> list[str]:
         total += value
         out.append(raw if raw is not None else _format(total))
         i = j
-    return out
+    return tuple(out)
 
 
 def is_number_word(term: str) -> bool:
