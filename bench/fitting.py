@@ -121,10 +121,13 @@ def fit_softmax(groups: list[tuple[list, list[int], float]], l2: float = L2, ite
                     pv = p * v
                     for k, u in x:
                         row[k] += pv * u
-            for j in range(n):
+            # Only the columns some candidate of the group has: every other term is zero, and
+            # adding a zero leaves a sum as it was, so the weights come out the same to the bit.
+            cols = sorted({j for x in rows for j, _ in x})
+            for j in cols:
                 grad[j] += weight * (mean_p[j] - target[j])
                 hj, sj, mj = hess[j], second[j], mean_p[j]
-                for k in range(n):
+                for k in cols:
                     hj[k] += weight * (sj[k] - mj * mean_p[k])
         step = _solve(hess, grad)
         w = [wj - sj for wj, sj in zip(w, step)]
