@@ -101,3 +101,15 @@ def test_the_unit_that_says_what_one_needs():
     assert states_need("You will need two things: your NID number and the amount of your last transaction.")
     assert states_need("ভুলে যাওয়া পিন রিসেট করতে আপনার জাতীয় পরিচয়পত্রের নম্বর এবং সর্বশেষ লেনদেনের পরিমাণ লাগবে।")
     assert not states_need("You can reset a forgotten PIN yourself in the app.")
+
+
+@pytest.mark.parametrize("question", ["add money from bank koto time lage",
+                                      "bank theke add money korte koto time lage",
+                                      "cash out korle taka pete koto time lage"])
+def test_a_banglish_how_long_question_is_not_answered_with_a_fee(served, question):
+    # "koto time lage" asks how long; "koto" alone asks how much, and "time" read as এটিএমে
+    # (at the ATM) searched for ATMs. The article states the fee near the question's words.
+    got = ask_json(served.ask(question))
+    assert got["answer_type"] == "duration"
+    assert "এটিএম" not in got["read_as"]
+    assert not [s for s in got["short_answers"] if s["text"] in ("free", "1%", "Tk 50 per cash-out")], got["short_answers"]

@@ -42,6 +42,11 @@ QUESTIONS = [
     ("কাস্টমার কেয়ারে অভিযোগ দিছি, সমাধান হতে কতদিন লাগে?", "duration"),
     ("বিদেশ থেকে টাকা আসতে কত সময় লাগে?", "duration"),
     ("আর কতক্ষণ লাগবে?", "duration"),
+    ("add money from bank koto time lage", "duration"),  # not "koto" alone, an amount
+    ("refund asbe koto time por", "duration"),
+    ("remittance ashte koto shomoy lage", "duration"),
+    ("রেমিট্যান্স আসতে কত টাইম লাগে?", "duration"),
+    ("একাউন্ট খুলতে কত মিনিট লাগে", "duration"),
     ("refund pete koto din lagbe", "duration"),
     # time
     ("What time do agents close in the evening?", "time"),
