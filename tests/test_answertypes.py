@@ -30,6 +30,9 @@ QUESTIONS = [
     ("প্রবাসী আয়ের সঙ্গে কত শতাংশ সরকারি প্রণোদনা যোগ হয়?", "percent"),
     ("সঞ্চয়ে মুনাফা কত?", "percent"),
     ("loan er interest koto", "percent"),
+    ("savings e koto interest pabo", "percent"),  # not "koto" alone, an amount
+    ("সঞ্চয়ে কত সুদ পাব?", "percent"),  # not a yes/no question
+    ("শাপলা সঞ্চয়ে বছরে কত মুনাফা দেয়?", "percent"),
     # count
     ("How many Priyo numbers can I save?", "count"),
     ("দিনে কতবার ক্যাশ ইন করা যায়?", "count"),
