@@ -101,3 +101,31 @@ def test_the_unit_that_says_what_one_needs():
     assert states_need("You will need two things: your NID number and the amount of your last transaction.")
     assert states_need("ভুলে যাওয়া পিন রিসেট করতে আপনার জাতীয় পরিচয়পত্রের নম্বর এবং সর্বশেষ লেনদেনের পরিমাণ লাগবে।")
     assert not states_need("You can reset a forgotten PIN yourself in the app.")
+    assert states_need("You also need:") and states_need("For a personal account you need your NID.")
+    # "you need" inside a condition or a relative clause says nothing one must bring
+    assert not states_need("Choose the amount you need and read the loan terms, including the total you will repay.")
+    assert not states_need("If you need to add more than the daily limit, you can add the rest the next day.")
+
+
+@pytest.mark.parametrize("question, qtype", [
+    ("লোন নিতে কি লাগে?", "other"), ("একাউন্ট খুলতে কি দরকার?", "other"),
+    ("loan nite ki ki lagbe", "other"), ("pin vule gesi, notun pin set korte ki ki lagbe?", "other"),
+    ("ফি কি লাগে?", "yesno"), ("cash out e charge ki lage", "yesno"), ("রাতে কি টাকা পাঠানো যায়?", "yesno"),
+])
+def test_what_it_takes_to_do_something_is_no_yes_no_question(question, qtype):
+    # After a verb's -তে ("to take a loan"), কি লাগে asks what is needed; after a noun ("is a fee
+    # charged?") it asks yes or no. "ki ki" is always "what all".
+    assert question_type(question) == qtype
+    assert asks_need(question) or qtype == "yesno"
+
+
+@pytest.mark.parametrize("question", ["add money from bank koto time lage",
+                                      "bank theke add money korte koto time lage",
+                                      "cash out korle taka pete koto time lage"])
+def test_a_banglish_how_long_question_is_not_answered_with_a_fee(served, question):
+    # "koto time lage" asks how long; "koto" alone asks how much, and "time" read as এটিএমে
+    # (at the ATM) searched for ATMs. The article states the fee near the question's words.
+    got = ask_json(served.ask(question))
+    assert got["answer_type"] == "duration"
+    assert "এটিএম" not in got["read_as"]
+    assert not [s for s in got["short_answers"] if s["text"] in ("free", "1%", "Tk 50 per cash-out")], got["short_answers"]

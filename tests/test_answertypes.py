@@ -30,6 +30,9 @@ QUESTIONS = [
     ("প্রবাসী আয়ের সঙ্গে কত শতাংশ সরকারি প্রণোদনা যোগ হয়?", "percent"),
     ("সঞ্চয়ে মুনাফা কত?", "percent"),
     ("loan er interest koto", "percent"),
+    ("savings e koto interest pabo", "percent"),  # not "koto" alone, an amount
+    ("সঞ্চয়ে কত সুদ পাব?", "percent"),  # not a yes/no question
+    ("শাপলা সঞ্চয়ে বছরে কত মুনাফা দেয়?", "percent"),
     # count
     ("How many Priyo numbers can I save?", "count"),
     ("দিনে কতবার ক্যাশ ইন করা যায়?", "count"),
@@ -42,6 +45,11 @@ QUESTIONS = [
     ("কাস্টমার কেয়ারে অভিযোগ দিছি, সমাধান হতে কতদিন লাগে?", "duration"),
     ("বিদেশ থেকে টাকা আসতে কত সময় লাগে?", "duration"),
     ("আর কতক্ষণ লাগবে?", "duration"),
+    ("add money from bank koto time lage", "duration"),  # not "koto" alone, an amount
+    ("refund asbe koto time por", "duration"),
+    ("remittance ashte koto shomoy lage", "duration"),
+    ("রেমিট্যান্স আসতে কত টাইম লাগে?", "duration"),
+    ("একাউন্ট খুলতে কত মিনিট লাগে", "duration"),
     ("refund pete koto din lagbe", "duration"),
     # time
     ("What time do agents close in the evening?", "time"),

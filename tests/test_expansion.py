@@ -51,6 +51,15 @@ def test_customer_words_reach_the_help_centre_words():
     assert "Grievance Redressal Officer" in expand("Who do I escalate to?").expansion
 
 
+def test_interest_reaches_the_savings_profit_and_the_loan_interest():
+    # The savings article says "profit" (মুনাফা) where customers say interest (সুদ) of savings
+    # and of loans alike; the loan article says "interest".
+    for question in ("how much interest do i get on my savings", "সঞ্চয়ে কত সুদ পাব?"):
+        assert "profit" in expand(question).expansion
+    assert "profit" in expand("what is the interest rate on a nano loan").expansion
+    assert "interest" in expand("What profit rate does Shapla Sanchay pay?").expansion
+
+
 def test_bangla_question_gets_english_and_bangla_terms():
     query = expand("আমি কিভাবে টাকা তুলব?")
     assert query.text == "আমি কিভাবে টাকা তুলব?" and query.lang == "bn"

@@ -12,7 +12,7 @@ edit away counts 0.75 of `FUZZY_WEIGHT` and never as much as the word typed:
 - when the nearest word is a stopword ("dose" is *does*, "wat" is *what*), the term is
   dropped: it was a misspelt stopword, not a content word;
 - a common word of its language ("she", "আজকে") is not read as another word unless that one is
-  far more common or the same word spelt or ended otherwise (`text.known.respellable`), nor
+  the same word spelt or ended otherwise (`text.known.respellable`), nor
   split in two;
 - when no single word is near, two index words run together are tried ("cashout",
   "ক্যাসআউট": `Fuzzy.segment`), each half weighted by the split's distance;
@@ -56,8 +56,8 @@ def fuzzy_index(bm25: BM25) -> Fuzzy:
 def nearest(fuzzy: Fuzzy, term: str) -> tuple[list[str], float, bool] | None:
     """What a word the index lacks may be read as: (index words, distance, whether they are two
     words run together). The nearest index words that a real word may stand for
-    (`text.known.respellable`; none left when `term` is a common word and they are not far more
-    common); when no single word is near, the two index words it runs together ("cashout"),
+    (`text.known.respellable`; none left when `term` is a common word and they are not the same
+    word spelt or ended otherwise); when no single word is near, the two index words it runs together ("cashout"),
     unless `term` is a common word itself; None when neither. The one reading of a misspelling
     for the search (`alternatives`) and the answerer (`Pipeline.closest`)."""
     near = fuzzy.closest(term)

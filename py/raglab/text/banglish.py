@@ -207,11 +207,15 @@ class Reader:
         return reader
 
     def word(self, typed: str, exact: bool = False) -> str | None:
-        """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`), or None."""
+        """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`), or None.
+        A word the corpus's English uses ("time", "bank") is English typed among Bangla words
+        unless a Bangla word sounds like it within one vowel slip ("cash" ক্যাশ, "out" আউট): a
+        consonant further, "time" is not "এটিএমে" (at the ATM)."""
         if typed.lower() in ABBREVIATIONS:
             return ABBREVIATIONS[typed.lower()]
         sound = latin(typed)
-        limit = 0.0 if exact else VOWEL_COST if len(sound) <= SHORT else MAX_DISTANCE
+        near = len(sound) <= SHORT or typed.lower() in self.english
+        limit = 0.0 if exact else VOWEL_COST if near else MAX_DISTANCE
         best = None
         for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
             d = min(distance(sound, s) for s in spellings)

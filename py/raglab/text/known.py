@@ -6,14 +6,14 @@ then read as a different word: "আজকে" (today) as আটক (detained), "
 *but*. `data/known_words.json` lists the common English and Bangla words with their Zipf
 frequency (log10 of occurrences per billion words, in tenths; `bench/known_words.py` derives it
 from wordfreq's lists, CC BY-SA 4.0), as the analyzer reads them. A word of that list is taken
-as meant unless the index word is far more common (a noisy-channel reading: a typist rarely
-lands on a real word, so only a much more likely intended word outweighs the word typed):
+as meant: it is never read as another word of the list or one the list lacks, however much
+more common that one is ("bug" is no misspelling of *but*, 160 times as common):
 
     >>> respellable("agnet", "agent", 1.0)     # not a word: a typo
     True
     >>> respellable("she", "see", 1.0)         # a word as common as the other
     False
-    >>> respellable("bit", "but", 1.0)         # "but" is only 16 times as common
+    >>> respellable("bug", "but", 1.0)         # a real word, however common the other
     False
 
 A slip that costs half (`text.fuzzy`: the Bangla letters and signs typed for one another,
@@ -36,10 +36,11 @@ from raglab.text.tables import read_table
 # Zipf tenths: a word at least this common (ten per million words) is protected. Chosen on
 # dev over 30 and 35, which protect frequent misspellings ("নূন্যতম" 36, "abel" 35) for nothing.
 MIN_ZIPF = 40
-# How much more common (Zipf tenths: 10 is ten times) the index word must be to be read in
-# place of a protected word.
-MARGIN = 20
 CHEAP = 0.5  # a distance of cheap slips only: another spelling of the same word
+HASANTA = "\u09cd"
+# What may follow the shared start of two forms of one English word ("notice|d", "studie|s",
+# "studie|d", "normal|ly", "smalle|st", "smalle|r", "does|n" of "doesn't"); any other letter makes another word.
+_ENDINGS = frozenset(("", "e", "s", "es", "d", "ed", "n", "r", "er", "st", "est", "ing", "ly", "y"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -69,13 +70,18 @@ def protected(term: str) -> bool:
 
 def other_ending(a: str, b: str) -> bool:
     """Whether two words are one word with another ending: they share a start of at least
-    four code points and differ past it in at most the shorter one's last ("compared",
+    four letters (a conjunct's hasanta is no letter: "বন্ধ", closed, has three, and "বন্ধু",
+    friend, is another word) and differ past it in at most the shorter one's last ("compared",
     "compare"; "জানাব", "জানান"), or one is the other with the vowel ো written out at its end
-    ("কতো", "কত"). Not "bit" and "but", "she" and "see", nor the shorter "son" and "so",
-    "বাস" (bus) and "বাসা" (home), where an added letter makes another word.
+    ("কতো", "কত"). In Latin letters what follows the shared start must be an English
+    inflection on both sides (`_ENDINGS`): "market" and "marked", "came" and "camel" are two
+    words. Not "bit" and "but", "she" and "see", nor the shorter "son" and "so", "বাস" (bus)
+    and "বাসা" (home), where an added letter makes another word.
 
     >>> other_ending("জানাব", "জানান"), other_ending("কতো", "কত"), other_ending("আজক", "আটক")
     (True, True, False)
+    >>> other_ending("noticed", "notice"), other_ending("market", "marked"), other_ending("বন্ধ", "বন্ধু")
+    (True, False, False)
     """
     if a + O_KAR == b or b + O_KAR == a:
         return True
@@ -84,12 +90,15 @@ def other_ending(a: str, b: str) -> bool:
         if x != y:
             break
         shared += 1
-    return shared >= 4 and shared >= min(len(a), len(b)) - 1
+    letters = shared - a[:shared].count(HASANTA)
+    if letters < 4 or shared < min(len(a), len(b)) - 1:
+        return False
+    if "a" <= a[:1].lower() <= "z":
+        return a[shared:] in _ENDINGS and b[shared:] in _ENDINGS
+    return True
 
 
 def respellable(term: str, index_word: str, distance: float) -> bool:
     """Whether a question's `term`, which the index lacks, may be read as `index_word`, found
     `distance` away by the fuzzy matching (see the module docstring)."""
-    if distance <= CHEAP or not protected(term) or other_ending(term, index_word):
-        return True
-    return zipf(index_word) - zipf(term) >= MARGIN
+    return distance <= CHEAP or not protected(term) or other_ending(term, index_word)
