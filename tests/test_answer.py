@@ -395,6 +395,44 @@ def test_a_close_unit_in_the_question_language_is_quoted_first():
     assert in_own_language(q_en, [(2.0, en), (1.9, bn)])[0][1] is en
 
 
+def test_a_close_unit_in_the_question_language_must_state_what_the_better_one_states():
+    # The swap assumes a twin: a unit of the question's language that states the other's numbers,
+    # or, when it states none, holds as much of the question. A fact only the other language's
+    # article states is not traded for a sentence that merely scores close.
+    from types import SimpleNamespace as NS
+
+    from raglab.answer.language import in_own_language
+    from raglab.answer.sentences import COL, FEATURES
+
+    def unit(text, coverage):
+        row = [0.0] * len(FEATURES)
+        row[COL["coverage"]] = coverage
+        return NS(unit=NS(text=text), features=row)
+
+    q_en = NS(lang="en")
+    fact = unit("প্যাকের দাম হুবহু লিখতে হবে।", 0.6)  # only the Bangla article says it
+    near = unit("Operators sometimes run internet offers.", 0.3)
+    assert in_own_language(q_en, [(2.0, fact), (1.8, near)])[0][1] is fact
+    twin = unit("You must enter the pack's exact price.", 0.7)
+    assert in_own_language(q_en, [(2.0, fact), (1.8, twin)])[0][1] is twin
+    limit = unit("দিনে সর্বোচ্চ ২৫,০০০ টাকা।", 0.8)
+    other = unit("Up to Tk 30,000 a day.", 0.9)  # another value: not its twin, however close
+    assert in_own_language(q_en, [(2.0, limit), (1.9, other)])[0][1] is limit
+    same = unit("Up to Tk 25,000 a day.", 0.2)  # the same value: its twin, whatever its coverage
+    assert in_own_language(q_en, [(2.0, limit), (1.9, other), (1.8, same)])[0][1] is same
+
+
+def test_a_fact_only_the_other_language_states_is_quoted_from_that_article():
+    # Only the Bangla recharge article says that an internet pack needs its exact price; an
+    # English sentence that scored close to it was quoted instead.
+    from raglab.corpus.articles import detect_lang
+
+    got = ask_json(Pipeline(list(docs()), Config(threshold=0.0)).ask(
+        "To get an internet pack by recharging, must I type the pack's price exactly?"))
+    assert any("হুবহু" in x["text"] for x in got["quotes"]), got["quotes"]
+    assert all(detect_lang(x["text"]) == "bn" for x in got["quotes"]), got["quotes"]
+
+
 def test_a_further_quote_in_the_other_language_gives_way_to_its_twin_in_the_question_language():
     # The second quote is read for the values it answers with: a unit in the question's
     # language stating them is quoted instead, or nothing when that is the unit already shown.

@@ -4,20 +4,22 @@ The help centre states most facts twice, once in each language (an article and i
 question's candidates often hold the same sentence in both. Two rules prefer the question's own:
 
 - `in_own_language`: when the best unit is in the other language and a unit in the question's
-  language scores within `LANG_MARGIN` logits of it, that one is quoted instead.
+  language scores within `LANG_MARGIN` logits of it and states what it states (`says_as_much`:
+  its numbers, or when it has none as much of the question), that one is quoted instead.
 - `own_twin`: a further quote in the other language (the runner-up, the other fact of a
   two-fact question) is read for the values it states; when a candidate in the question's
   language states them too, that one is quoted instead, or nothing more when it is the unit
   already shown (a Bangla twin sentence under its English original repeats it in a language the
   reader did not ask in: "Tk 18.50" and then "১৮.৫০ টাকা").
 
-Values, not words, decide (the two languages share no words, but write the same numbers,
-`text.numbers` folds Bangla digits), so a unit that states no number is never swapped.
+Values, not words, tell twins apart (the two languages share no words, but write the same
+numbers, `text.numbers` folds Bangla digits), so a further quote that states no number is never
+swapped; a best unit that states none gives way only to a unit holding as much of the question.
 """
 
 from __future__ import annotations
 
-from raglab.answer.sentences import Question, lang_of, numbers_of
+from raglab.answer.sentences import COL, Question, lang_of, numbers_of
 from raglab.answer.short import short_spans
 from raglab.text.analyzer import tokens
 from raglab.text.numbers import numbers
@@ -28,16 +30,31 @@ LANG_MARGIN = 1.0  # logits: a unit in the question's language this close to the
 def in_own_language(q: Question, order: list) -> list:
     """`order` ((logit, candidate), best first) with the best unit in the question's language put
     first when the best unit is in the other language and that one scores within LANG_MARGIN
-    logits of it (the Bangla twin of an English sentence, for a question asked in Bangla);
-    otherwise `order` itself."""
+    logits of it and can stand for it (`says_as_much`: the Bangla twin of an English sentence,
+    for a question asked in Bangla); otherwise `order` itself."""
     if not order or lang_of(order[0][1].unit.text) == q.lang:
         return order
+    best = order[0][1]
     for i, (z, c) in enumerate(order[1:], 1):
         if order[0][0] - z > LANG_MARGIN:
             break
-        if lang_of(c.unit.text) == q.lang:
+        if lang_of(c.unit.text) == q.lang and says_as_much(best, c):
             return [order[i]] + order[:i] + order[i + 1:]
     return order
+
+
+def says_as_much(other, own) -> bool:
+    """Whether `own`, a unit in the question's language, can be quoted for `other`, the better
+    unit in the other language: it states every number `other` states (twins write the same
+    values), or, when `other` states none, it holds at least as much of the question
+    (`coverage`). A question whose fact only the other language's article states has no twin,
+    and the unit of its own language that scores close is then another sentence ("Operators
+    sometimes run internet … offers" for "Does the amount have to match the pack price
+    exactly?", whose answer is the Bangla "… প্যাকের দাম হুবহু লিখতে হবে")."""
+    values = numbers_of(other.unit.text)
+    if values:
+        return values <= numbers_of(own.unit.text)
+    return own.features[COL["coverage"]] >= other.features[COL["coverage"]]
 
 
 def stated_values(q: Question, text: str, kinds: list[str]) -> frozenset[str]:
