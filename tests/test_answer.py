@@ -389,7 +389,8 @@ def test_a_close_unit_in_the_question_language_is_quoted_first():
 
     from raglab.answer.language import LANG_MARGIN, in_own_language
     en, bn = NS(unit=NS(text="Up to Tk 25,000 a day.")), NS(unit=NS(text="দিনে সর্বোচ্চ ২৫,০০০ টাকা।"))
-    q_bn, q_en = NS(lang="bn"), NS(lang="en")
+    q_bn = NS(lang="bn", qtype="amount", numbers=frozenset(), weights={}, text="দিনে কত টাকা?")
+    q_en = NS(lang="en", qtype="amount", numbers=frozenset(), weights={}, text="How much a day?")
     assert in_own_language(q_bn, [(2.0, en), (2.0 - LANG_MARGIN / 2, bn)]) == [(2.0 - LANG_MARGIN / 2, bn), (2.0, en)]
     assert in_own_language(q_bn, [(2.0, en), (1.9 - LANG_MARGIN, bn)])[0][1] is en  # not close: the better one stays
     assert in_own_language(q_en, [(2.0, en), (1.9, bn)])[0][1] is en
@@ -409,7 +410,7 @@ def test_a_close_unit_in_the_question_language_must_state_what_the_better_one_st
         row[COL["coverage"]] = coverage
         return NS(unit=NS(text=text), features=row)
 
-    q_en = NS(lang="en")
+    q_en = NS(lang="en", qtype="amount", numbers=frozenset(), weights={}, text="How much a day?")
     fact = unit("প্যাকের দাম হুবহু লিখতে হবে।", 0.6)  # only the Bangla article says it
     near = unit("Operators sometimes run internet offers.", 0.3)
     assert in_own_language(q_en, [(2.0, fact), (1.8, near)])[0][1] is fact
@@ -420,6 +421,16 @@ def test_a_close_unit_in_the_question_language_must_state_what_the_better_one_st
     assert in_own_language(q_en, [(2.0, limit), (1.9, other)])[0][1] is limit
     same = unit("Up to Tk 25,000 a day.", 0.2)  # the same value: its twin, whatever its coverage
     assert in_own_language(q_en, [(2.0, limit), (1.9, other), (1.8, same)])[0][1] is same
+
+
+def test_a_twin_states_the_value_the_better_unit_answers_with_not_every_number_around_it():
+    # The English sentence says more around the count ("up to 50 sends a day, but the daily
+    # amount is the same Tk 25,000"); its Bangla twin states the count alone, and a Bangla
+    # question gets the Bangla sentence first.
+    from raglab.corpus.articles import detect_lang
+
+    got = ask_json(Pipeline(list(docs()), Config(threshold=0.0)).ask("একদিনে কতবার সেন্ড মানি করা যায়?"))
+    assert detect_lang(got["quotes"][0]["text"]) == "bn" and "৫০" in got["quotes"][0]["text"], got["quotes"]
 
 
 def test_a_fact_only_the_other_language_states_is_quoted_from_that_article():
