@@ -156,11 +156,13 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     cands = score_candidates(q, chunks, scores, docs)
     if not cands:
         return None
+    missing = missing_share(q, chunks, cands)  # over every unit of the chunks, the dropped ones too
+    cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = in_own_language(q, ranked(q, cands, m))
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
-    signals = confidence_features(best.features[COL["coverage"]], missing_share(q, chunks, cands), probs[0], margin,
+    signals = confidence_features(best.features[COL["coverage"]], missing, probs[0], margin,
                                   order[0][0], best.features[COL["typed"]], best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
@@ -237,6 +239,16 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     return decide(a, threshold, question, docs, m)
 
 
+def names_other_half(a: Assessment) -> bool:
+    """Whether the chosen unit names only the other half of a contrast the question names
+    (`asking.clashes`: "the cash out minimum" for "the minimum cash in?"). It answers another
+    question however likely the model finds it, so such a unit is never quoted: `assess` drops it
+    from the candidates when any other is left, and the answerer abstains when none is (the help
+    centre may state no such fact at all: it names no cash-in minimum). The sentence model is fitted
+    on every candidate with the same flag as a feature (`contrast_clash`)."""
+    return a.order[0][1].features[COL["contrast_clash"]] > 0
+
+
 def decide(a: Assessment | None, threshold: float, question: str = "", docs: dict | None = None,
            m: Model | None = None) -> Answer:
     """The answer an assessment gives at `threshold`, or the abstention (see `answer`)."""
@@ -245,6 +257,6 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
         return Answer(None, True, [], answer_type=question_type(question))
     conf = confidence(m, a.signals)
     coverage = a.order[0][1].features[COL["coverage"]]
-    if conf < threshold or not speaks_to(a.signals):
+    if conf < threshold or not speaks_to(a.signals) or names_other_half(a):
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype)
     return compose(a, conf, docs, m)

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
+from raglab.answer.asking import asked_halves, asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Quote
 from raglab.answer.sentences import Question, Text, echo_types, features, lang_of, prefix_index, set_context
@@ -88,7 +88,8 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
                     echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
-                    negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))))
+                    negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
+                    contrast=asked_halves(question))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
@@ -171,7 +172,8 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
             lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
             inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
             first = i == 0 or units[i - 1].block != u.block
-            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items))
+            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items),
+                           " ".join(heading) if q.contrast else "")
             quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
                           "row" if u.kind == "row" else "sentence")
             p, n = _neighbours(units, i)

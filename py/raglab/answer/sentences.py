@@ -45,6 +45,13 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     row             u is a table row or cell (1/0)
     inside          share of u's characters inside the chunk it was found through
     length          log(1 + number of terms of u) / 4
+    period_match    u names only the period(s) q names (a day, a month, one transaction) (1/0)
+    period_clash    u names only another period than q (1/0)
+    row_period      period_match, and u is a table row (1/0)
+    need            q asks what one needs and u says what one needs (1/0)
+    contrast_clash  q names one half of a contrast (cash in / cash out, the minimum / the
+                    maximum) and u names only the other (`asking.clashes`; its heading
+                    speaks for a unit that names neither half) (1/0)
 
 The confidence of an answer is a second logistic fit (`CONFIDENCE_FEATURES`): the probability
 that the shown answer states the fact, with unanswerable questions as negatives.
@@ -58,7 +65,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import lower_for_upper, periods_of, places, price_for_limit, states_need
+from raglab.answer.asking import clashes, lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, typed_spans
@@ -68,7 +75,7 @@ from raglab.text.tables import read_table
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
             "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
             "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length",
-            "period_match", "period_clash", "row_period", "need")
+            "period_match", "period_clash", "row_period", "need", "contrast_clash")
 COL = {name: i for i, name in enumerate(FEATURES)}
 # Words that answer a yes/no question in the negative ("not", "never", "না", "নেই").
 NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", "না", "নেই", "নয়", "কখনো", "শুধু", "ফ্রি"])
@@ -180,6 +187,7 @@ class Question:
     negated: frozenset = frozenset()  # its terms a negation stands near (`asking.negated_loosely`)
     upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
     need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
+    contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`asking.asked_halves`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -280,7 +288,8 @@ def _typed_near(spans, order, question_terms) -> bool:
 
 
 def features(q: Question, found: set, in_heading: set, mass, text: str, info: Text, rank: int, score_ratio: float,
-             first: bool, kind: str, inside: float, lead_found: set, announces: bool = False) -> list[float]:
+             first: bool, kind: str, inside: float, lead_found: set, announces: bool = False,
+             heading: str = "") -> list[float]:
     """The feature vector of one candidate (the neighbour and gap features are filled in by `set_context`)."""
     own = mass(found) / q.total
     near = set(found)
@@ -344,7 +353,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("score_ratio", score_ratio), ("first", 1.0 if first else 0.0), ("item", 1.0 if item else 0.0),
                         ("row", 1.0 if kind == "row" else 0.0), ("inside", inside),
                         ("length", math.log(1 + len(terms)) / 4),
-                        ("need", 1.0 if q.need and states_need(text) else 0.0)):
+                        ("need", 1.0 if q.need and states_need(text) else 0.0),
+                        ("contrast_clash", 1.0 if clashes(q.contrast, text, heading) else 0.0)):
         row[COL[name]] = value
     return row
 
