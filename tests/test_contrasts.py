@@ -50,6 +50,11 @@ def test_the_table_rejects_classes_the_browser_reads_otherwise():
         parse_contrasts({"pairs": [{"halves": [[" cash in "]]}]})
 
 
+def test_a_broken_pattern_is_named_with_its_row():
+    with pytest.raises(ValueError, match=r"pairs\[1\]: ' cash \(in ' is not a valid pattern"):
+        parse_contrasts({"pairs": [{"halves": [[" a "], [" b "]]}, {"halves": [[" ok ", " cash (in "], [" cash out "]]}]})
+
+
 def test_a_cash_in_question_gets_no_cash_out_sentence_when_a_cash_in_one_is_there(served):
     for q in ("ক্যাশ ইন করতে কত টাকা চার্জ লাগে?", "agent theke cash in korte koto charge?", "Is there a fee to cash in?",
               "cash in er limit koto?", "What is the daily cash in limit?"):

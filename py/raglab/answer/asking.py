@@ -294,9 +294,21 @@ def parse_contrasts(data: dict) -> tuple[tuple[re.Pattern, re.Pattern], ...]:
             for p in half:
                 if any(c in p for c in _FORBIDDEN):
                     raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} uses a class the browser reads otherwise")
-            compiled.append(re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in half))))
+            try:
+                compiled.append(re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in half))))
+            except re.error as err:  # name the row to mend, not a regex engine's position in a joined pattern
+                bad = next((p for p in half if _invalid(p)), "|".join(half))
+                raise ValueError(f"contrasts.json: pairs[{i}]: {bad!r} is not a valid pattern ({err.msg})") from None
         out.append((compiled[0], compiled[1]))
     return tuple(out)
+
+
+def _invalid(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return True
+    return False
 
 
 @functools.lru_cache(maxsize=1)

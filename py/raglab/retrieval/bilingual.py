@@ -66,7 +66,7 @@ import json
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand
-from raglab.retrieval.lexical import weighted_terms
+from raglab.retrieval.lexical import LastQuery, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
@@ -228,9 +228,7 @@ class BilingualRetriever:
         self.opening_penalty = fitted_opening_penalty(chunker) if opening_penalty is None else opening_penalty
         fitted = fitted_place_weight() if place_weight is None else place_weight
         self.place_weight = self.weight if fitted is None else fitted
-        # The last query's BM25 side: the answerer's confidence reads it again right after the
-        # search (`Pipeline.lexical_ranks`), for the same query.
-        self._last_lexical: tuple[Query, dict[int, float]] | None = None
+        self.lexical_scores = LastQuery(self._lexical_side)
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -260,15 +258,10 @@ class BilingualRetriever:
         other = self.translation(query)
         return typed if other is None else bridged(typed, self.semantic.text_scores(other), self.langs, query.lang)
 
-    def lexical_scores(self, query: Query) -> dict[int, float]:
-        """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`).
-        Callers only read the dict: the last query's is handed out again."""
-        last = self._last_lexical
-        if last is not None and last[0] == query:
-            return last[1]
-        got = self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
-        self._last_lexical = (query, got)
-        return got
+    def _lexical_side(self, query: Query) -> dict[int, float]:
+        """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`);
+        read as `lexical_scores`, which hands the last query's out again (`lexical.LastQuery`)."""
+        return self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
 
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`

@@ -107,3 +107,18 @@ def weighted_terms(bm25: BM25, terms: list[str]) -> tuple[list[str], list[float]
             out_terms.append(word)
             out_weights.append(weight)
     return out_terms, out_weights
+
+
+class LastQuery:
+    """A one-entry memo of a retriever's BM25 side: the scores of the last query, handed out again
+    for the same query. The answerer's confidence reads that side right after the search
+    (`Pipeline.lexical_ranks`); callers only read the dict."""
+
+    def __init__(self, score):
+        self.score = score  # query -> {chunk index: score}
+        self.last = None
+
+    def __call__(self, query):
+        if self.last is None or self.last[0] != query:
+            self.last = (query, self.score(query))
+        return self.last[1]

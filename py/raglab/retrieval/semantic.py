@@ -23,7 +23,7 @@ import json
 
 from raglab.corpus.chunking import Chunk, index_text
 from raglab.encoder import PASSAGE, QUERY
-from raglab.retrieval.lexical import weighted_terms
+from raglab.retrieval.lexical import LastQuery, weighted_terms
 from raglab.retrieval.prebuilt import bm25_of
 from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.text.analyzer import analyze, normalize
@@ -117,6 +117,7 @@ class FusionRetriever:
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.weight = fusion_weight() if weight is None else weight
+        self.lexical_scores = LastQuery(lambda q: self.bm25.scores(*weighted_terms(self.bm25, analyze(q.full))))
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -125,8 +126,7 @@ class FusionRetriever:
         return self.semantic.query_texts(query)
 
     def scores(self, query: Query) -> dict[int, float]:
-        return fuse(self.semantic.scores(query), self.bm25.scores(*weighted_terms(self.bm25, analyze(query.full))),
-                    self.weight)
+        return fuse(self.semantic.scores(query), self.lexical_scores(query), self.weight)
 
     def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)
