@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from raglab.answer.asking import limit_beside_price, named
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
@@ -48,20 +49,33 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
 def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out: it holds a
     word of that half (`facts.missing_half`) or states a value of an asked kind `best` lacks
-    (`facts.other_kind`). At `step` 0, the value and (when the half has words) a word both; at 1, a word
+    (`facts.other_kind`). At `step` 0, the value and (when the half has words) a word both, or the
+    limit asked beside the price `best` states (`asking.limit_beside_price`); at 1, a word
     in its own text, not only its heading's (a "Fees" article has "fee" there for every unit), with a
     value of an asked kind, or the value. A unit in `best`'s language stating only `best`'s values
-    repeats it, unless its own text holds a word of the other half ("৫ বার ক্যাশ আউট" after "৫ বার
-    ক্যাশ ইন"); a twin in the other language is `language.own_twin`'s to drop."""
+    repeats it, unless it names a half of a contrast `best` does not ("৫ বার ক্যাশ আউট" after "৫ বার
+    ক্যাশ ইন", `asking.named`): a word of the other half alone is not enough, for the halves are cut
+    at the joining word and one may hold any word of the question ("what fee applies when using a
+    Bangladeshi card": the card's fee row again). A twin in the other language is
+    `language.own_twin`'s to drop."""
     have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
     marks = missing_half(q.text, have[0])
     speaks = marks is not None and any(m in other[0] for m in marks)
     says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
-    if not says and lang_of(c.unit.text) == lang_of(best.unit.text) and restates(best.unit.text, c.unit.text, q.numbers):
+    if lang_of(c.unit.text) == lang_of(best.unit.text) and restates(best.unit.text, c.unit.text, q.numbers) \
+            and not names_another_half(best.unit.text, c.unit.text):
         return False
     if step == 0:
+        if limit_beside_price(q.text, best.unit.text, c.unit.text) and states_asked(q.types, q.numbers, c.unit.text):
+            return True
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
     return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
+
+
+def names_another_half(best_text: str, text: str) -> bool:
+    """Whether `text` names a half of a contrast (`asking.named`: cash in / cash out, minimum /
+    maximum) that `best_text` does not."""
+    return any((a and not x) or (b and not y) for (a, b), (x, y) in zip(named(text), named(best_text)))
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:
@@ -76,12 +90,16 @@ def _merge(picked: list[Candidate]) -> list[Quote]:
 
 def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool) -> list[ShortAnswer]:
     """The short answer(s): one from the best unit; for a two-fact question, one from each of
-    two units, or two values from one unit that holds both halves."""
+    two units, or two values from one unit that holds both halves. A unit that names only another
+    period than the question ("the daily amount is Tk 25,000" for a month) gives none: its value
+    answers another question."""
     out: list[ShortAnswer] = []
     units = ([best] + [c for c in picked if c is not best]) if two else [best]
     # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
     both = len(units) == 1 and two and missing_half(q.text, best.found | best.in_heading) is None
     for n, c in enumerate(units):
+        if c.features[COL["period_clash"]]:  # its values count another period than the one asked: none in bold
+            continue
         text = c.unit.text
         room = 2 if both else 1
         # The second unit of a question asking for two kinds of value is read for the other kind

@@ -55,6 +55,14 @@ def only_price(text: str) -> bool:
 
 
 
+def limit_beside_price(question: str, best_text: str, text: str) -> bool:
+    """Whether `text` states the limit a question asks beside a price, when the unit already chosen
+    (`best_text`) states only the price ("the daily limit for adding money, and what fee applies?":
+    "carries a 1% fee" is chosen, "The add money limit is Tk 50,000 a day." is the other fact)."""
+    return asks_limit(question) and only_price(best_text) and not only_price(text) \
+        and bool(_STATES_LIMIT.search(cue_text(text)))
+
+
 def price_for_limit(question: str, text: str) -> bool:
     """Whether `text` states only a price while `question` asks only a limit: its amounts answer
     nothing asked (no typed value for the sentence model, no short answer)."""
