@@ -7,7 +7,7 @@ import pytest
 
 from helpers import docs, questions
 from raglab.pipeline import Config, Pipeline
-from raglab.retrieval.expansion import beyond_own_language, expand, load_table, matches, parse_table
+from raglab.retrieval.expansion import aliases, beyond_own_language, expand, load_table, matches, parse_table
 from raglab.retrieval.ranking import Query
 from raglab.text.analyzer import analyze
 
@@ -58,6 +58,15 @@ def test_interest_reaches_the_savings_profit_and_the_loan_interest():
         assert "profit" in expand(question).expansion
     assert "profit" in expand("what is the interest rate on a nano loan").expansion
     assert "interest" in expand("What profit rate does Shapla Sanchay pay?").expansion
+
+
+def test_a_kind_of_a_concept_triggers_it_but_stands_only_for_itself():
+    # "Visa card" reaches the add money article, but a sentence about a linked bank account
+    # does not speak of a Visa card: the answerer reads the kind's words as themselves.
+    assert "add money" in expand("Is there a fee to load my wallet from a Visa card?").expansion
+    got = aliases("How much does it cost to add money from my Visa card?")
+    assert "visa" not in got and "card" not in got
+    assert ("add", "money") in got["add"]
 
 
 def test_bangla_question_gets_english_and_bangla_terms():

@@ -7,6 +7,10 @@ by an English article. The table groups the ways of saying one concept:
 - ``en`` and ``bn``: the help centre's own wording, in each language. Every such phrase
   occurs in the corpus (a test checks it), so appending it can only meet real text.
 - ``also``: other ways customers say it. These only *trigger* the group.
+- ``kinds``: particular kinds of the concept (a Visa card or a linked bank account for adding
+  money). They trigger the group like ``also``, but the answerer reads them as themselves only
+  (`aliases`): a sentence about one kind does not speak of another ("Adding money from a linked
+  bank account is free" says nothing of a Visa card).
 
 `expand` finds the groups whose phrases occur in the question and appends the
 group's help-centre phrases that the question does not already contain:
@@ -51,10 +55,11 @@ class Group:
     en: tuple[Phrase, ...]
     bn: tuple[Phrase, ...]
     also: tuple[Phrase, ...]
+    kinds: tuple[Phrase, ...] = ()
 
     @property
     def phrases(self) -> tuple[Phrase, ...]:
-        return self.en + self.bn + self.also
+        return self.en + self.bn + self.also + self.kinds
 
 
 def surface_words(text: str) -> list[str]:
@@ -88,7 +93,7 @@ def parse_table(data: dict) -> list[Group]:
         if not isinstance(g, dict) or not isinstance(g.get("concept"), str):
             raise ValueError(f"{where}: each group needs a string 'concept'")
         lists = {}
-        for key in ("en", "bn", "also"):
+        for key in ("en", "bn", "also", "kinds"):
             value = g.get(key, [])
             if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
                 raise ValueError(f"{where}: '{key}' must be a list of strings")
@@ -97,7 +102,7 @@ def parse_table(data: dict) -> list[Group]:
                 if not p.terms:
                     raise ValueError(f"{where}: phrase {p.text!r} has no terms after analysis; remove it")
             lists[key] = phrases
-        groups.append(Group(g["concept"], lists["en"], lists["bn"], lists["also"]))
+        groups.append(Group(g["concept"], lists["en"], lists["bn"], lists["also"], lists["kinds"]))
     return groups
 
 
@@ -220,6 +225,8 @@ def aliases(question: str, groups: list[Group] | None = None) -> dict[str, list[
             continue
         alts = [p.terms for p in g.en + g.bn if p.terms]
         for p in triggers:
+            if p in g.kinds:  # a kind stands for itself only
+                continue
             for t in p.terms:
                 row = out.setdefault(t, [])
                 row.extend(a for a in alts if a not in row)
