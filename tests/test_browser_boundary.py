@@ -386,7 +386,9 @@ def test_a_5mb_uploaded_corpus_is_indexed_by_the_worker_while_the_page_stays_res
     guarded.click("#tab-ask")
     guarded.select_option("#corpus", "user")
     before = int(guarded.get_attribute("#result", "data-seq") or 0)
-    guarded.fill("#question", "What is the cash out fee at an agent?")
+    # A question answered well above the threshold here: 35 copies of every chunk rank each copy of a
+    # chunk BM25 puts above the answer's, which lowers the confidence of some answers below it.
+    guarded.fill("#question", "What is the minimum cash out amount?")
     guarded.press("#question", "Enter")
     # While the worker works, the page still reacts: tabs switch and text can be typed.
     guarded.click("#tab-evaluate")
@@ -399,7 +401,7 @@ def test_a_5mb_uploaded_corpus_is_indexed_by_the_worker_while_the_page_stays_res
     cited = guarded.eval_on_selector_all("#citations .citation", "es => es.map((e) => e.dataset.chunk)")
     # The same question through the JS API (the index is built now): the page showed this result,
     # quoted verbatim from the uploaded files.
-    result = guarded.evaluate("(q) => window.raglab.ask(q, {}, {corpus: 'user'})", "What is the cash out fee at an agent?")
+    result = guarded.evaluate("(q) => window.raglab.ask(q, {}, {corpus: 'user'})", "What is the minimum cash out amount?")
     assert not result["abstained"] and shown == result["answer"] and cited == result["citations"]
     uploaded = {f["name"][:-3]: f["buffer"].decode() for f in files}
     for quote in result["quotes"]:
