@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from raglab.answer.asking import limit_beside_price, named
+from raglab.answer.asking import limit_beside_price, names_another_half
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
@@ -53,11 +53,10 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     limit asked beside the price `best` states (`asking.limit_beside_price`); at 1, a word
     in its own text, not only its heading's (a "Fees" article has "fee" there for every unit), with a
     value of an asked kind, or the value. A unit in `best`'s language stating only `best`'s values
-    repeats it, unless it names a half of a contrast `best` does not ("৫ বার ক্যাশ আউট" after "৫ বার
-    ক্যাশ ইন", `asking.named`): a word of the other half alone is not enough, for the halves are cut
-    at the joining word and one may hold any word of the question ("what fee applies when using a
-    Bangladeshi card": the card's fee row again). A twin in the other language is
-    `language.own_twin`'s to drop."""
+    repeats it, unless it names a half of a contrast `best` does not (`asking.names_another_half`):
+    a word of the other half alone is not enough, for the halves are cut at the joining word and
+    one may hold any word of the question ("what fee applies when using a Bangladeshi card": the
+    card's fee row again). A twin in the other language is `language.own_twin`'s to drop."""
     have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
     marks = missing_half(q.text, have[0])
     speaks = marks is not None and any(m in other[0] for m in marks)
@@ -70,12 +69,6 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
             return True
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
     return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
-
-
-def names_another_half(best_text: str, text: str) -> bool:
-    """Whether `text` names a half of a contrast (`asking.named`: cash in / cash out, minimum /
-    maximum) that `best_text` does not."""
-    return any((a and not x) or (b and not y) for (a, b), (x, y) in zip(named(text), named(best_text)))
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:

@@ -54,7 +54,6 @@ def only_price(text: str) -> bool:
     return bool(_PRICE.search(cue)) and not _STATES_LIMIT.search(cue)
 
 
-
 def limit_beside_price(question: str, best_text: str, text: str) -> bool:
     """Whether `text` states the limit a question asks beside a price, when the unit already chosen
     (`best_text`) states only the price ("the daily limit for adding money, and what fee applies?":
@@ -302,21 +301,13 @@ def parse_contrasts(data: dict) -> tuple[tuple[re.Pattern, re.Pattern], ...]:
             for p in half:
                 if any(c in p for c in _FORBIDDEN):
                     raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} uses a class the browser reads otherwise")
-            try:
-                compiled.append(re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in half))))
-            except re.error as err:  # name the row to mend, not a regex engine's position in a joined pattern
-                bad = next((p for p in half if _invalid(p)), "|".join(half))
-                raise ValueError(f"contrasts.json: pairs[{i}]: {bad!r} is not a valid pattern ({err.msg})") from None
+                try:  # each alone, so the error names the pattern to mend, not a place in the joined one
+                    re.compile(p)
+                except re.error as err:
+                    raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} is not a valid pattern ({err.msg})") from None
+            compiled.append(re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in half))))
         out.append((compiled[0], compiled[1]))
     return tuple(out)
-
-
-def _invalid(pattern: str) -> bool:
-    try:
-        re.compile(pattern)
-    except re.error:
-        return True
-    return False
 
 
 @functools.lru_cache(maxsize=1)
@@ -344,6 +335,12 @@ def asked_halves(question: str) -> tuple[tuple[int, int], ...]:
         if first != second:
             out.append((i, 0 if first else 1))
     return tuple(out)
+
+
+def names_another_half(best_text: str, text: str) -> bool:
+    """Whether `text` names a half of a contrast (cash in / cash out, minimum / maximum) that
+    `best_text` does not: "৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন" states another fact with the same number."""
+    return any((a and not x) or (b and not y) for (a, b), (x, y) in zip(named(text), named(best_text)))
 
 
 def clashes(asked: tuple[tuple[int, int], ...], text: str, heading: str = "") -> bool:
