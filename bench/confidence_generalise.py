@@ -32,7 +32,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fit_answerer import FOLDS, MODEL, fold_fits, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
-from raglab.answer.facts import asks_two  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.evaluation.stats import RISK_BUDGET, THRESHOLDS  # noqa: E402
@@ -101,12 +100,6 @@ def qtype_offsets(info, answer):
     return [1.0 if t == x else 0.0 for x in QTYPES]
 
 
-def one_of_two(info, answer):
-    """A two-fact question answered with one quote: the fresh dev questions' confident wrong
-    answers were mostly such half answers."""
-    return [1.0 if asks_two(info.text) and answer[3] < 2 else 0.0]
-
-
 ALL = CONFIDENCE_FEATURES
 
 
@@ -127,7 +120,6 @@ TRIALS = [
     Trial("isotonic(logit)", [], iso="logit"),
     Trial("answer-type offsets", columns(ALL), 1.0, extras=qtype_offsets),
     Trial("answer-type offsets, L2 10", columns(ALL), 10.0, extras=qtype_offsets),
-    Trial("+ one of two facts shown", columns(ALL), extras=one_of_two),
     Trial("without margin, typed, score, top_doc, L2 10", without("margin", "typed", "score", "top_doc"), 10.0),
     Trial("bias, probability, coverage, missing, L2 10", columns(("bias", "probability", "coverage", "missing")), 10.0),
 ]

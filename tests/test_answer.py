@@ -472,3 +472,20 @@ def test_a_bangla_question_can_be_answered_from_an_english_sentence_without_its_
     assert speaks_to(list({**signals, "same_lang": 1.0, "coverage": 0.2}.values()))
     stray = ask_json(pipe.ask("\u09c9 \u200d"))  # a stray vowel sign is no Bangla question about an English article
     assert stray["abstained"]
+
+
+def test_the_confidence_reads_the_answer_shown_and_trusts_a_half_answer_less(pipe):
+    # A question asking two things answered with one quote states at most half of what was
+    # asked: the confidence reads the composed answer, and such an answer is trusted less.
+    from raglab.answer.answerer import compose, decide, signals_of
+    from raglab.answer.sentences import confidence, model
+
+    question = "What is the monthly cash out limit, and how much can I send in a month?"
+    hits = pipe.search(question)
+    a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
+    composed = compose(a, 0.0, pipe.docs)
+    signals = signals_of(a, composed)
+    assert signals[:-1] == a.signals and signals[-1] == (1.0 if len(composed.quotes) < 2 else 0.0)
+    assert decide(a, 0.0, question, pipe.docs).confidence == confidence(model(), signals)
+    half, whole = signals[:-1] + [1.0], signals[:-1] + [0.0]
+    assert confidence(model(), half) < confidence(model(), whole)
