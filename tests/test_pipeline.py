@@ -58,3 +58,18 @@ def test_lexical_ranks_count_the_chunks_bm25_scores_above_each_retrieved_one():
     hits = pipe.search("What is the cash out fee?")
     ranks = pipe.lexical_ranks("What is the cash out fee?", [pipe.chunks[h.index] for h in hits])
     assert ranks[0] == 0 and ranks == [sum(1 for h in hits if h.score > x.score) for x in hits]
+
+
+def test_a_passage_the_corpus_repeats_counts_once_in_the_lexical_rank():
+    # An uploaded help centre that holds each article three times must not make every answer
+    # look like weak evidence: the copies of a chunk ranked above count as one chunk.
+    from raglab.corpus.articles import parse_article
+
+    once = list(docs())
+    thrice = [parse_article(f"c{k}-{d.id}", d.text) for k in range(3) for d in once]
+    question = "What is the cash out fee?"
+    pipe = Pipeline(once, Config(retriever="bm25", k=3))
+    top = [pipe.chunks[h.index] for h in pipe.search(question)]
+    copies = Pipeline(thrice, Config(retriever="bm25", k=3))
+    same = [next(c for c in copies.chunks if c.text == t.text) for t in top]
+    assert copies.lexical_ranks(question, same) == pipe.lexical_ranks(question, top) == [0, 1, 2]

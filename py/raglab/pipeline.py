@@ -216,12 +216,20 @@ class Pipeline:
         return assess(analyze(self.read(question)), chunks, self.retriever.idf, self.aliases(cues), cues,
                       scores, self.docs, self.closest, m, self.lexical_ranks(question, chunks) if chunks else None)
 
+    @functools.cached_property
+    def _same_text(self) -> list[int]:
+        """For each chunk, the position of the first chunk with the same text (whatever its heading)."""
+        first: dict[str, int] = {}
+        return [first.setdefault(c.text, i) for i, c in enumerate(self.chunks)]
+
     def lexical_ranks(self, question: str, chunks: list[Chunk]) -> list[int]:
         """For each of `chunks`, how many chunks of the corpus the retriever's BM25 side
         (`lexical_scores` where the retriever has one, else BM25 over the query as searched)
-        scores above it, by scores rounded as rankings round them. A signal of the confidence:
-        on dev, two answers in three from a chunk BM25 ranks first hold the fact, one in four
-        from a chunk it ranks past fifth, whatever the fused ranking made of it."""
+        scores above it, by scores rounded as rankings round them; chunks of one text count
+        once (a corpus that repeats a passage in every article must not read as weak evidence).
+        A signal of the confidence: on dev, two answers in three from a chunk BM25 ranks first
+        hold the fact, one in four from a chunk it ranks past fifth, whatever the fused ranking
+        made of it."""
         query = self.query(question)
         lexical = getattr(self.retriever, "lexical_scores", None)
         if lexical is None:
@@ -229,11 +237,11 @@ class Pipeline:
             found = bm25.scores(*weighted_terms(bm25, analyze(query.full)))
         else:
             found = lexical(query)
-        values = [rounded(v) for v in found.values()]
+        values = [(rounded(v), self._same_text[i]) for i, v in found.items()]
         out = []
         for c in chunks:
             mine = rounded(found.get(self.position.get(c.id, -1), 0.0))
-            out.append(sum(1 for v in values if v > mine))
+            out.append(len({text for v, text in values if v > mine}))
         return out
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:
