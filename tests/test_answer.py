@@ -490,3 +490,26 @@ def test_the_confidence_reads_the_answer_shown_and_trusts_a_half_answer_less(pip
     assert decide(a, 0.0, question, pipe.docs).confidence == confidence(model(), signals)
     half, whole = signals[:-1] + [1.0], signals[:-1] + [0.0]
     assert confidence(model(), half) < confidence(model(), whole)
+
+
+CASH = parse_article("c", """# At an agent
+
+## Cash out limits
+Up to Tk 25,000 in total a day.
+
+## Cash out fee
+Cash out at an agent costs 1.85% of the amount you take out.
+
+## Cash in limits
+You can cash in up to Tk 30,000 a day at an agent.
+""")
+
+
+def test_the_half_of_a_contrast_a_unit_leaves_out_is_the_contrast_other_half():
+    # "in" is a stopword: the words of "cash in" are those of "cash out" less "out", so the half
+    # the cash out limit leaves out was read as the question's head ("daily amount limits"),
+    # which the fee sentence holds ("amount"). The contrast's other half decides.
+    q = "What are the daily amount limits for cash in and for cash out?"
+    chunks = chunk_document(CASH, "sentence")
+    got = answer(analyze(q), chunks, idf, threshold=0.0, question=q, docs={"c": CASH})
+    assert [x.text for x in got.quotes] == ["Up to Tk 25,000 in total a day.", "You can cash in up to Tk 30,000 a day at an agent."], got.quotes

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.asking import limit_beside_price, names_another_half
+from raglab.answer.asking import left_out, limit_beside_price, named, names_another_half
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
@@ -49,10 +49,15 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
 def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out: it holds a
     word of that half (`facts.missing_half`) or states a value of an asked kind `best` lacks
-    (`facts.other_kind`). At `step` 0, the value and (when the half has words) a word both, or the
-    limit asked beside the price `best` states (`asking.limit_beside_price`); at 1, a word
-    in its own text, not only its heading's (a "Fees" article has "fee" there for every unit), with a
-    value of an asked kind, or the value. A unit in `best`'s language stating only `best`'s values
+    (`facts.other_kind`). When the question names both halves of a contrast (cash in and cash
+    out) and `best` names one, that contrast's other half is the half left out (`asking.left_out`),
+    named by `c` (its heading speaking for it when its words name neither half): the analyzer
+    drops "in", so the words of "cash in" were those of "cash out" less "out", and a unit holding
+    any word of the question's head ("the daily amount limits") passed for the other fact. At
+    `step` 0, the value and (when the half has words) a word both, or the limit asked beside the
+    price `best` states (`asking.limit_beside_price`); at 1, a word in its own text, not only its
+    heading's (a "Fees" article has "fee" there for every unit), with a value of an asked kind, or
+    the value. A unit in `best`'s language stating only `best`'s values
     repeats it, unless it names a half of a contrast `best` does not (`asking.names_another_half`):
     a word of the other half alone is not enough, for the halves are cut at the joining word and
     one may hold any word of the question ("what fee applies when using a Bangladeshi card": the
@@ -61,6 +66,10 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     marks = missing_half(q.text, have[0])
     speaks = marks is not None and any(m in other[0] for m in marks)
     says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
+    gap = left_out(q.text, best.halves)
+    if gap is not None:  # the contrast's half decides, not the words: "in" of "cash in" is a stopword
+        pair, half = gap
+        marks, speaks, says = (), c.halves[pair][half], named(c.unit.text)[pair][half]
     if lang_of(c.unit.text) == lang_of(best.unit.text) and restates(best.unit.text, c.unit.text, q.numbers) \
             and not names_another_half(best.unit.text, c.unit.text):
         return False

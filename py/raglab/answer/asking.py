@@ -337,6 +337,31 @@ def asked_halves(question: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+def halves_of(text: str, heading: str = "") -> tuple[tuple[bool, bool], ...]:
+    """Per pair: the halves a unit names. Its own words decide; when they name neither half, its
+    heading speaks for it (a row "Minimum — Tk 50" under "Cash out"): what a section is about is
+    what its rows and sentences that do not say so are about."""
+    own = named(text)
+    if not heading:
+        return own
+    return tuple(has if has[0] or has[1] else above for has, above in zip(own, named(heading)))
+
+
+def left_out(question: str, halves: tuple[tuple[bool, bool], ...]) -> tuple[int, int] | None:
+    """(pair, half) of the first pair whose two halves the question names and of which a unit
+    naming `halves` (`halves_of`) names one only: the half it leaves out.
+
+    >>> left_out("What are the daily limits for cash in and for cash out?", halves_of("Up to Tk 25,000 a day.", "Cash out limits"))
+    (0, 0)
+    >>> left_out("What is the cash in limit?", halves_of("Up to Tk 25,000 a day.", "Cash out limits")) is None
+    True
+    """
+    for i, ((a, b), (x, y)) in enumerate(zip(named(question), halves)):
+        if a and b and x != y:
+            return i, 1 if x else 0
+    return None
+
+
 def names_another_half(best_text: str, text: str) -> bool:
     """Whether `text` names a half of a contrast (cash in / cash out, minimum / maximum) that
     `best_text` does not: "৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন" states another fact with the same number."""
@@ -356,12 +381,9 @@ def clashes(asked: tuple[tuple[int, int], ...], text: str, heading: str = "") ->
     """
     if not asked:
         return False
-    own = named(text)
-    above = named(heading) if heading else ()
+    halves = halves_of(text, heading)
     for pair, half in asked:
-        has = own[pair]
-        if not has[0] and not has[1] and above:
-            has = above[pair]
+        has = halves[pair]
         if has[1 - half] and not has[half]:
             return True
     return False

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.asking import asked_halves, asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
+from raglab.answer.asking import asked_halves, asks_limit, asks_more, asks_need, halves_of, negated, negated_loosely, periods_of
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Quote
 from raglab.answer.sentences import Question, Text, echo_types, features, lang_of, prefix_index, set_context
@@ -43,6 +43,7 @@ class Candidate:
     next_at: int | None = None
     in_heading: frozenset = frozenset()  # question terms in its section's heading path
     items: tuple = ()  # the quotes of the list or table an introducing unit ("You also need:") announces
+    halves: tuple = ()  # per contrast pair, the halves it names (`asking.halves_of`)
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -189,7 +190,7 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
                 slot.append(keys[nkey])
             out.append(Candidate(u, quote, info.terms, frozenset(found), row, rank, base,
                                  None if p is None else base + units[p].start, None if n is None else base + units[n].start,
-                                 frozenset(in_heading), items))
+                                 frozenset(in_heading), items, halves_of(u.text, " ".join(heading))))
     set_context([c.features for c in out], prev_of, next_of, cover)
     return out
 
