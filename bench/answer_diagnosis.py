@@ -67,7 +67,7 @@ def diagnose(split: str, goldens: str = os.path.join(ROOT, "goldens", "questions
         top = [pipe.chunks[h.index] for h in hits]
         a = pipe.assess(q.question, top, [h.score for h in hits])
         reachable = a is not None and any(is_evidence(c.quote, q.evidence) for _, c in a.order)
-        chosen = a is not None and any(is_evidence(x, q.evidence) for x in compose(a, 0.0, pipe.docs).quotes)
+        chosen = a is not None and any(is_evidence(x, q.evidence) for x in compose(a, pipe.docs).quotes)
         if r["shown"] is not None and holds_fact(r["shown"], q.answer, evidence=q.evidence):
             cls = "right" if said else "right but abstained"
         elif not reachable:

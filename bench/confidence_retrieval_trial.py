@@ -47,7 +47,7 @@ def chosen(pipe, question, chunks, scores, m):
     if a is None:
         return None
     best = a.order[0][1]
-    ans = compose(a, 0.0, pipe.docs, m)
+    ans = compose(a, pipe.docs, m)
     return best.quote.text, (ans.short_answers[0].text if ans.short_answers else None), best.rank
 
 

@@ -47,7 +47,7 @@ def rows(split="dev", config=Config()):
         a = pipe.assess(q.question, chunks, scores)
         rec = {"q": q, "a": a, "label": 0, "f1": 0.0, "answered": False, "shown": None}
         if a is not None and speaks_to(a.signals):
-            ans = compose(a, 0.0, pipe.docs)
+            ans = compose(a, pipe.docs)
             page = "\n".join([s.text for s in ans.short_answers] + [ans.text or ""])
             short = "; ".join(s.text for s in ans.short_answers) or ans.text
             rec.update(answered=True, shown=page, ans=ans,

@@ -202,7 +202,7 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
         if a is None or names_other_half(a):  # the answerer abstains whatever the confidence
             out.append((None, None, None, 0))
             continue
-        ans = compose(a, 0.0, pipe.docs, m)
+        ans = compose(a, pipe.docs, m)
         out.append((signals_of(a, ans), "\n".join([s.text for s in ans.short_answers] + [ans.text]),
                     "; ".join(s.text for s in ans.short_answers) or ans.text, len(ans.quotes)))
     return out

@@ -72,7 +72,7 @@ def shown_answers(exs: list[dict], weights, m: dict, k: int) -> list[dict]:
                "qtype": e["info"].qtype, "signals": None, "quotes": [], "shorts": [], "right": False, "speaks": False,
                "f1": 0.0}
         if a is not None:
-            ans = compose(a, 0.0, pipe.docs, model)
+            ans = compose(a, pipe.docs, model)
             shown = "\n".join([s.text for s in ans.short_answers] + [ans.text])
             short = "; ".join(s.text for s in ans.short_answers) or ans.text
             row.update(signals=a.signals, quotes=[x.text for x in ans.quotes], shorts=[s.text for s in ans.short_answers],

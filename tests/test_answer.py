@@ -484,7 +484,7 @@ def test_the_confidence_reads_the_answer_shown_and_trusts_a_half_answer_less(pip
     question = "What is the monthly cash out limit, and how much can I send in a month?"
     hits = pipe.search(question)
     a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
-    composed = compose(a, 0.0, pipe.docs)
+    composed = compose(a, pipe.docs)
     signals = signals_of(a, composed)
     assert signals[:-1] == a.signals and signals[-1] == (1.0 if len(composed.quotes) < 2 else 0.0)
     assert decide(a, 0.0, question, pipe.docs).confidence == confidence(model(), signals)

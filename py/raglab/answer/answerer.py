@@ -189,9 +189,10 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     return Assessment(q, order, probs, signals)
 
 
-def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Model | None = None) -> Answer:
+def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> Answer:
     """The answer the assessment gives: the best unit, a second one when it adds the other
-    fact, the short answer(s), the citations."""
+    fact, the short answer(s), the citations; its confidence is `decide`'s to set, for the
+    confidence reads what this shows (`signals_of`)."""
     m = m or model()
     q, order, probs = a.q, a.order, a.probs
     best = order[0][1]
@@ -201,7 +202,7 @@ def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Mode
         listed = {(x.doc, x.start) for x in best.items}
         inside = [c for _, c in order if (c.quote.doc, c.quote.start) in listed]
         return Answer("\n".join(x.text for x in (best.quote,) + best.items), False, [best.quote.chunk],
-                      [best.quote, *best.items], coverage, confidence_, q.qtype,
+                      [best.quote, *best.items], coverage, 0.0, q.qtype,
                       _shorts(q, inside[:2], inside[0], docs, two) if inside else [])
     second = None
     # The other fact: first a unit with a value of the asked kind the best one lacks and a word of
@@ -236,7 +237,7 @@ def compose(a: Assessment, confidence_: float, docs: dict | None = None, m: Mode
     quotes = _merge(picked)
     shorts = _shorts(q, picked, best, docs, two)
     # One quote per line: a table row or list item has no full stop to end it.
-    return Answer("\n".join(x.text for x in quotes), False, citations, quotes, coverage, confidence_, q.qtype, shorts)
+    return Answer("\n".join(x.text for x in quotes), False, citations, quotes, coverage, 0.0, q.qtype, shorts)
 
 
 def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
@@ -284,7 +285,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     m = m or model()
     if a is None:
         return Answer(None, True, [], answer_type=question_type(question))
-    composed = compose(a, 0.0, docs, m)
+    composed = compose(a, docs, m)
     conf = confidence(m, signals_of(a, composed))
     coverage = a.order[0][1].features[COL["coverage"]]
     if conf < threshold or not speaks_to(a.signals) or names_other_half(a):
