@@ -476,8 +476,9 @@ def test_a_bangla_question_can_be_answered_from_an_english_sentence_without_its_
 
 
 def test_the_confidence_reads_the_answer_shown_and_trusts_a_half_answer_less(pipe):
-    # A question asking two things answered with one quote states at most half of what was
-    # asked: the confidence reads the composed answer, and such an answer is trusted less.
+    # A question asking two things answered with one quote and at most one value states at most
+    # half of what was asked: the confidence reads the composed answer, and such an answer is
+    # trusted less; one unit stating both values is no half answer.
     from raglab.answer.answerer import compose, decide, signals_of
     from raglab.answer.sentences import confidence, model
 
@@ -486,7 +487,8 @@ def test_the_confidence_reads_the_answer_shown_and_trusts_a_half_answer_less(pip
     a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
     composed = compose(a, pipe.docs)
     signals = signals_of(a, composed)
-    assert signals[:-1] == a.signals and signals[-1] == (1.0 if len(composed.quotes) < 2 else 0.0)
+    half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
+    assert signals[:-1] == a.signals and signals[-1] == (1.0 if half else 0.0)
     assert decide(a, 0.0, question, pipe.docs).confidence == confidence(model(), signals)
     half, whole = signals[:-1] + [1.0], signals[:-1] + [0.0]
     assert confidence(model(), half) < confidence(model(), whole)
@@ -513,3 +515,14 @@ def test_the_half_of_a_contrast_a_unit_leaves_out_is_the_contrast_other_half():
     chunks = chunk_document(CASH, "sentence")
     got = answer(analyze(q), chunks, idf, threshold=0.0, question=q, docs={"c": CASH})
     assert [x.text for x in got.quotes] == ["Up to Tk 25,000 in total a day.", "You can cash in up to Tk 30,000 a day at an agent."], got.quotes
+
+
+def test_one_unit_stating_both_values_is_no_half_answer(pipe):
+    from raglab.answer.answerer import compose, signals_of
+
+    question = "What are the minimum and maximum recharge amounts?"
+    hits = pipe.search(question)
+    a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
+    composed = compose(a, pipe.docs)
+    assert len(composed.short_answers) == 2, composed
+    assert signals_of(a, composed)[-1] == 0.0

@@ -272,10 +272,13 @@ def names_other_half(a: Assessment) -> bool:
 
 def signals_of(a: Assessment, composed: Answer) -> list[float]:
     """The confidence's inputs for the answer `compose` made of `a`: the assessment's signals and
-    whether a question asking two things got one quote (`half_answer`). Out of fold on dev such
-    half answers were the confident wrong ones the other signals could not see: with the signal,
-    the risk rule answers more at the same budget (bench/confidence_generalise.py)."""
-    return [*a.signals, 1.0 if asks_two(a.q.text) and len(composed.quotes) < 2 else 0.0]
+    whether a question asking two things got one quote with at most one short answer
+    (`half_answer`; one unit stating both values, "The minimum recharge is Tk 20 and the maximum
+    is Tk 1,000", answers both halves). Out of fold on dev such half answers were the confident
+    wrong ones the other signals could not see: with the signal, the risk rule answers more at
+    the same budget (bench/confidence_generalise.py)."""
+    half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
+    return [*a.signals, 1.0 if half and asks_two(a.q.text) else 0.0]
 
 
 def decide(a: Assessment | None, threshold: float, question: str = "", docs: dict | None = None,
