@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 from fit_answerer import retrieved, risk_figures  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
-from raglab.answer.answerer import compose  # noqa: E402
+from raglab.answer.answerer import compose, signals_of  # noqa: E402
 from raglab.answer.facts import asks_two  # noqa: E402
 from raglab.answer.sentences import COL, CONFIDENCE_FEATURES, dot, lang_of, logistic, model, numbers_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
@@ -60,7 +60,7 @@ def rows(split="dev", config=Config()):
 
 def feats(q, a, ans, chunks, scores, pipe):
     best = a.order[0][1]
-    f = dict(zip(CONFIDENCE_FEATURES, a.signals))
+    f = dict(zip(CONFIDENCE_FEATURES, signals_of(a, ans)))
     f["rank0"] = 1.0 if best.rank == 0 else 0.0
     f["heading"] = best.features[COL["heading_cover"]]
     f["sentence_cover"] = best.features[COL["sentence_cover"]]
@@ -186,7 +186,7 @@ def main():
     ans = [r for r in recs if r["answered"]]
     print("answerable", sum(1 for r in recs if r["q"].answerable), "answered@0", len(ans),
           "right@0", sum(r["label"] for r in ans))
-    served = [logistic(dot(model().confidence, r["a"].signals)) if r["answered"] else 0.0 for r in recs]
+    served = [logistic(dot(model().confidence, signals_of(r["a"], r["ans"]))) if r["answered"] else 0.0 for r in recs]
     print("shipped", json.dumps({k: round(v, 3) for k, v in risk_rule(recs, served).items()}), "aurc", round(aurc(recs, served), 3))
     extra = [k for k in ans[0]["feats"] if k not in BASE]
     shipped = BASE + ["same_lang", "top_doc"]

@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from confidence_generalise import aurc, paired_aurc_gain  # noqa: E402
 from fit_answerer import FOLDS, MODEL, OURS, examples, fit_choice, risk_figures, sets  # noqa: E402
-from raglab.answer.answerer import compose  # noqa: E402
+from raglab.answer.answerer import compose, signals_of  # noqa: E402
 from raglab.answer.facts import asks_two, missing_half  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, Model, fresh_spans, spans_of, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
@@ -75,7 +75,7 @@ def shown_answers(exs: list[dict], weights, m: dict, k: int) -> list[dict]:
             ans = compose(a, pipe.docs, model)
             shown = "\n".join([s.text for s in ans.short_answers] + [ans.text])
             short = "; ".join(s.text for s in ans.short_answers) or ans.text
-            row.update(signals=a.signals, quotes=[x.text for x in ans.quotes], shorts=[s.text for s in ans.short_answers],
+            row.update(signals=signals_of(a, ans), quotes=[x.text for x in ans.quotes], shorts=[s.text for s in ans.short_answers],
                        right=bool(q.answerable and holds_fact(shown, q.answer, evidence=q.evidence)),
                        speaks=speaks_to(a.signals), f1=token_f1(short, q.answer) if q.answerable else 0.0)
         out.append(row)
