@@ -97,3 +97,13 @@ def test_a_unit_in_the_other_language_holds_the_question_words_its_aliases_say(s
         said = stated_terms(a.q, set(c.found), c.terms)
         assert "রিচার্জ" in said
         assert c.features[COL["density"]] == len(said) / len(c.terms) > 0
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Can I attach a screenshot to a complaint I make in the app?", "প্রয়োজন হলে স্ক্রিনশট, যা অ্যাপ বা ইমেইলে সংযুক্ত করা যায়।"),
+    ("When I report a scam by email, should I attach a screenshot?", "বার্তার স্ক্রিনশট থাকলে সেটিও যুক্ত করুন।"),
+])
+def test_attach_is_the_bangla_articles_word_for_it(served, question, said):
+    # Only the Bangla articles say a screenshot may be attached ("সংযুক্ত", "যুক্ত"): with the
+    # expansion table's "attach" group the sentence saying so holds the customer's word and is quoted.
+    assert said in [q["text"] for q in ask_json(served.ask(question))["quotes"]]
