@@ -6,6 +6,7 @@ import pytest
 
 from helpers import docs
 from raglab.answer.asking import asks_only_limit, only_price
+from raglab.answer.sentences import COL, lang_of, stated_terms
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 
@@ -81,3 +82,28 @@ def test_the_second_fact_holds_the_other_half_in_its_own_words(served):
     # card's daily limit is the sentence that says "fee" itself (the card's 1%), not the bank's "free".
     got = shorts(served, "I'd like to top up from my Visa debit card. What's the fee, and how much can I load per day?")
     assert got == ["up to Tk 50,000 a day", "1%"], got
+
+
+def test_a_unit_in_the_other_language_holds_the_question_words_its_aliases_say(served):
+    # "রিচার্জ" says "recharge": a Bangla unit found through it holds a question word, so its
+    # density is not 0 and that word is none it adds; so too the English twin's (which states it
+    # literally), so the two languages' units are weighed alike.
+    question = "My recharge failed. Should I recharge the same number again?"
+    hits = served.search(question)
+    a = served.assess(question, [served.chunks[h.index] for h in hits], [h.score for h in hits])
+    bangla = [c for _, c in a.order if lang_of(c.unit.text) == "bn" and "recharge" in c.found]
+    assert bangla
+    for c in bangla:
+        said = stated_terms(a.q, set(c.found), c.terms)
+        assert "রিচার্জ" in said
+        assert c.features[COL["density"]] == len(said) / len(c.terms) > 0
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Can I attach a screenshot to a complaint I make in the app?", "প্রয়োজন হলে স্ক্রিনশট, যা অ্যাপ বা ইমেইলে সংযুক্ত করা যায়।"),
+    ("When I report a scam by email, should I attach a screenshot?", "বার্তার স্ক্রিনশট থাকলে সেটিও যুক্ত করুন।"),
+])
+def test_attach_is_the_bangla_articles_word_for_it(served, question, said):
+    # Only the Bangla articles say a screenshot may be attached ("সংযুক্ত", "যুক্ত"): with the
+    # expansion table's "attach" group the sentence saying so holds the customer's word and is quoted.
+    assert said in [q["text"] for q in ask_json(served.ask(question))["quotes"]]

@@ -19,14 +19,17 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     lead_cover      sentence_cover of the sentence that introduces u's list or table
     prev_gap        how much more of q the unit before holds than u (0 when less): u follows
                     the sentence that restates the question
-    density         share of u's terms that are question terms
-    novel           log(1 + u's terms that are not question terms, in any form) / 4: what u adds
+    density         share of u's terms that are question terms, or words of an expansion alias
+                    a question term was found through (`stated_terms`)
+    novel           log(1 + u's terms that are not question terms, in any form or through an
+                    alias) / 4: what u adds
     prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
     pairs           share of q's adjacent term pairs adjacent in u too
     typed           q asks for a typed value and u holds one q does not state (1/0); for a
                     where-question a place (`asking.places`), not any name; none from a unit
                     naming only a minimum when q asks how much one can do (`asking.asks_upper`)
-    typed_near      typed, and the value is within 6 words of a question word in u (1/0)
+    typed_near      typed, and the value is within 6 words of a question word in u (or a word of
+                    an alias that found one) (1/0)
     echo            q asks for no typed value but states one itself (a yes/no question: "can I
                     withdraw 40,000 taka today?", "my son is 16, can he …") and u holds another
                     value of that kind (the limit, the age the rule names) (1/0)
@@ -287,6 +290,19 @@ def _typed_near(spans, order, question_terms) -> bool:
     return False
 
 
+def stated_terms(q: Question, found: set, terms: frozenset) -> set[str]:
+    """The unit's terms that say a question term: the question's own, and every term of an
+    expansion alias through which a question term was found. A Bangla unit says "recharge" as
+    "রিচার্জ"; read literally it held no question term at all, so its density was 0 and its
+    alias words counted as words it adds (novel), whatever it answered."""
+    said = set(found & terms)
+    for t in found:
+        for alt in q.aliases.get(t, ()):
+            if all(a in terms for a in alt):
+                said.update(alt)
+    return said
+
+
 def features(q: Question, found: set, in_heading: set, mass, text: str, info: Text, rank: int, score_ratio: float,
              first: bool, kind: str, inside: float, lead_found: set, announces: bool = False,
              heading: str = "") -> list[float]:
@@ -305,6 +321,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     pair_share = pair_hits / len(q.pairs) if q.pairs else 0.0
     head = mass(in_heading) / q.total
     cov = (mass(found) + 0.5 * mass(in_heading - found)) / q.total
+    terms = info.terms
+    said = stated_terms(q, found, terms)
     typed = near_typed = echo = 0.0
     if accepts(q.qtype):
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
@@ -316,7 +334,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = [Span("place", a, b) for a, b in places(text)]
         if fresh:
             typed = 1.0
-            near_typed = 1.0 if _typed_near(fresh, info.order, q.weights) else 0.0
+            near_typed = 1.0 if _typed_near(fresh, info.order, said | q.weights.keys()) else 0.0
     elif q.echoes and not lower_for_upper(q.upper, text) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
         echo = 1.0
     qnum = 0.0
@@ -327,8 +345,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             if n in have:
                 hit += 1
         qnum = hit / len(q.numbers)
-    terms = info.terms
-    density = len(found & terms) / len(terms) if terms else 0.0
+    density = len(said) / len(terms) if terms else 0.0
     negation = 1.0 if q.qtype == "yesno" and (terms & NEGATIONS or _BANGLA_NO.search(text)) else 0.0
     item = kind == "item"
     steps = 1.0 if q.qtype == "procedure" and item else 0.0
@@ -338,7 +355,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     lead = mass(lead_found) / q.total
     novel = 0
     for t in terms:
-        if t not in near and t not in found and t not in q.weights:
+        if t not in near and t not in said and t not in q.weights:
             novel += 1
     named = periods_of(text) if q.periods else frozenset()
     match = 1.0 if named and named <= q.periods else 0.0  # names only the asked period(s)
