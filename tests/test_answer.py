@@ -250,6 +250,15 @@ def test_a_misspelt_question_is_answered_like_the_right_spelling(pipe):
     assert typo["quotes"] and typo["quotes"][0]["text"] == right["quotes"][0]["text"]
 
 
+@pytest.mark.parametrize("typo, right", [("wat is the cash out fee at an agent", "what is the cash out fee at an agent"),
+                                         ("wich app version do i need", "which app version do i need")])
+def test_a_misspelt_question_word_weighs_nothing_as_the_question_word_does(pipe, typo, right):
+    # The answer type reads "wat" as "what"; the coverage read it as "way", an index word as near,
+    # which weighed a fifth of the question and held a right answer's confidence down.
+    got, want = ask_json(pipe.ask(typo)), ask_json(pipe.ask(right))
+    assert got["answer"] == want["answer"] and got["confidence"] == want["confidence"], (got, want)
+
+
 @pytest.mark.parametrize("typo, right", [("নূন্যতম বয়শ কত হলে একাউন্ট খোলা যায়?", "ন্যূনতম বয়স কত হলে একাউন্ট খোলা যায়?"),
                                           ("agent shop opning hours?", "agent shop opening hours?"),
                                           ("পিন দিলে একাউন্ট কতক্ষন লক থাকে?", "পিন দিলে একাউন্ট কতক্ষণ লক থাকে?"),
