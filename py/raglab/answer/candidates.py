@@ -28,6 +28,14 @@ from raglab.text.limits import index_heading
 from raglab.text.numbers import numbers
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
+# The words that ask (how much, how long, কত, কয়বার, কোথায়, and their Banglish spellings): no
+# answer states them ("Tk 25,000 a day" answers "how much"), so as question terms they only
+# dilute every unit's coverage, and, being rare in the articles, they weigh the most ("much"
+# a fifth of "How much does it cost to add money from a linked bank account?"). The question
+# words that are stopwords ("what", "how", "many") are dropped by the analyzer already.
+ASKING = frozenset(t for w in ("much", "long", "soon", "often", "কত", "কতো", "কয়", "কতদিন", "কতক্ষণ", "কতবার",
+                               "কয়বার", "কয়দিন", "কয়জন", "কোথায়", "কখন", "কবে", "koto", "koy", "koybar", "kotodin",
+                               "kotokkhon", "kothay", "kokhon", "kobe") for t in analyze(w))
 
 
 @dataclass(frozen=True)
@@ -86,7 +94,8 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     their Bangla reading together, and by its letters reads as English, though its terms, its
     retrieval and the customer's language are Bangla (the answer in the question's language,
     `language.py`, and the confidence's `same_lang` were read the wrong way round for it)."""
-    weights = {t: idf(t) for t in question_terms}  # in question order, the first occurrence's place
+    asked = [t for t in question_terms if t not in ASKING] or question_terms  # "how much?" alone keeps its word
+    weights = {t: idf(t) for t in asked}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
