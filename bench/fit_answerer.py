@@ -101,7 +101,7 @@ def examples(docs, questions, config: Config) -> list[dict]:
     for q in questions:
         chunks, scores = retrieved(pipe, q.question)
         text, cues = pipe.read(q.question), pipe.cues(q.question)  # as served (a Banglish question read in Bangla)
-        info = read_question(cues, analyze(text), pipe.retriever.idf, pipe.aliases(cues), pipe.closest)
+        info = read_question(cues, analyze(text), pipe.retriever.idf, pipe.aliases(cues), pipe.closest, text)
         cands = score_candidates(info, chunks, scores, pipe.docs)
         labels = [1 if positive((c.quote.doc, c.base + c.unit.focus_start, c.base + c.unit.focus_end), q.evidence)
                   else 0 for c in cands]

@@ -250,6 +250,27 @@ def test_a_misspelt_question_is_answered_like_the_right_spelling(pipe):
     assert typo["quotes"] and typo["quotes"][0]["text"] == right["quotes"][0]["text"]
 
 
+@pytest.mark.parametrize("typo, right", [("wat is the cash out fee at an agent", "what is the cash out fee at an agent"),
+                                         ("wich app version do i need", "which app version do i need")])
+def test_a_misspelt_question_word_weighs_nothing_as_the_question_word_does(pipe, typo, right):
+    # The answer type reads "wat" as "what"; the coverage read it as "way", an index word as near,
+    # which weighed a fifth of the question and held a right answer's confidence down.
+    got, want = ask_json(pipe.ask(typo)), ask_json(pipe.ask(right))
+    assert got["answer"] == want["answer"] and got["confidence"] == want["confidence"], (got, want)
+
+
+def test_the_words_that_ask_weigh_nothing_in_the_coverage(pipe):
+    # No answer states "much" ("1.85% of the amount" answers how much), and as the rarest word of
+    # the question it weighed the most: a right answer to "How much …?" held a lower coverage,
+    # and a lower confidence, than the same answer to "What …?".
+    question = "How much is the cash out fee at an agent?"
+    got, want = ask_json(pipe.ask(question)), ask_json(pipe.ask("What is the cash out fee at an agent?"))
+    assert got["answer"] == want["answer"] and abs(got["confidence"] - want["confidence"]) < 0.005, (got, want)
+    hits = pipe.search(question)
+    a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
+    assert "much" not in a.q.weights and a.q.weights
+
+
 @pytest.mark.parametrize("typo, right", [("নূন্যতম বয়শ কত হলে একাউন্ট খোলা যায়?", "ন্যূনতম বয়স কত হলে একাউন্ট খোলা যায়?"),
                                           ("agent shop opning hours?", "agent shop opening hours?"),
                                           ("পিন দিলে একাউন্ট কতক্ষন লক থাকে?", "পিন দিলে একাউন্ট কতক্ষণ লক থাকে?"),

@@ -129,3 +129,17 @@ def test_a_banglish_how_long_question_is_not_answered_with_a_fee(served, questio
     assert got["answer_type"] == "duration"
     assert "এটিএম" not in got["read_as"]
     assert not [s for s in got["short_answers"] if s["text"] in ("free", "1%", "Tk 50 per cash-out")], got["short_answers"]
+
+
+@pytest.mark.parametrize("question", ["cash in korte pin lagbe naki", "cash in er jonno pin dite hoy?"])
+def test_a_banglish_question_is_answered_in_bangla(served, question):
+    # The answerer reads a Banglish question in Bangla (its terms, its retrieval), but its language
+    # was read off the typed words and their reading together, whose Latin letters outnumber the
+    # Bangla: the English twin was quoted, and the confidence read it as in the question's language.
+    from raglab.corpus.articles import detect_lang
+
+    got = ask_json(served.ask(question))
+    assert got["answer"] and detect_lang(got["answer"]) == "bn", got["answer"]
+    hits = served.search(question)
+    a = served.assess(question, [served.chunks[h.index] for h in hits], [h.score for h in hits])
+    assert a.q.lang == "bn"

@@ -212,9 +212,9 @@ class Pipeline:
         # there (web.api.preload brings them in while the semantic model downloads).
         from raglab.answer.answerer import assess
 
-        cues = self.cues(question)
-        return assess(analyze(self.read(question)), chunks, self.retriever.idf, self.aliases(cues), cues,
-                      scores, self.docs, self.closest, m, self.lexical_ranks(question, chunks) if chunks else None)
+        cues, read = self.cues(question), self.read(question)
+        return assess(analyze(read), chunks, self.retriever.idf, self.aliases(cues), cues,
+                      scores, self.docs, self.closest, m, self.lexical_ranks(question, chunks) if chunks else None, read)
 
     @functools.cached_property
     def _same_text(self) -> list[int]:

@@ -167,12 +167,14 @@ class Assessment:
 def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
            aliases: dict | None = None, question: str = "", scores: list[float] | None = None,
            docs: dict | None = None, closest=None, m: Model | None = None,
-           lexical_ranks: list[int] | None = None) -> Assessment | None:
+           lexical_ranks: list[int] | None = None, reading: str = "") -> Assessment | None:
     """Score every candidate around `chunks`; None when there is none (see `answer`).
+    `reading` is the text `question_terms` were analysed from when it is not `question` (a
+    Banglish question read in Bangla): the question's language is its.
     `lexical_ranks[i]` counts the chunks the retriever's BM25 side scores above `chunks[i]`
     (`Pipeline.lexical_ranks`); without it, a chunk's place in `chunks` stands in."""
     m = m or model()
-    q = read_question(question, question_terms, idf, aliases, closest)
+    q = read_question(question, question_terms, idf, aliases, closest, reading)
     cands = score_candidates(q, chunks, scores, docs)
     if not cands:
         return None

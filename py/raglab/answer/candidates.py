@@ -28,6 +28,14 @@ from raglab.text.limits import index_heading
 from raglab.text.numbers import numbers
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
+# The words that ask (how much, how long, কত, কয়বার, কোথায়, and their Banglish spellings): no
+# answer states them ("Tk 25,000 a day" answers "how much"), so as question terms they only
+# dilute every unit's coverage, and, being rare in the articles, they weigh the most ("much"
+# a fifth of "How much does it cost to add money from a linked bank account?"). The question
+# words that are stopwords ("what", "how", "many") are dropped by the analyzer already.
+ASKING = frozenset(t for w in ("much", "long", "soon", "often", "কত", "কতো", "কয়", "কতদিন", "কতক্ষণ", "কতবার",
+                               "কয়বার", "কয়দিন", "কয়জন", "কোথায়", "কখন", "কবে", "koto", "koy", "koybar", "kotodin",
+                               "kotokkhon", "kothay", "kokhon", "kobe") for t in analyze(w))
 
 
 @dataclass(frozen=True)
@@ -80,25 +88,32 @@ def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], a
 
 
 def question_info(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict,
-                  unknown: list[str] | tuple[str, ...] = (), closest=None) -> Question:
-    weights = {t: idf(t) for t in question_terms}  # in question order, the first occurrence's place
+                  unknown: list[str] | tuple[str, ...] = (), closest=None, reading: str = "") -> Question:
+    """The question as the features read it. Its language is that of `reading`, the text its
+    terms come from, when given: a Banglish question's cue text holds the typed Latin words and
+    their Bangla reading together, and by its letters reads as English, though its terms, its
+    retrieval and the customer's language are Bangla (the answer in the question's language,
+    `language.py`, and the confidence's `same_lang` were read the wrong way round for it)."""
+    asked = [t for t in question_terms if t not in ASKING] or question_terms  # "how much?" alone keeps its word
+    weights = {t: idf(t) for t in asked}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
-                    echo_types(question, qtype), lang_of(question), tuple(question_types(question)),
+                    echo_types(question, qtype), lang_of(reading or question), tuple(question_types(question)),
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
                     contrast=asked_halves(question))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
-                  closest=None) -> Question:
+                  closest=None, reading: str = "") -> Question:
     """The question as the answerer reads it: its misspelt words respelt, the expansion aliases
-    with the words that say the same (`synonyms.py`: "taka" is "Tk")."""
+    with the words that say the same (`synonyms.py`: "taka" is "Tk"), in the language of
+    `reading` (see `question_info`)."""
     terms, unknown = respell(question_terms, closest, SAME_WORDS.keys())
-    return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest)
+    return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest, reading)
 
 
 def _neighbours(units: tuple[Unit, ...], i: int) -> tuple[int | None, int | None]:

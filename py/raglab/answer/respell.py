@@ -123,8 +123,12 @@ def question_type_of(question: str, closest: Callable[[str], tuple[str, ...]] | 
 def respell(question_terms: list[str], closest: Callable[[str], tuple[str, ...]] | None,
             known=frozenset()) -> tuple[list[str], list[str]]:
     """(the terms with each word the index lacks replaced by the index word(s) it stands for,
-    the words that stand for none). A word that stands for a stopword ("wat") is dropped; a term
-    in `known` (one `synonyms.SAME_WORDS` reads: "taka") is kept as it is."""
+    the words that stand for none). A word that stands for a stopword is dropped: one the index
+    reads as a stopword ("hav"), and one the answer type reads as a question word (`_cue_for`:
+    "wat" is "what" with a letter left out, though the index reads it as *way*, as near), for
+    the two readings of one question must agree: "way" weighed a fifth of "wat is the cashout fe
+    at agnet" and held the right answer's coverage down. A term in `known` (one
+    `synonyms.SAME_WORDS` reads: "taka") is kept as it is."""
     if closest is None:
         return list(question_terms), []
     out, unknown = [], []
@@ -136,6 +140,16 @@ def respell(question_terms: list[str], closest: Callable[[str], tuple[str, ...]]
         if not got:
             unknown.append(t)
             out.append(t)
-        else:
+        elif not _question_word(t, got):
             out.extend(w for w in got if w not in STOPWORDS)
     return out, unknown
+
+
+def _question_word(term: str, read: tuple[str, ...]) -> bool:
+    """Whether the answer type reads `term`, which the index reads as `read`, as a question word
+    (a stopword of the cues: "what", "which")."""
+    if read == (term,):
+        return False
+    near = cue_words().closest(term)
+    cue = _cue_for(term, read, near) if near else None
+    return cue is not None and not analyze(cue)
