@@ -1,14 +1,15 @@
 """What the customer sees for questions the answerer got wrong: a free allowance for a limit, a
 second quote that repeats the first, a half answer to a two-kind question, a denied name, one of
-two contacts offered."""
+two contacts offered, a worked example's value, where to see how many."""
 
 import pytest
 
 from helpers import docs
-from raglab.answer.asking import asks_only_limit, only_price
+from raglab.answer.asking import asks_only_limit, illustrates, only_price
 from raglab.answer.sentences import COL, lang_of, stated_terms
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
+from raglab.text.answertypes import question_type
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +108,24 @@ def test_attach_is_the_bangla_articles_word_for_it(served, question, said):
     # Only the Bangla articles say a screenshot may be attached ("সংযুক্ত", "যুক্ত"): with the
     # expansion table's "attach" group the sentence saying so holds the customer's word and is quoted.
     assert said in [q["text"] for q in ask_json(served.ask(question))["quotes"]]
+
+
+def test_a_worked_example_is_not_the_answer(served):
+    # "For example, a payment of Tk 500 … earns 5 points." is the example's case: its value
+    # answers a question only when the question brings numbers of its own.
+    assert illustrates("For example, a payment of Tk 500 at a grocery shop earns 5 points.")
+    assert not illustrates("You earn 1 point for every Tk 100 paid to merchants.")
+    got = ask_json(served.ask("How many points does a merchant payment earn?"))
+    assert got["answer"] == "You earn 1 point for every Tk 100 paid to merchants.", got["answer"]
+    assert [s["text"] for s in got["short_answers"]] == ["1 point"]
+
+
+@pytest.mark.parametrize("question, place", [
+    ("Where can I see how many points a payment earned me?", "in your transaction history"),
+    ("where do i find how many points i have?", "on the Rewards screen"),
+])
+def test_where_to_see_how_many_asks_where(served, question, place):
+    # The "where can I see how many …" cue precedes the count cues: the reader is told where,
+    # not a count ("5 points" of an example, "100 points" of the redemption rule).
+    assert question_type(question) == "place"
+    assert shorts(served, question)[0] == place

@@ -159,6 +159,20 @@ def lower_for_upper(q_upper: bool, text: str) -> bool:
     return q_upper and only_lower(text)
 
 
+_EXAMPLE = re.compile("^ (?:for example|for instance|উদাহরণ(?:স্বরূপ)?|ধরুন|ধরা যাক) ")
+
+
+def illustrates(text: str) -> bool:
+    """Whether a unit opens as a worked example ("For example, a payment of Tk 500 … earns 5
+    points."): its values are the example's case, and answer a question only when the question
+    brings numbers of its own ("I have 300 points …").
+
+    >>> illustrates("For example, a payment of Tk 500 at a grocery shop earns 5 points."), illustrates("You earn 1 point per Tk 100.")
+    (True, False)
+    """
+    return bool(_EXAMPLE.match(cue_text(text)))
+
+
 # Bangla says "not" of a noun's state before the light verb that makes it one: "যাচাই না হওয়া
 # অ্যাকাউন্ট" (an unverified account), "চালু না থাকলে" (if not active), "নিবন্ধন না করা". There the
 # noun is negated as "unverified" negates "verified" in one word: it is not the same word.

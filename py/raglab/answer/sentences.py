@@ -68,7 +68,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import clashes, lower_for_upper, periods_of, places, price_for_limit, states_need
+from raglab.answer.asking import clashes, illustrates, lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, typed_spans
@@ -332,6 +332,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
             fresh = [Span("place", a, b) for a, b in places(text)]
+        if not q.numbers and illustrates(text):  # a worked example's values are its case, not the asked one
+            fresh = []
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, said | q.weights.keys()) else 0.0
