@@ -3,6 +3,7 @@
     .venv/bin/python bench/query_adapter_trial.py                       # five folds by fact
     .venv/bin/python bench/query_adapter_trial.py --folds random --steps 150 --l2 100
     .venv/bin/python bench/query_adapter_trial.py --folds fresh         # fit on q001-q745, score q746 on
+    .venv/bin/python bench/query_adapter_trial.py --nested              # steps and L2 chosen inside each fold
 
 The question's e5 vector q is read as u = q + A q (A a 384 x 384 matrix, zero at the start),
 fitted on dev questions by Adam on the softmax over every served (recursive) chunk's cosine
@@ -40,6 +41,12 @@ from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.semantic import reading  # noqa: E402
 
 DIM = 384
+SETTINGS = ((0, 0.0), (50, 10.0), (50, 30.0), (100, 30.0), (150, 100.0))  # (steps, L2); (0, 0) is the served ranking
+
+
+def fold_key(q):
+    """Questions about one fact (their first evidence passage) group together."""
+    return min((e.doc[3:], e.quote[:40]) for e in q.evidence) if q.evidence else ("", q.id)
 
 
 def fit(X, targets, C, steps, l2, tau, lr=0.01):
@@ -71,10 +78,9 @@ def folds_of(questions, how: str, fresh_from: int) -> dict[str, int]:
         return {q.id: 0 if int(q.id[1:]) >= fresh_from else 1 for q in ordered}
     if how == "random":
         return {q.id: i % 5 for i, q in enumerate(ordered)}
-    first = {q.id: min((e.doc[3:], e.quote[:40]) for e in q.evidence) for q in ordered if q.evidence}
-    keys = sorted(set(first.values()))
+    keys = sorted({fold_key(q) for q in ordered})
     group = {k: i % 5 for i, k in enumerate(keys)}
-    return {q.id: group[first[q.id]] if q.id in first else i % 5 for i, q in enumerate(ordered)}
+    return {q.id: group[fold_key(q)] for q in ordered}
 
 
 def main(argv=None) -> int:
@@ -84,6 +90,7 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=50, help="Adam steps (0: the served ranking)")
     p.add_argument("--l2", type=float, default=30.0)
     p.add_argument("--tau", type=float, default=20.0)
+    p.add_argument("--nested", action="store_true", help="choose steps and L2 among SETTINGS inside each fold")
     args = p.parse_args(argv)
 
     docs = load_corpus(os.path.join(ROOT, "corpus"))
@@ -99,18 +106,7 @@ def main(argv=None) -> int:
     answerable = [q for q in questions if cover.get(q.id)]
     fold = folds_of(questions, args.folds, args.fresh_from)
     held = [0] if args.folds == "fresh" else list(range(5))
-    adapted = {}
-    for f in held if args.steps else ():
-        train = [q for q in answerable if fold[q.id] != f]
-        A = fit(np.stack([vector(q.question) for q in train]), [sorted(cover[q.id]) for q in train], C,
-                args.steps, args.l2, args.tau)
-        for q in questions:
-            if fold[q.id] == f:
-                for text in (q.question, translated(expand(q.question))):
-                    if text is not None:
-                        adapted[reading(text)] = A
-        print(f"fold {f} fitted on {len(train)} questions", file=sys.stderr, flush=True)
-
+    adapted: dict[str, np.ndarray] = {}
     served = semantic.SemanticRetriever.text_scores
 
     def text_scores(self, text):
@@ -122,17 +118,57 @@ def main(argv=None) -> int:
         return {i: float(np.float32(s)) for i, s in enumerate(C @ (u / np.linalg.norm(u)))}
 
     semantic.SemanticRetriever.text_scores = text_scores
+
+    def adapt(A, qs):
+        for q in qs:
+            for text in (q.question, translated(expand(q.question))):
+                if text is not None:
+                    adapted[reading(text)] = A
+
+    def fitted(train, steps, l2):
+        return fit(np.stack([vector(q.question) for q in train]), [sorted(cover[q.id]) for q in train], C,
+                   steps, l2, args.tau) if steps else np.zeros((DIM, DIM))
+
+    def ranks(qs):
+        """(recall@3, reciprocal rank) of each question, ranked as served with the vectors adapted now."""
+        out = []
+        for q in qs:
+            hits = pipe.search(q.question, 10)
+            out.append((1.0 if any(h.index in cover[q.id] for h in hits[:3]) else 0.0,
+                        next((1.0 / r for r, h in enumerate(hits, 1) if h.index in cover[q.id]), 0.0)))
+        return out
+
+    chosen = []
+    for f in held if args.steps or args.nested else ():
+        train = [q for q in answerable if fold[q.id] != f]
+        steps, l2 = args.steps, args.l2
+        if args.nested:  # the setting chosen by inner folds of the training questions alone
+            keys = sorted({fold_key(q) for q in train})
+            inner = {q.id: keys.index(fold_key(q)) % 4 for q in train}
+            best = None
+            for setting in SETTINGS:
+                got = []
+                for g in range(4):
+                    adapt(fitted([q for q in train if inner[q.id] != g], *setting), [q for q in train if inner[q.id] == g])
+                    got += ranks([q for q in train if inner[q.id] == g])
+                adapted.clear()
+                score = sum(b for _, b in got) / len(got)
+                if best is None or score > best[0]:
+                    best = (score, setting)
+            steps, l2 = best[1]
+            chosen.append(best[1])
+        adapt(fitted(train, steps, l2), [q for q in questions if fold[q.id] == f])
+        print(f"fold {f} fitted on {len(train)} questions (steps {steps}, l2 {l2})", file=sys.stderr, flush=True)
+
     by: dict[str, list[tuple[float, float]]] = {}
-    for q in answerable:
-        if fold[q.id] not in held:
-            continue
-        hits = pipe.search(q.question, 10)
-        relevant = cover[q.id]
-        rr = next((1.0 / r for r, h in enumerate(hits, 1) if h.index in relevant), 0.0)
-        r3 = 1.0 if any(h.index in relevant for h in hits[:3]) else 0.0
+    mine = [q for q in answerable if fold[q.id] in held]
+    for q, got in zip(mine, ranks(mine)):
         for key in ("all", q.kind, f"{q.lang} {q.kind}"):
-            by.setdefault(key, []).append((r3, rr))
-    print(f"folds {args.folds}, steps {args.steps}, l2 {args.l2}, tau {args.tau}")
+            by.setdefault(key, []).append(got)
+    if chosen:
+        print("settings chosen per fold:", chosen)
+    print(f"folds {args.folds}, " + ("steps and L2 chosen per fold" if args.nested else f"steps {args.steps}, l2 {args.l2}")
+          + f", tau {args.tau}")
     for key in sorted(by, key=lambda k: (k != "all", k)):
         got = by[key]
         print(f"{key:20s} n={len(got):3d}  recall@3 {sum(a for a, _ in got) / len(got):.3f}  "
