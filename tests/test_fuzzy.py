@@ -192,3 +192,20 @@ def test_a_very_long_word_is_cheap(corpus_fuzzy):
     start = time.perf_counter()
     assert corpus_fuzzy.closest("x" * 100_000) == [] and corpus_fuzzy.segment("x" * 100_000) == []
     assert time.perf_counter() - start < 1.0
+
+
+def test_a_word_typed_with_a_letter_left_out_prefers_the_words_it_left_it_from():
+    # at equal distance, "wat" is *what*, *want* or *wait* with a letter left out before it is
+    # *way* retyped, though *way* shares more of its start than *what*
+    f = Fuzzy(["way", "want", "wait", "what"])
+    assert [w for w, _ in f.closest("wat")] == ["wait", "want", "what", "way"]
+    assert [w for w, _ in Fuzzy(["money", "many"]).closest("mony")] == ["money", "many"]
+
+
+def test_a_misspelt_question_word_is_not_searched_as_content_words():
+    from raglab.retrieval.bm25 import BM25
+    from raglab.retrieval.lexical import alternatives
+
+    # the stopword *what* is among the nearest three, so "wat" was a misspelt question word
+    index = BM25([["way", "fee"], ["want", "wait", "cash"]])
+    assert alternatives(index, "wat") == []

@@ -28,7 +28,7 @@ def test_docstring_examples():
     assert doctest.testmod(known).failed == 0
 
 
-@pytest.mark.parametrize("word, rhyme", [("আজকে", "আটক"), ("she", "see"), ("bit", "but"), ("bug", "but"),
+@pytest.mark.parametrize("word, rhyme", [("আজকে", "আটক"), ("slow", "show"), ("bit", "but"), ("bug", "but"),
                                          ("market", "marked"), ("বন্ধ", "বন্ধু")])
 def test_a_real_word_the_index_lacks_is_not_read_as_another_word(pipe, word, rhyme):
     (term,) = analyze(word)

@@ -126,7 +126,11 @@ _STOPWORD_TEXT = (
     """a an the is are was were be been being am i me my mine you your yours we our us
     it its of to in on at for from by with and or do does did can could how what when
     where which who whom why will would should shall there here this that these those
-    if so as s t about into any get got have has had please then than just also many""".split()
+    if so as s t about into any get got have has had please then than just also many
+    he him his she her hers""".split()
+    # What an apostrophe leaves of a contraction ("I'm", "I've", "we'll", "you're", "I'd",
+    # "don't", "hasn't"): the words they shorten are stopwords, so are their pieces.
+    + """m ve ll re d don doesn didn isn wasn aren weren hasn haven hadn wouldn couldn shouldn""".split()
     + """কি কী আমি আমার আমাকে আমরা আমাদের তুমি তোমার আপনি আপনার আপনাকে এটা এটি এটার
     সেটা সেটি কেন হয় হয়ে হবে হলে করে করতে করব করবো এবং ও বা যে এই সে তা তার কোন কোনো
     জন্য দিয়ে আছে একটি একটা কিছু তো কি না কীভাবে কিভাবে""".split()

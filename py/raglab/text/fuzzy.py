@@ -55,7 +55,8 @@ measured exactly. Keys longer than `PREFIX` code points are indexed by their pre
 (deletes of long words would fill memory); the exact distance decides in the end, and a
 test compares the whole against brute force.
 
-Results are ordered by distance, then by the length of the prefix the word shares with
+Results are ordered by distance, then words the query is with code points left out
+before the others (the commonest slip: "wat" is *what* or *want* before it is *way*), then by the length of the prefix the word shares with
 the query (up to the cheap slips: typists rarely get the start of a word wrong, so
 "acount" prefers account to amount), then by the word's count in the vocabulary (when a mapping gives one;
 the more common word first), then by the word itself: the same order on every platform.
@@ -290,6 +291,17 @@ def _deletes(text: str, depth: int) -> set[str]:
     return out
 
 
+def _left_out(typed: str, word: str) -> bool:
+    """Whether `typed` is `word` with code points left out (in order, none changed)."""
+    if len(typed) >= len(word):
+        return False
+    i = 0
+    for ch in word:
+        if i < len(typed) and typed[i] == ch:
+            i += 1
+    return i == len(typed)
+
+
 def _common_prefix(a: str, b: str) -> int:
     n = 0
     for x, y in zip(a, b):
@@ -378,9 +390,9 @@ class Fuzzy:
                 units = _half_units(k, other, limit)
                 if units <= limit:
                     w = self.words[n]
-                    found.append((units, -_common_prefix(lk, loose(other)), -self.counts[w], w))
+                    found.append((units, not _left_out(k, other), -_common_prefix(lk, loose(other)), -self.counts[w], w))
         found.sort()
-        return [(w, units / 2) for units, _, _, w in found]
+        return [(w, units / 2) for units, _, _, _, w in found]
 
     def segment(self, word: str) -> list[tuple[tuple[str, str], float]]:
         """Two vocabulary words run together ("cashout", "ক্যাসআউট"): the splits of `word`

@@ -7,8 +7,10 @@ stays explainable in the page, which highlights the words it matched.
 **Bangla.** Inflections are suffixes on the noun: the genitive (টাকার, সুদের, এজেন্টদের),
 the locative (ফোনে, টাকায়, অ্যাপেতে), the objective (এজেন্টকে), the plural (গ্রাহকরা,
 টাকাগুলো) and the classifiers (অ্যাপটি, লিংকটা), stacked at times (অ্যাকাউন্টটির,
-এজেন্টদেরকে). `stem_bangla` strips them from the end, longest first, again and again,
-but only where the rest is still a stem:
+এজেন্টদেরকে). A few verb endings a customer uses of himself go too: the future in -বো
+(খুলবো), the past in -লাম (দেখলাম) and the progressive (খুলছি, বলছে, দেখাচ্ছে), so that they
+meet the root the help centre's infinitive leaves (খুলতে: খুল). `stem_bangla` strips them
+from the end, longest first, again and again, but only where the rest is still a stem:
 
 - at least `MIN_STEM_LETTERS` letters (consonants or independent vowels; vowel signs,
   the hasanta and the other signs are not letters), more for the suffixes that are
@@ -89,6 +91,12 @@ _SUFFIX_RULES = {
     "কে": ("", 3),  # এজেন্টকে, but ব্যাংকে and আটকে end in a consonant ক + ে
     "য়": ("A", 2),  # টাকায়, তাড়াহুড়োয়; never the adjectives' -ীয় (জাতীয়, নিষ্ক্রিয়)
     "ে": ("C", 2),
+    # Verb endings: the future in -বো and the past in -লাম of the first person (খুলবো,
+    # দেখলাম), and the progressive (খুলছি, বলছে, দেখাচ্ছে), so that they meet the root the help
+    # centre's infinitive leaves (খুলতে: খুল). Two letters of root at least: পাবো, যাচ্ছি stay
+    # whole. ছ follows a consonant root, চ্ছ a vowel (স্বচ্ছ, তুচ্ছ are no verbs). The bare -ব
+    # (খুলব) and -বেন (খুলবেন) were tried and not kept (docs/pipeline.md).
+    "বো": ("", 2), "লাম": ("", 2), "ছি": ("C", 2), "ছ": ("C", 2), "চ্ছি": ("V", 2), "চ্ছ": ("V", 2),
 }
 BANGLA_SUFFIXES = tuple(sorted(((_fold(s), rule) for s, rule in _SUFFIX_RULES.items()),
                                key=lambda p: (-len(p[0]), p[0])))
@@ -105,6 +113,7 @@ _UNSTEMMED_TEXT = """
 কিউআর পার্টনার স্টিকার ফোল্ডার প্রোভাইডার স্ক্যানার পেপার
 উপায় প্রায় পুনরায় সহায় অধ্যায় দায় ন্যায়
 ভার্সিটি ইউনিভার্সিটি কেনাকাটা ত্রুটি কমিটি সিটি ডিউটি ওয়ারেন্টি সিকিউরিটি ইউটিলিটি পার্টি
+ইসলাম
 """.split()
 UNSTEMMED = frozenset(_fold(w) for w in _UNSTEMMED_TEXT)
 _WHOLE_ENDINGS = ("বার", "দার")
