@@ -215,7 +215,9 @@ def test_taka_is_the_currency_not_a_misspelling():
 
     assert closest("taka") == ("take",)
     got = ask(["limit", "taka"], "What is the limit in taka?", closest=closest)
-    assert got.quotes[0].text == "You can cash out up to Tk 25,000 a day."
+    # Any of the limits in Tk answers it (which one is the fitted model's call); none is read
+    # through "take".
+    assert got.quotes[0].text in ("You can cash out up to Tk 25,000 a day.", "The maximum is Tk 1,000 per recharge.")
     assert got.coverage == 0.75  # "taka" in the unit, "limit" only in its heading (half)
 
 
