@@ -10,7 +10,7 @@ the cue word ("what") even where the index word it is as near to ("way") is what
 reads it as: question words are stopwords, which the index never holds. A word of two letters
 is too short to match fuzzily, but the one cue word of three it starts ("fe": "fee") is what a
 typist who dropped a letter meant when the index knows nothing near it. Neither reader turns a
-common word into another word ("she" is no misspelling of *see*): `text.known.respellable`.
+common word into another word ("fine" is no misspelling of *find*): `text.known.respellable`.
 
 >>> typed_question("minimun age?", {"minimun": ("minimum",), "age": ("age",)}.get)
 'minimum age?'
