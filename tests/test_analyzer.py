@@ -180,8 +180,8 @@ def test_bangla_stems(word, stem):
 
 
 @pytest.mark.parametrize("word, stem", [
-    # a verb's future, past and progressive of the first person meet the root the help
-    # centre's infinitive and imperative leave (খুলতে, খুলুন: খুল)
+    # a verb's future and past of the first person, and its progressive of any person, meet
+    # the root the help centre's infinitive and imperative leave (খুলতে, খুলুন: খুল)
     ("খুলবো", "খুল"), ("পারবো", "পার"), ("করলাম", "কর"), ("দেখলাম", "দেখ"), ("পাঠালাম", "পাঠা"),
     ("খুলছি", "খুল"), ("বলছে", "বল"), ("দেখাচ্ছে", "দেখা"), ("পাঠাচ্ছি", "পাঠা"), ("করছিলাম", "কর"),
     # a root of one letter keeps its ending (পা, দি, যা), and so do words that merely end alike

@@ -40,9 +40,9 @@ def test_a_real_word_the_index_lacks_is_not_read_as_another_word(pipe, word, rhy
 
 
 def test_the_examples_in_a_question_keep_their_meaning(pipe):
-    question = "আমার টাকা আজকে আসেনি, my sister says she sent a bit"
+    question = "আমার টাকা আজকে আসেনি, my sister sent a bit and the app is slow"
     searched = [w for t in analyze(question) for w, _ in alternatives(pipe._lexical_index(), t)]
-    assert "আটক" not in searched and "see" not in searched and "but" not in searched
+    assert "আটক" not in searched and "show" not in searched and "but" not in searched
 
 
 @pytest.mark.parametrize("typed, meant", [
@@ -67,7 +67,8 @@ def test_one_word_with_another_ending_is_not_another_word():
 
 def test_a_misspelt_cue_word_still_types_the_question_and_a_real_word_does_not(pipe):
     assert typed_question("wat is the fee", pipe.closest) == "what is the fee"
-    assert typed_question("she sent money", pipe.closest) == "she sent money"
+    # "fine" is one slip from the cue word "find" (a place question) but a word of its own
+    assert typed_question("is it fine to send money", pipe.closest) == "is it fine to send money"
 
 
 def test_the_table_says_where_it_comes_from_and_holds_integers():

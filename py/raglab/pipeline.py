@@ -168,7 +168,7 @@ class Pipeline:
         when the index holds it, else the nearest index word (`text.fuzzy`, through the same
         fuzzy index the lexical retrievers use: `retrieval.lexical.fuzzy_index`), else the two
         index words it runs together ("cashout"), else none. A common word of its language
-        ("আজকে", "she") stands for no other word, only for itself spelt or ended otherwise
+        ("আজকে", "slow") stands for no other word, only for itself spelt or ended otherwise
         (`text.known`). A misspelt stopword ("wat") comes back as that stopword, which the
         answerer drops."""
         bm25 = self._lexical_index()

@@ -10,7 +10,7 @@ the cue word ("what") even where the index word it is as near to ("way") is what
 reads it as: question words are stopwords, which the index never holds. A word of two letters
 is too short to match fuzzily, but the one cue word of three it starts ("fe": "fee") is what a
 typist who dropped a letter meant when the index knows nothing near it. Neither reader turns a
-common word into another word ("she" is no misspelling of *see*): `text.known.respellable`.
+common word into another word ("fine" is no misspelling of *find*): `text.known.respellable`.
 
 >>> typed_question("minimun age?", {"minimun": ("minimum",), "age": ("age",)}.get)
 'minimum age?'
@@ -25,7 +25,7 @@ from typing import Callable
 
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
-from raglab.text.fuzzy import Fuzzy, distance
+from raglab.text.fuzzy import Fuzzy, distance, left_out
 from raglab.text.known import respellable
 from raglab.text.tables import read_table
 
@@ -94,14 +94,8 @@ def _cue_for(word: str, read: tuple[str, ...], near: list[tuple[str, float]]) ->
         return near[0][0]
     if len(read) != 1 or distance(word, read[0]) < near[0][1]:
         return None
-    dropped = [c for c, d in near if d == near[0][1] and not analyze(c) and _left_out(word, c)]
+    dropped = [c for c, d in near if d == near[0][1] and not analyze(c) and left_out(word, c)]
     return dropped[0] if len(dropped) == 1 else None
-
-
-def _left_out(word: str, full: str) -> bool:
-    """Whether `word` is `full` with some of its letters left out."""
-    it = iter(full)
-    return len(word) < len(full) and all(ch in it for ch in word)
 
 
 def _short_cue(word: str, read: tuple[str, ...], cues: Fuzzy) -> list[tuple[str, float]]:

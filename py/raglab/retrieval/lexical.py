@@ -11,7 +11,7 @@ edit away counts 0.75 of `FUZZY_WEIGHT` and never as much as the word typed:
   `MAX_ALTERNATIVES`, in `closest`'s order);
 - when the nearest word is a stopword ("dose" is *does*, "wat" is *what*), the term is
   dropped: it was a misspelt stopword, not a content word;
-- a common word of its language ("she", "আজকে") is not read as another word unless that one is
+- a common word of its language ("slow", "আজকে") is not read as another word unless that one is
   the same word spelt or ended otherwise (`text.known.respellable`), nor
   split in two;
 - when no single word is near, two index words run together are tried ("cashout",

@@ -56,10 +56,11 @@ measured exactly. Keys longer than `PREFIX` code points are indexed by their pre
 test compares the whole against brute force.
 
 Results are ordered by distance, then words the query is with code points left out
-before the others (the commonest slip: "wat" is *what* or *want* before it is *way*), then by the length of the prefix the word shares with
-the query (up to the cheap slips: typists rarely get the start of a word wrong, so
-"acount" prefers account to amount), then by the word's count in the vocabulary (when a mapping gives one;
-the more common word first), then by the word itself: the same order on every platform.
+before the others (the commonest slip: "wat" is *what* or *want* before it is *way*), then
+by the length of the prefix the word shares with the query (up to the cheap slips: typists
+rarely get the start of a word wrong, so "acount" prefers account to amount), then by the
+word's count in the vocabulary (when a mapping gives one; the more common word first), then
+by the word itself: the same order on every platform.
 Pure standard library, and no floating-point sums.
 """
 
@@ -291,7 +292,7 @@ def _deletes(text: str, depth: int) -> set[str]:
     return out
 
 
-def _left_out(typed: str, word: str) -> bool:
+def left_out(typed: str, word: str) -> bool:
     """Whether `typed` is `word` with code points left out (in order, none changed)."""
     if len(typed) >= len(word):
         return False
@@ -390,7 +391,7 @@ class Fuzzy:
                 units = _half_units(k, other, limit)
                 if units <= limit:
                     w = self.words[n]
-                    found.append((units, not _left_out(k, other), -_common_prefix(lk, loose(other)), -self.counts[w], w))
+                    found.append((units, not left_out(k, other), -_common_prefix(lk, loose(other)), -self.counts[w], w))
         found.sort()
         return [(w, units / 2) for units, _, _, _, w in found]
 

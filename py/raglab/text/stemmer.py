@@ -7,9 +7,9 @@ stays explainable in the page, which highlights the words it matched.
 **Bangla.** Inflections are suffixes on the noun: the genitive (টাকার, সুদের, এজেন্টদের),
 the locative (ফোনে, টাকায়, অ্যাপেতে), the objective (এজেন্টকে), the plural (গ্রাহকরা,
 টাকাগুলো) and the classifiers (অ্যাপটি, লিংকটা), stacked at times (অ্যাকাউন্টটির,
-এজেন্টদেরকে). A few verb endings a customer uses of himself go too: the future in -বো
-(খুলবো), the past in -লাম (দেখলাম) and the progressive (খুলছি, বলছে, দেখাচ্ছে), so that they
-meet the root the help centre's infinitive leaves (খুলতে: খুল). `stem_bangla` strips them
+এজেন্টদেরকে). A few verb endings of a customer's own telling go too: the future in -বো
+(খুলবো) and the past in -লাম (দেখলাম) of the first person, and the progressive of any person
+(খুলছি, বলছে, দেখাচ্ছে), so that they meet the root the help centre's infinitive leaves (খুলতে: খুল). `stem_bangla` strips them
 from the end, longest first, again and again, but only where the rest is still a stem:
 
 - at least `MIN_STEM_LETTERS` letters (consonants or independent vowels; vowel signs,
