@@ -159,7 +159,7 @@ def lower_for_upper(q_upper: bool, text: str) -> bool:
     return q_upper and only_lower(text)
 
 
-_EXAMPLE = re.compile("^ (?:for example|for instance|উদাহরণ(?:স্বরূপ)?|ধরুন|ধরা যাক) ")
+_EXAMPLE = re.compile("^ (?:for example|for instance|suppose|let's say|উদাহরণ(?:স্বরূপ)?|ধরুন|ধরা যাক) ")
 
 
 def illustrates(text: str) -> bool:
@@ -169,6 +169,8 @@ def illustrates(text: str) -> bool:
 
     >>> illustrates("For example, a payment of Tk 500 at a grocery shop earns 5 points."), illustrates("You earn 1 point per Tk 100.")
     (True, False)
+    >>> illustrates("Suppose you have already sent Tk 25,000 this month."), illustrates("ধরুন, এ মাসে আপনি ২৫,০০০ টাকা পাঠিয়েছেন।")
+    (True, True)
     """
     return bool(_EXAMPLE.match(cue_text(text)))
 

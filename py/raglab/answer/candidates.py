@@ -94,13 +94,15 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     their Bangla reading together, and by its letters reads as English, though its terms, its
     retrieval and the customer's language are Bangla (the answer in the question's language,
     `language.py`, and the confidence's `same_lang` were read the wrong way round for it)."""
-    asked = [t for t in question_terms if t not in ASKING] or question_terms  # "how much?" alone keeps its word
-    weights = {t: idf(t) for t in asked}  # in question order, the first occurrence's place
+    # A question of asking words alone ("how much?") names nothing to look for: no weights, so
+    # no candidate, and the answerer abstains rather than quote "a much higher limit".
+    weights = {t: idf(t) for t in question_terms if t not in ASKING}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
-                    tuple(sorted(set(zip(question_terms, question_terms[1:])))), question, unmatched,
+                    tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
+                    question, unmatched,
                     echo_types(question, qtype), lang_of(reading or question), tuple(question_types(question)),
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
