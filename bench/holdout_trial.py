@@ -1,0 +1,139 @@
+"""Does the served threshold carry to questions written later? A trial on dev only.
+
+    .venv/bin/python bench/holdout_trial.py                 # fit on q001-q697, judge q698 on
+    .venv/bin/python bench/holdout_trial.py --from 746
+    .venv/bin/python bench/holdout_trial.py --folds question --l2 1,10 --cols ";bias,probability,coverage,missing"
+    .venv/bin/python bench/holdout_trial.py --folds question --dump 0.6   # the later answers at 0.6 or more, to read
+
+The dev questions written before `--from` play the whole fit's part: the sentence model is fitted
+on them (with the external sets, as served), the confidence on their out-of-fold answers, and the
+threshold is chosen on them by the risk rule as `raglab compare --split dev` chooses the served one
+(in sample) or on their out-of-fold confidences. The later questions (the fresh rounds, written
+about the articles the set covered least, before anything was fitted on them) are then answered
+by that fit and judged at each threshold: what a customer's new question meets. Variants: folds
+by question (served) or by fact (a fact asked in one fold is asked in no other, so the out-of-fold
+answers cannot lean on its twin or its paraphrase), the confidence's L2, and its signals (`--cols`,
+each set a subset of `CONFIDENCE_FEATURES`). The test split is never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fit_answerer import FOLDS, MODEL, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
+from fitting import fit_logistic  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_COL, dot, logistic  # noqa: E402
+from raglab.evaluation.stats import THRESHOLDS  # noqa: E402
+from raglab.pipeline import Config  # noqa: E402
+from raglab.text.analyzer import memo  # noqa: E402
+
+
+def fact_key(q):
+    """Questions about one fact (their first evidence passage) share a key."""
+    return min((e.doc[3:], e.quote[:40]) for e in q.evidence) if q.evidence else ("", q.id)
+
+
+def folds_of(exs, how: str) -> dict[int, int]:
+    if how == "question":
+        return {id(e): n % FOLDS for n, e in enumerate(exs)}
+    keys = sorted({fact_key(e["question"]) for e in exs})
+    group = {k: i % FOLDS for i, k in enumerate(keys)}
+    return {id(e): group[fact_key(e["question"])] for e in exs}
+
+
+def pick(lab, cols):
+    """The labelled answers with only the confidence signals `cols` (all when None)."""
+    if not cols:
+        return lab
+    idx = [CONFIDENCE_COL[c] for c in cols]
+    return [((None if x[0] is None else [x[0][i] for i in idx]),) + tuple(x[1:]) for x in lab]
+
+
+def outcomes_of(lab):
+    return [(answerable, speaks, right, f1) for (_, right, answerable, speaks, f1) in lab]
+
+
+def decided(outcomes, conf, t) -> dict:
+    n_ans = max(1, sum(1 for o in outcomes if o[0]))
+    shown = [o for o, c in zip(outcomes, conf) if o[1] and c >= t]
+    wrong = sum(1 for o in shown if not o[2])
+    return {"t": t, "holds": round(sum(1 for o in shown if o[2]) / n_ans, 3),
+            "answered": round(sum(1 for o in shown if o[0]) / n_ans, 3),
+            "risk": round(wrong / len(shown), 3) if shown else 0.0, "shown": len(shown), "wrong": wrong}
+
+
+def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None) -> dict:
+    k = Config().k
+    late_ids = {id(e) for e in late}
+    skip_late = lambda e: id(e) in late_ids  # noqa: E731
+    fold = folds_of(early, how)
+    weights = fit_choice(data, skip=skip_late)
+    fold_w = [fit_choice(data, skip=lambda e, f=f: skip_late(e) or fold.get(id(e)) == f) for f in range(FOLDS)]
+    oof = [None] * len(early)
+    for f in range(FOLDS):
+        idx = [i for i, e in enumerate(early) if fold[id(e)] == f]
+        for i, got in zip(idx, served_answers([early[i] for i in idx], fold_w[f], m["second"], m["adjacent"], k,
+                                              m["runner"])):
+            oof[i] = got
+    lab = pick(labelled(early, oof), cols)
+    rows = [(x[0], 1 if x[1] else 0, fold[id(e)]) for e, x in zip(early, lab) if x[0] is not None]
+    conf_w = fit_logistic([r for r, _, _ in rows], [y for _, y, _ in rows], l2=l2)
+    oof_conf = {}
+    for f in range(FOLDS):
+        w = fit_logistic([r for r, _, g in rows if g != f], [y for _, y, g in rows if g != f], l2=l2)
+        for j, (r, _, g) in enumerate(rows):
+            if g == f:
+                oof_conf[j] = logistic(dot(w, r))
+    it = iter(range(len(rows)))
+    oof_all = [oof_conf[next(it)] if x[0] is not None else 0.0 for x in lab]
+    t_oof = risk_figures(outcomes_of(lab), oof_all)["threshold"]
+    in_lab = pick(labelled(early, served_answers(early, weights, m["second"], m["adjacent"], k, m["runner"])), cols)
+    in_conf = [logistic(dot(conf_w, x[0])) if x[0] is not None else 0.0 for x in in_lab]
+    t_in = risk_figures(outcomes_of(in_lab), in_conf)["threshold"]
+    late_answers = served_answers(late, weights, m["second"], m["adjacent"], k, m["runner"])
+    late_lab = pick(labelled(late, late_answers), cols)
+    late_conf = [logistic(dot(conf_w, x[0])) if x[0] is not None else 0.0 for x in late_lab]
+    out = outcomes_of(late_lab)
+    if dump:
+        for e, x, a, c in zip(late, late_lab, late_answers, late_conf):
+            if x[0] is not None and c >= dump:
+                q = e["question"]
+                print(json.dumps({"id": q.id, "kind": q.kind, "lang": q.lang, "conf": round(c, 3), "right": x[1],
+                                  "q": q.question, "ref": q.answer, "shown": a[1]}, ensure_ascii=False), file=sys.stderr)
+    return {"cols": cols, "folds": how, "l2": l2, "t_in": t_in, "t_oof": t_oof,
+            "early_in": decided(outcomes_of(in_lab), in_conf, t_in),
+            "late_at_t_in": decided(out, late_conf, t_in), "late_at_t_oof": decided(out, late_conf, t_oof),
+            "late_curve": [decided(out, late_conf, t) for t in THRESHOLDS if 0.4 <= t <= 0.95]}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--from", dest="cut", type=int, default=698, help="first dev question number held out")
+    p.add_argument("--folds", default="question,fact")
+    p.add_argument("--l2", default="1")
+    p.add_argument("--cols", default="", help="';'-separated sets of comma-separated confidence signals to try")
+    p.add_argument("--dump", type=float, default=0.0, help="print the later questions answered at this confidence or more")
+    args = p.parse_args(argv)
+    with open(MODEL, encoding="utf-8") as fh:
+        m = json.load(fh)
+    with memo():
+        data = sets()
+        ours = data["served"]
+        early = [e for e in ours if int(e["question"].id[1:]) < args.cut]
+        late = [e for e in ours if int(e["question"].id[1:]) >= args.cut]
+        print(f"early {len(early)}, late {len(late)}", file=sys.stderr)
+        for how in args.folds.split(","):
+            for l2 in (float(x) for x in args.l2.split(",")):
+                for cols in (args.cols.split(";") if args.cols else [""]):
+                    print(json.dumps(run(data, early, late, m, how, l2, args.dump,
+                                         tuple(cols.split(",")) if cols else None)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
