@@ -221,3 +221,18 @@ def test_the_translated_readings_of_our_questions_ship():
     readings = translated_queries(read_questions())
     missing = [t[:60] for t in readings if vectors.text_key(t) not in store]
     assert len(readings) > 100 and not missing, f"run `python3 build.py vectors`: {missing[:3]}"
+
+
+def test_a_concept_named_through_a_misspelt_word_reaches_the_table(recursive):
+    """The table matches words as typed: "রিচাজ" and "remitance" name no concept until they
+    read as the index's রিচার্জ and remittance. Their concept's phrases are appended on the
+    BM25 side, in the question's language (both for a Bangla question), once."""
+    _, r = recursive
+    bangla = expand("রিচাজ করতে কত টাকা লাগে?")
+    assert "recharge" not in bangla.expansion and r.respelt_expansion(bangla) == ["recharge", "এয়ারটাইম"]
+    assert r.lexical_text(bangla).endswith(" recharge এয়ারটাইম")
+    english = expand("Is there a limit on remitance?")
+    assert r.respelt_expansion(english) == ["from abroad"]
+    spelt = expand("রিচার্জ করতে কত টাকা লাগে?")
+    assert r.respelt_expansion(spelt) == [] and r.lexical_text(spelt) == expand(spelt.text, both=True).full
+    assert r.respelt_expansion(Query.plain(bangla.text)) == []

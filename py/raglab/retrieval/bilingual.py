@@ -65,8 +65,8 @@ import json
 
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
-from raglab.retrieval.expansion import beyond_own_language, expand
-from raglab.retrieval.lexical import LastQuery, weighted_terms
+from raglab.retrieval.expansion import beyond_own_language, expand, matches
+from raglab.retrieval.lexical import LastQuery, respelt, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
@@ -239,7 +239,27 @@ class BilingualRetriever:
         reads them alone, unless it names a detail only the other language's articles word
         (`beyond_own_language`): there only that wording can meet the text."""
         both = query.expansion or (query.expanded and beyond_own_language(query.text))
-        return expand(query.text, both=True).full if both else query.full
+        text = expand(query.text, both=True).full if both else query.full
+        extra = self.respelt_expansion(query)
+        return text + " " + " ".join(extra) if extra else text
+
+    def respelt_expansion(self, query: Query) -> list[str]:
+        """The table's phrases of the concepts the question names only through a misspelt
+        word: those its respelt terms (`lexical.respelt`) trigger and its own words do not
+        ("ভুল নাম্বারে রিচাজ" gets recharge, রিচার্জ). The table matches words as typed, so a
+        typo hid the concept from the side that reads the table's wording. The phrases come
+        in the question's language, both for a Bangla question, as `expand` gives them:
+        Bangla wording for an English typo let the other language's place (step 3) push
+        out an English answer on dev. The encoder still reads the question as typed."""
+        if not query.expanded:
+            return []
+        terms = analyze(query.text)
+        fixed = respelt(self.bm25, terms)
+        if fixed == terms:
+            return []
+        named = {g.concept for g, _ in matches(query.text, both=True)}
+        return [p.text for g, added in matches(" ".join(fixed), both=query.lang == "bn")
+                if g.concept not in named for p in added]
 
     def translation(self, query: Query) -> str | None:
         """The second reading (`translated`), on a corpus in two languages only."""

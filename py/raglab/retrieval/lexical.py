@@ -92,6 +92,22 @@ def alternatives(bm25: BM25, term: str) -> list[tuple[str, float]]:
     return out
 
 
+def respelt(bm25: BM25, terms: list[str]) -> list[str]:
+    """`terms` with each word the index lacks read as its nearest index word, when exactly one
+    is searched for it (`alternatives`); any other term as it is. What the query expansion
+    table is asked about a second time (`bilingual`): "রিচাজ" names a recharge only once it
+    reads as রিচার্জ.
+
+    >>> respelt(BM25([["agent", "fee"], ["cash", "out"]]), ["agnet", "fee", "zzz"])
+    ['agent', 'fee', 'zzz']
+    """
+    out = []
+    for t in terms:
+        found = alternatives(bm25, t) if t not in bm25.df else []
+        out.append(found[0][0] if len(found) == 1 else t)
+    return out
+
+
 def weighted_terms(bm25: BM25, terms: list[str]) -> tuple[list[str], list[float]]:
     """The query terms to score with BM25 and their weights (see the module docstring).
     A query whose terms the index all knows comes back unchanged, every weight 1.
