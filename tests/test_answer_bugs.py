@@ -1,6 +1,7 @@
 """What the customer sees for questions the answerer got wrong: a free allowance for a limit, a
 second quote that repeats the first, a half answer to a two-kind question, a denied name, one of
-two contacts offered, a worked example's value, where to see how many."""
+two contacts offered, a worked example's value, where to see how many, a "when" clause before a
+yes/no question."""
 
 import pytest
 
@@ -136,3 +137,13 @@ def test_a_question_of_asking_words_alone_is_not_answered(served, question):
     # It names nothing to look for: "how much" once quoted "Send money has a much higher count
     # limit …" at 0.86, over the threshold.
     assert served.ask(question).answer.abstained
+
+
+def test_a_when_clause_before_a_yes_no_question_does_not_ask_when(served):
+    # "When I …, will you …?" asks yes or no; "when" opening a clause with its own subject asks no
+    # time, and the delivery time of older statements was put in bold as the answer.
+    question = "When I ask for an old statement by email, will you call me to check it is really me?"
+    assert question_type(question) == "yesno"
+    assert question_type("When does a Shapla Pay account become dormant?") == "time"
+    assert "within 5 working days" not in shorts(served, question)
+
