@@ -1,12 +1,12 @@
 """What the customer sees for questions the answerer got wrong: a free allowance for a limit, a
 second quote that repeats the first, a half answer to a two-kind question, a denied name, one of
 two contacts offered, a worked example's value, where to see how many, a "when" clause before a
-yes/no question."""
+yes/no question, "you need to" for what one needs."""
 
 import pytest
 
 from helpers import docs
-from raglab.answer.asking import asks_only_limit, illustrates, only_price
+from raglab.answer.asking import asks_only_limit, illustrates, only_price, states_need
 from raglab.answer.sentences import COL, lang_of, stated_terms
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
@@ -147,3 +147,11 @@ def test_a_when_clause_before_a_yes_no_question_does_not_ask_when(served):
     assert question_type("When does a Shapla Pay account become dormant?") == "time"
     assert "within 5 working days" not in shorts(served, question)
 
+
+def test_you_need_to_do_something_is_not_what_one_needs(served):
+    # "you need to move your account" says what one must do; what it takes is the next sentence.
+    assert not states_need("When you change phones, you need to move your account to the new device.")
+    assert states_need("Moving to a new device needs an OTP sent to your registered number plus your NID number.")
+    assert states_need("You will need two things: your NID number and the amount of your last transaction.")
+    got = ask_json(served.ask("I changed my phone. What do I need to move my account to the new device?"))
+    assert "needs an OTP sent to your registered number plus your NID number" in got["answer"], got["answer"]
