@@ -1,7 +1,7 @@
 """What the customer sees for questions the answerer got wrong: a free allowance for a limit, a
 second quote that repeats the first, a half answer to a two-kind question, a denied name, one of
 two contacts offered, a worked example's value, where to see how many, a "when" clause before a
-yes/no question, "you need to" for what one needs."""
+yes/no question, "you need to" for what one needs, a worked example opening its paragraph."""
 
 import pytest
 
@@ -155,3 +155,14 @@ def test_you_need_to_do_something_is_not_what_one_needs(served):
     assert states_need("You will need two things: your NID number and the amount of your last transaction.")
     got = ask_json(served.ask("I changed my phone. What do I need to move my account to the new device?"))
     assert "needs an OTP sent to your registered number plus your NID number" in got["answer"], got["answer"]
+
+
+def test_a_worked_example_does_not_open_its_paragraph_as_its_point(served):
+    # "For example, if a relative sends you Tk 20,000, an incentive of Tk 500 is added …" opens
+    # its paragraph but illustrates the rule; the rule answers whether one has to apply.
+    got = ask_json(served.ask("Do I have to apply to get the 2.5% incentive when my brother sends money from Dubai?"))
+    assert got["answer"].startswith("The government incentive of 2.5% is added to your wallet automatically."), got["answer"]
+    # The example still answers the question whose case it is.
+    got = ask_json(served.ask("I paid Tk 500 at a grocery shop. How many points is that?"))
+    assert got["answer"].startswith("For example, a payment of Tk 500"), got["answer"]
+    assert "5 points" in [s["text"] for s in got["short_answers"]]
