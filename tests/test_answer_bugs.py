@@ -1,11 +1,12 @@
 """What the customer sees for questions the answerer got wrong: a free allowance for a limit, a
 second quote that repeats the first, a half answer to a two-kind question, a denied name, one of
-two contacts offered, a worked example's value, where to see how many."""
+two contacts offered, a worked example's value, where to see how many, a "when" clause before a
+yes/no question, "you need to" for what one needs, a worked example opening its paragraph."""
 
 import pytest
 
 from helpers import docs
-from raglab.answer.asking import asks_only_limit, illustrates, only_price
+from raglab.answer.asking import asks_only_limit, illustrates, only_price, states_need
 from raglab.answer.sentences import COL, lang_of, stated_terms
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
@@ -136,3 +137,32 @@ def test_a_question_of_asking_words_alone_is_not_answered(served, question):
     # It names nothing to look for: "how much" once quoted "Send money has a much higher count
     # limit …" at 0.86, over the threshold.
     assert served.ask(question).answer.abstained
+
+
+def test_a_when_clause_before_a_yes_no_question_does_not_ask_when(served):
+    # "When I …, will you …?" asks yes or no; "when" opening a clause with its own subject asks no
+    # time, and the delivery time of older statements was put in bold as the answer.
+    question = "When I ask for an old statement by email, will you call me to check it is really me?"
+    assert question_type(question) == "yesno"
+    assert question_type("When does a Shapla Pay account become dormant?") == "time"
+    assert "within 5 working days" not in shorts(served, question)
+
+
+def test_you_need_to_do_something_is_not_what_one_needs(served):
+    # "you need to move your account" says what one must do; what it takes is the next sentence.
+    assert not states_need("When you change phones, you need to move your account to the new device.")
+    assert states_need("Moving to a new device needs an OTP sent to your registered number plus your NID number.")
+    assert states_need("You will need two things: your NID number and the amount of your last transaction.")
+    got = ask_json(served.ask("I changed my phone. What do I need to move my account to the new device?"))
+    assert "needs an OTP sent to your registered number plus your NID number" in got["answer"], got["answer"]
+
+
+def test_a_worked_example_does_not_open_its_paragraph_as_its_point(served):
+    # "For example, if a relative sends you Tk 20,000, an incentive of Tk 500 is added …" opens
+    # its paragraph but illustrates the rule; the rule answers whether one has to apply.
+    got = ask_json(served.ask("Do I have to apply to get the 2.5% incentive when my brother sends money from Dubai?"))
+    assert got["answer"].startswith("The government incentive of 2.5% is added to your wallet automatically."), got["answer"]
+    # The example still answers the question whose case it is.
+    got = ask_json(served.ask("I paid Tk 500 at a grocery shop. How many points is that?"))
+    assert got["answer"].startswith("For example, a payment of Tk 500"), got["answer"]
+    assert "5 points" in [s["text"] for s in got["short_answers"]]

@@ -271,10 +271,13 @@ _ASKS_NEED = re.compile(both_nukta_forms(
     "| (?:কী|কি) (?:কী|কি )?(?:লাগ|দরকার|প্রয়োজন|তথ্য|কাগজ)|কোন কোন (?:তথ্য|কাগজ)|(?:কী|কি) নিয়ে যা"
     "| ki ki (?:lag|dorkar|proyojon|tottho|kagoj)| ki lag"))
 # "You need" states a need as its clause's subject and verb, not inside a condition or a
-# relative clause ("if you need to add more", "the amount you need", "what you need").
+# relative clause ("if you need to add more", "the amount you need", "what you need"), and not
+# before a verb: "you need to move your account" says what one must do, not what it takes. A
+# thing or a step may be the subject too ("Moving to a new device needs an OTP …").
 _STATES_NEED = re.compile(both_nukta_forms(
     "(?<! if)(?<! when)(?<! unless)(?<! what)(?<! whatever)(?<! amount)(?<! much)(?<! many)"
-    " (?:you|i|we|they|he|she) (?:will |would |also |only )?(?:need|needs) | (?:is|are) (?:needed|required) "
+    " (?:you|i|we|they|he|she) (?:will |would |also |only )?(?:need|needs) (?!to )| (?:is|are) (?:needed|required) "
+    "|(?<! never) needs (?:a|an|your|two|both) "
     "| requires? | (?:bring|take|have) (?:your|the|these|this|with you) "
     "|লাগবে|লাগে|দরকার|প্রয়োজন|সঙ্গে নিন|সাথে নিন|নিয়ে যান|নিয়ে আসুন"))
 

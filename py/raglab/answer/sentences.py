@@ -43,7 +43,8 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     announces what follows rather than saying it (1/0)
     rank            1 / (r + 1)
     score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
-    first           u opens its paragraph (1/0)
+    first           u opens its paragraph, and is no worked example (`asking.illustrates`) of
+                    another case than the question's (1/0)
     item            u is a list item (1/0)
     row             u is a table row or cell (1/0)
     inside          share of u's characters inside the chunk it was found through
@@ -359,6 +360,11 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     for t in terms:
         if t not in near and t not in said and t not in q.weights:
             novel += 1
+    # A worked example that opens its paragraph ("For example, if a relative sends you Tk 20,000 …")
+    # illustrates the rule stated before it; it does not state the paragraph's point as an opening
+    # sentence does, which is what `first` rewards. Unless it is the question's own case: it states
+    # a number the question states ("If I pay Tk 500 …": "For example, a payment of Tk 500 …").
+    example = illustrates(text) and not q.numbers & numbers_of(text)
     named = periods_of(text) if q.periods else frozenset()
     match = 1.0 if named and named <= q.periods else 0.0  # names only the asked period(s)
     clash = 1.0 if named and not named & q.periods else 0.0  # names only another one
@@ -369,7 +375,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("typed", typed), ("typed_near", near_typed), ("q_numbers", qnum),
                         ("echo", echo), ("negation", negation), ("steps", steps), ("imperative", orders), ("advice", advice), ("rank", 1.0 / (rank + 1)),
                         ("novel", math.log(1 + novel) / 4), ("intro", 1.0 if announces or text.rstrip().endswith(":") else 0.0),
-                        ("score_ratio", score_ratio), ("first", 1.0 if first else 0.0), ("item", 1.0 if item else 0.0),
+                        ("score_ratio", score_ratio), ("first", 1.0 if first and not example else 0.0), ("item", 1.0 if item else 0.0),
                         ("row", 1.0 if kind == "row" else 0.0), ("inside", inside),
                         ("length", math.log(1 + len(terms)) / 4),
                         ("need", 1.0 if q.need and states_need(text) else 0.0),
