@@ -23,7 +23,7 @@ from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
 from raglab.text.analyzer import analyze, tokens, words
-from raglab.text.answertypes import question_types
+from raglab.text.answertypes import asking_sentences, question_types
 from raglab.text.limits import index_heading
 from raglab.text.numbers import numbers
 
@@ -106,7 +106,8 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     echo_types(question, qtype), lang_of(reading or question), tuple(question_types(question)),
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
-                    contrast=asked_halves(question))
+                    contrast=asked_halves(question),
+                    asked=frozenset(t for t in analyze(" ".join(asking_sentences(question))) if t in weights))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,

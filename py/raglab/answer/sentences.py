@@ -79,7 +79,7 @@ from raglab.text.tables import read_table
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
             "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
             "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length",
-            "period_match", "period_clash", "row_period", "need", "contrast_clash")
+            "period_match", "period_clash", "row_period", "need", "contrast_clash", "ask_cover")
 COL = {name: i for i, name in enumerate(FEATURES)}
 # Words that answer a yes/no question in the negative ("not", "never", "না", "নেই").
 NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", "না", "নেই", "নয়", "কখনো", "শুধু", "ফ্রি"])
@@ -192,6 +192,7 @@ class Question:
     upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
     need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
     contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`asking.asked_halves`)
+    asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -379,7 +380,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("row", 1.0 if kind == "row" else 0.0), ("inside", inside),
                         ("length", math.log(1 + len(terms)) / 4),
                         ("need", 1.0 if q.need and states_need(text) else 0.0),
-                        ("contrast_clash", 1.0 if clashes(q.contrast, text, heading) else 0.0)):
+                        ("contrast_clash", 1.0 if clashes(q.contrast, text, heading) else 0.0),
+                        ("ask_cover", mass(found & q.asked) / mass(q.asked) if q.asked and mass(q.asked) > 0 else 0.0)):
         row[COL[name]] = value
     return row
 
