@@ -136,3 +136,14 @@ def test_a_question_of_asking_words_alone_is_not_answered(served, question):
     # It names nothing to look for: "how much" once quoted "Send money has a much higher count
     # limit …" at 0.86, over the threshold.
     assert served.ask(question).answer.abstained
+
+
+def test_the_other_fact_in_the_other_language_is_swapped_for_the_twin_of_what_it_adds(served):
+    # The English "The minimum recharge is Tk 20 and the maximum is Tk 1,000" comes second for the
+    # maximum; read for its first value (Tk 20) its twin was the Bangla minimum already shown, and
+    # the maximum was dropped. Its twin is the Bangla unit stating what it adds.
+    for question in ("মোবাইল রিচার্জে সবচেয়ে কম কত আর সবচেয়ে বেশি কত টাকা দেওয়া যায়?",
+                     "রিচার্জ করতে কমপক্ষে কত টাকা লাগে আর সর্বোচ্চ কত টাকা?"):
+        got = ask_json(served.ask(question))
+        assert [s["text"] for s in got["short_answers"]] == ["২০ টাকা", "১,০০০ টাকা পর্যন্ত"], got
+        assert got["answer"].split("\n")[1] == "একবারে সর্বোচ্চ ১,০০০ টাকা পর্যন্ত রিচার্জ করা যায়।", got
