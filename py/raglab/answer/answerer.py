@@ -28,7 +28,7 @@ from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_q
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.results import Answer, Quote, ShortAnswer
-from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, softmax, speaks_to
+from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
@@ -213,6 +213,7 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
             and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
     for step in (0, 1, 2):
         second = second or next((c for c in pool if _other_fact(q, best, c, step)), None)
+    fact = second  # the other fact, read for the values the best unit does not state
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)
@@ -229,7 +230,9 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     # A further quote in the other language: its twin in the question's language when one states
     # the same values, or nothing when that twin is the unit already shown.
     kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if two else [q.qtype]
-    picked = [c for c in (c if c is best else own_twin(q, c, order, [best], kinds) for c in picked) if c is not None]
+    known = numbers_of(best.unit.text)
+    picked = [c for c in (c if c is best else own_twin(q, c, order, [best], kinds, known if c is fact else frozenset())
+                          for c in picked) if c is not None]
     if len(picked) == 2 and word_count(picked[0].quote.text) + word_count(picked[1].quote.text) > MAX_WORDS:
         picked = [best]
     citations = []

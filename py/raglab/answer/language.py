@@ -72,14 +72,22 @@ def stated_values(q: Question, text: str, kinds: list[str]) -> frozenset[str]:
     return numbers_of(text)
 
 
-def own_twin(q: Question, c, order: list, shown: list, kinds: list[str]):
+def own_twin(q: Question, c, order: list, shown: list, kinds: list[str], known: frozenset[str] = frozenset()):
     """What to quote for `c`, a unit to add to the `shown` ones and read for the answer types
     `kinds`: `c` itself when it is in the question's language or states no number; else the best
     candidate of `order` in the question's language that states every value `c` answers with (a
-    shown one means: add nothing, None); `c` when there is none."""
+    shown one means: add nothing, None); `c` when there is none. `known` are the values of the
+    first fact when `c` is quoted for the other one: when the value `c` answers with is one of
+    them ("The minimum recharge is Tk 20 and the maximum is Tk 1,000" after "সর্বনিম্ন ২০ টাকা"
+    reads Tk 20 first), its other values are the fact it adds, and its twin is the unit stating
+    those ("সর্বোচ্চ ১,০০০ টাকা"), not the first fact's unit again."""
     if lang_of(c.unit.text) == q.lang:
         return c
     values = stated_values(q, c.unit.text, kinds)
+    if known and values and values <= known:
+        values = numbers_of(c.unit.text) - known
+        if not values:  # it states the first fact's values alone: its twin is the unit shown
+            return None
     if not values:
         return c
     for _, other in order:
