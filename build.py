@@ -1139,7 +1139,10 @@ def cmd_vectors(args) -> None:
 def _pytest(marks: str, workers: int, extra: list[str]) -> int:
     """One pytest run over the tests `marks` selects; `workers` > 1 spreads test files over
     that many processes (pytest-xdist), each file kept on one so its fixtures are built once."""
-    spread = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
+    # In the order tests/conftest.py sorts them (longest file first): xdist would otherwise hand
+    # out the files with the most tests first, and a long file of few tests (the answerer's
+    # re-fit) started last and ran alone.
+    spread = ["-n", str(workers), "--dist", "loadfile", "--no-loadscope-reorder"] if workers > 1 else []
     log(f"pytest -m '{marks}'" + (f" on {workers} processes" if spread else ""))
     # Bytecode is cached even where the environment turns that off: the suite starts a
     # Python process (a worker, a CLI run) hundreds of times, each else compiling every

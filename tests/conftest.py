@@ -186,9 +186,11 @@ BROWSER_FIXTURES = {"dist_dir", "site_url", "browser", "browser_context", "app_p
 
 
 # Run first, longest first: when the suite is spread over processes (a file per process,
-# `build.py test`) the short files then fill the gaps, instead of one long file (the
-# results grid, the answerer's re-fit) starting last and running alone.
-LONGEST_FIRST = ("test_parity.py", "test_compare.py", "test_fit_answerer.py", "test_browser_boundary.py",
+# `build.py test`, which keeps this order) the short files then fill the gaps, instead of one
+# long file (the results grid, the answerer's re-fit) starting last and running alone. Each
+# process is handed two files at the start: the third goes after the parity tests, to the
+# process whose Chromium and page are already up, so it is a browser file.
+LONGEST_FIRST = ("test_parity.py", "test_compare.py", "test_browser_boundary.py", "test_fit_answerer.py",
                  "test_docs.py", "test_browser_details.py")
 
 

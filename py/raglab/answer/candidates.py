@@ -12,22 +12,25 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Callable
 
 from raglab.answer.asking import asked_halves, asks_limit, asks_more, asks_need, halves_of, negated, negated_loosely, periods_of
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Quote
-from raglab.answer.sentences import Question, Text, echo_types, features, lang_of, prefix_index, set_context
+from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
-from raglab.text.analyzer import analyze, tokens, words
+from raglab.text.analyzer import analyze, scoped, tokens, words
 from raglab.text.answertypes import asking_sentences, question_types
 from raglab.text.limits import index_heading
 from raglab.text.numbers import numbers
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
+# Question-and-chunk readings a computation remembers at most (`_units_read`; an evaluation drops
+# them at each chunker, `analyzer.forget_scoped`): some kilobytes each, and the page runs comparisons too.
+MEMO_LIMIT = 10_000
 # The words that ask (how much, how long, কত, কয়বার, কোথায়, and their Banglish spellings): no
 # answer states them ("Tk 25,000 a day" answers "how much"), so as question terms they only
 # dilute every unit's coverage, and, being rare in the articles, they weigh the most ("much"
@@ -159,57 +162,115 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
     if not q.weights or q.total <= 0:
         return []
     top = scores[0] if scores else 0.0
-    mass = lambda terms: _mass(terms, q.weights)  # noqa: E731
     out: list[Candidate] = []
     prev_of: list[int | None] = []
     next_of: list[int | None] = []
     cover: dict[int, float] = {}
     keys: dict[tuple, int] = {}
     seen: set = set()
+    remembered, asked = scoped("candidates"), None
+    if remembered is not None:  # the question's number in this computation: its key hashed once here
+        questions = scoped("candidate questions")
+        assert questions is not None  # scoped together with `remembered`
+        asked = questions.setdefault(_question_key(q), len(questions))
     for rank, chunk in enumerate(chunks):
         ratio = scores[rank] / top if scores and top > 0 else 1.0
-        doc, text, base, units = units_of(chunk, docs)
-        cs, ce = chunk.start - base, chunk.end - base
-        for i, u in enumerate(units):
-            if not (u.start < ce and cs < u.end):
-                continue
-            key = (chunk.doc, base + u.start, base + u.end, u.focus_start)
+        for key, read in _units_read(q, chunk, docs, remembered, asked):
             if key in seen:
                 continue
             seen.add(key)
-            info = text_info(u.text)
-            if not info.terms:
+            if read is None:
                 continue
-            items: tuple[Quote, ...] = ()
-            if may_introduce(u, info.terms):  # never quoted without the list it announces
-                items = _listed(chunk, introduced(text, u.end), base)
-                if not items and introduces(u) or items and word_count(u.text) + word_count(" ".join(x.text for x in items)) > MAX_WORDS:
-                    continue
-            heading = heading_of(u, chunk, doc)
-            in_heading = _present(heading_terms(heading), q.weights, q.aliases)
-            found = _present(info.terms, q.weights, q.aliases, info, q.negated)
-            lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
-            inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
-            first = i == 0 or units[i - 1].block != u.block
-            row = features(q, found, in_heading, mass, u.text, info, rank, ratio, first, u.kind, inside, lead, bool(items),
-                           " ".join(heading) if q.contrast else "")
-            quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
-                          "row" if u.kind == "row" else "sentence")
-            p, n = _neighbours(units, i)
-            for j, slot in ((p, prev_of), (n, next_of)):
-                if j is None:
+            c, neighbours = read
+            row = list(c.features)
+            row[COL["rank"]], row[COL["score_ratio"]] = 1.0 / (rank + 1), ratio
+            for near, slot in zip(neighbours, (prev_of, next_of)):
+                if near is None:
                     slot.append(None)
                     continue
-                nkey = (chunk.doc, base + units[j].start, base + units[j].end, units[j].focus_start)
+                nkey, share = near
                 if nkey not in keys:
                     keys[nkey] = len(keys)
-                    ni = text_info(units[j].text)
-                    cover[keys[nkey]] = mass(_present(ni.terms, q.weights, q.aliases, ni, q.negated)) / q.total
+                    cover[keys[nkey]] = share
                 slot.append(keys[nkey])
-            out.append(Candidate(u, quote, info.terms, frozenset(found), row, rank, base,
-                                 None if p is None else base + units[p].start, None if n is None else base + units[n].start,
-                                 frozenset(in_heading), items, halves_of(u.text, " ".join(heading))))
+            out.append(replace(c, features=row, rank=rank))
     set_context([c.features for c in out], prev_of, next_of, cover)
+    return out
+
+
+def _units_read(q: Question, chunk: Chunk, docs: dict | None, remembered: dict | None, asked: int | None) -> list[tuple]:
+    """Per unit around `chunk`, in order: (its key, None when it is no candidate, else (the
+    candidate at rank 0 and score ratio 1, the (key, coverage) of the units before and after
+    it)). None of it depends on the chunk's rank or score, and a comparison asks each question
+    under every retriever of a chunker, mostly over the same chunks: within one `with memo():`
+    block it is read once per question and chunk (`remembered`, `analyzer.scoped`; `asked`: the
+    question's number there)."""
+    if remembered is None:
+        return _read_units(q, chunk, docs)
+    doc = docs.get(chunk.doc) if docs else None
+    key = (asked, chunk.id, chunk.doc, chunk.start, chunk.end, chunk.heading, chunk.text, id(doc))
+    got = remembered.get(key)
+    if got is None or got[0] is not doc:  # holding the Document keeps its id from being reused
+        if len(remembered) >= MEMO_LIMIT:  # bounded: the page runs comparisons too
+            remembered.clear()
+        got = remembered[key] = (doc, _read_units(q, chunk, docs))
+    return got[1]
+
+
+def _question_key(q: Question) -> tuple:
+    """Everything a Question holds, hashable (its dicts as their items in order)."""
+    return tuple(_hashable(getattr(q, f.name)) for f in fields(q))
+
+
+def _hashable(value):
+    if isinstance(value, dict):
+        return tuple((k, _hashable(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
+    mass = lambda terms: _mass(terms, q.weights)  # noqa: E731
+    doc, text, base, units = units_of(chunk, docs)
+    cs, ce = chunk.start - base, chunk.end - base
+    out: list[tuple] = []
+    for i, u in enumerate(units):
+        if not (u.start < ce and cs < u.end):
+            continue
+        key = (chunk.doc, base + u.start, base + u.end, u.focus_start)
+        info = text_info(u.text)
+        if not info.terms:
+            out.append((key, None))
+            continue
+        items: tuple[Quote, ...] = ()
+        if may_introduce(u, info.terms):  # never quoted without the list it announces
+            items = _listed(chunk, introduced(text, u.end), base)
+            if not items and introduces(u) or items and word_count(u.text) + word_count(" ".join(x.text for x in items)) > MAX_WORDS:
+                out.append((key, None))
+                continue
+        heading = heading_of(u, chunk, doc)
+        in_heading = _present(heading_terms(heading), q.weights, q.aliases)
+        found = _present(info.terms, q.weights, q.aliases, info, q.negated)
+        lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
+        inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
+        first = i == 0 or units[i - 1].block != u.block
+        row = features(q, found, in_heading, mass, u.text, info, 0, 1.0, first, u.kind, inside, lead, bool(items),
+                       " ".join(heading) if q.contrast else "")
+        quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
+                      "row" if u.kind == "row" else "sentence")
+        p, n = _neighbours(units, i)
+        neighbours: list[tuple | None] = []
+        for j in (p, n):
+            if j is None:
+                neighbours.append(None)
+                continue
+            ni = text_info(units[j].text)
+            neighbours.append(((chunk.doc, base + units[j].start, base + units[j].end, units[j].focus_start),
+                               mass(_present(ni.terms, q.weights, q.aliases, ni, q.negated)) / q.total))
+        out.append((key, (Candidate(u, quote, info.terms, frozenset(found), row, 0, base,
+                                    None if p is None else base + units[p].start, None if n is None else base + units[n].start,
+                                    frozenset(in_heading), items, halves_of(u.text, " ".join(heading))), neighbours)))
     return out
 
 

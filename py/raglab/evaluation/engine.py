@@ -1,5 +1,4 @@
-"""The evaluation engine behind `raglab compare`: every chunker x retriever on one
-golden split, scored on spans.
+"""The evaluation engine behind `raglab compare`: every chunker x retriever on one golden split, scored on spans.
 
 The question this answers is "which configuration should I serve, and how sure am I?".
 For each configuration (chunker, retriever, query expansion on/off) it runs every
@@ -38,7 +37,7 @@ from raglab.evaluation.stats import MIN_TUNING_QUESTIONS, STAGE_HELP, STAGES, TH
 from raglab.pipeline import POOL, Config, Pipeline, check_k
 from raglab.retrieval.ranking import Query
 from raglab.retrieval.registry import RETRIEVERS, first_stage
-from raglab.text.analyzer import analyze, memo, words
+from raglab.text.analyzer import analyze, forget_scoped, memo, words
 
 SPLITS = ("dev", "test", "all")
 MRR_DEPTH = 10  # MRR and the second nDCG are cut at 10 whatever k is
@@ -308,6 +307,7 @@ def evaluate_configs(docs, asked, configs, k: int, min_coverage: float, progress
                 built[key] = Pipeline(docs, config, stage)
             pipe = built[key].with_config(config)  # the index depends only on chunker and retriever
             if config.chunker not in covers:
+                forget_scoped()  # the answerer's readings of the last chunker's chunks (`candidates._units_read`)
                 covers[config.chunker] = coverage_index(pipe.chunks, asked, min_coverage)
                 label_ids[config.chunker] = {qid: [pipe.chunks[i].id for i in found]
                                              for qid, found in covers[config.chunker].items()}

@@ -185,6 +185,7 @@ def _decode(text: str, rows: list) -> list[Token]:
 # Like the prebuilt table it can only change the time, never a result; it is dropped when
 # the computation ends, so memory does not grow across calls.
 _MEMO: dict[str, tuple] | None = None
+_SCOPED: dict[str, dict] = {}  # other modules' memos of the same computation, dropped with it
 
 
 @contextlib.contextmanager
@@ -199,6 +200,20 @@ def memo():
     finally:
         if not outer:
             _MEMO = None
+            _SCOPED.clear()
+
+
+def scoped(name: str) -> dict | None:
+    """Inside a `with memo():` block, a dict of its own for another module's memo (named
+    `name`), dropped when the block ends (or at `forget_scoped`); None outside one, where
+    nothing is remembered."""
+    return None if _MEMO is None else _SCOPED.setdefault(name, {})
+
+
+def forget_scoped() -> None:
+    """Drop the other modules' memos of the computation, keeping the tokens: for a caller
+    that knows what they remember will not recur (an evaluation moving to another chunker)."""
+    _SCOPED.clear()
 
 
 def tokens(text: str) -> list[Token]:
