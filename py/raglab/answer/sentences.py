@@ -56,6 +56,8 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     contrast_clash  q names one half of a contrast (cash in / cash out, the minimum / the
                     maximum) and u names only the other (`asking.clashes`; its heading
                     speaks for a unit that names neither half) (1/0)
+    ask_cover       share of the idf mass of q's terms in its asking sentences (`Question.asked`,
+                    a question that tells a story first) found in u (0 when q has no such terms)
 
 The confidence of an answer is a second logistic fit (`CONFIDENCE_FEATURES`): the probability
 that the shown answer states the fact, with unanswerable questions as negatives.
