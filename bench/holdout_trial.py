@@ -12,7 +12,8 @@ threshold is chosen on them by the risk rule as `raglab compare --split dev` cho
 about the articles the set covered least, before anything was fitted on them) are then answered
 by that fit and judged at each threshold: what a customer's new question meets. Variants: folds
 by question (served) or by fact (a fact asked in one fold is asked in no other, so the out-of-fold
-answers cannot lean on its twin or its paraphrase), the confidence's L2, and its signals (`--cols`,
+answers cannot lean on its paraphrase; its twin in the other language's article is quoted in other
+words, so it counts as another fact), the confidence's L2, and its signals (`--cols`,
 each set a subset of `CONFIDENCE_FEATURES`). The test split is never read.
 """
 
@@ -34,7 +35,8 @@ from raglab.text.analyzer import memo  # noqa: E402
 
 
 def fact_key(q):
-    """Questions about one fact (their first evidence passage) share a key."""
+    """Questions about one fact share a key: the article (either language's id) and opening of the
+    evidence passage that sorts first."""
     return min((e.doc[3:], e.quote[:40]) for e in q.evidence) if q.evidence else ("", q.id)
 
 

@@ -287,6 +287,21 @@ def test_a_misspelt_cue_word_asks_for_the_same_answer_type(pipe, typo, right):
     assert typed_question(typo, None) == typo
 
 
+@pytest.mark.parametrize("typo, right, want", [
+    ("My phone broke last week. How do I move my acount to a new phone?",
+     "My phone broke last week. How do I move my account to a new phone?", {"account", "move", "new", "phone"}),
+    ("cash out er daily limit koto taka?", "ক্যাশ আউট এর daily limit কত টাকা?", set()),
+])
+def test_the_asking_sentences_are_read_as_the_question_terms_are(pipe, typo, right, want):
+    # ask_cover reads the terms of the sentences that ask. A misspelt word there ("acount") is
+    # respelt as in the question's terms; a Banglish question's cue text (its typed words, then
+    # their reading) is one asking sentence, not two, so it asks with no story, as in Bangla.
+    def asked(question):
+        hits = pipe.search(question)
+        return pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits]).q.asked
+    assert asked(typo) == asked(right) == want
+
+
 def test_a_word_the_index_reads_otherwise_is_not_respelt_for_the_answer_type(pipe):
     # "acount" is one edit from the cue word "amount", but the index reads it as "account".
     from raglab.answer.respell import typed_question

@@ -228,7 +228,8 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     if second is not None:
         picked.append(second)
     # A further quote in the other language: its twin in the question's language when one states
-    # the same values, or nothing when that twin is the unit already shown.
+    # the same values (for the other fact, the values it adds to the best unit's), or nothing when
+    # that twin is the unit already shown.
     kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if two else [q.qtype]
     known = numbers_of(best.unit.text)
     picked = [c for c in (c if c is best else own_twin(q, c, order, [best], kinds, known if c is fact else frozenset())

@@ -103,6 +103,9 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
+    # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
+    # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
+    asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
                     question, unmatched,
@@ -110,7 +113,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
                     contrast=asked_halves(question),
-                    asked=frozenset(t for t in analyze(" ".join(asking_sentences(question))) if t in weights))
+                    asked=frozenset(t for t in asking if t in weights))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,

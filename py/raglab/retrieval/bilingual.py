@@ -237,7 +237,8 @@ class BilingualRetriever:
         """What the BM25 side reads: the question, and with expansion on, the table's
         phrases in both languages. A question that already holds its own language's phrases
         reads them alone, unless it names a detail only the other language's articles word
-        (`beyond_own_language`): there only that wording can meet the text."""
+        (`beyond_own_language`): there only that wording can meet the text. Then the phrases
+        of the concepts it names only through a misspelt word (`respelt_expansion`)."""
         both = query.expansion or (query.expanded and beyond_own_language(query.text))
         text = expand(query.text, both=True).full if both else query.full
         extra = self.respelt_expansion(query)
