@@ -29,7 +29,8 @@ from raglab.text.numbers import numbers
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
 # Question-and-chunk readings a computation remembers at most (`_units_read`; an evaluation drops
-# them at each chunker, `analyzer.forget_scoped`): some kilobytes each, and the page runs comparisons too.
+# them at each chunker, `analyzer.forget_scoped`): about ten kilobytes each, so at most some 100 MB,
+# which the page, running comparisons too, can hold; below a chunker's count (questions x chunks) it would thrash.
 MEMO_LIMIT = 10_000
 # The words that ask (how much, how long, কত, কয়বার, কোথায়, and their Banglish spellings): no
 # answer states them ("Tk 25,000 a day" answers "how much"), so as question terms they only
