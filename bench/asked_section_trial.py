@@ -1,0 +1,136 @@
+"""The asked section of an article the top three hold twice: a trial, dev split only, not served.
+
+    python bench/asked_section_trial.py                   # recursive chunks, as served
+    python bench/asked_section_trial.py --chunker fixed
+
+A question told as a story names its article in the story, and the article's sections that
+match the story best can take two of the top three while the section the asking sentence
+means ranks below them. The rule tried: when two of `bilingual`'s top three (after the other
+language's place) come from one article, that article's chunk that BM25 scores best on the
+asking sentences alone (`answertypes.asking_sentences`; none for a question of one sentence)
+is put in before the one of its chunks there that they score lowest, if it scores higher.
+Two ways of making room: `insert`, the rest move down one (whatever was third leaves the
+top three, another article's chunk too); `keep`, the article keeps the places it held and
+its last chunk there comes fourth (another article's chunk, a second fact's or the other
+language's, stays). Each question is ranked as served, then with each rule; per slice,
+recall@3 and MRR@10 before and after, the paired bootstrap of the difference
+(`evaluation.stats.paired`), and every question whose top three gain or lose the evidence.
+Nothing is fitted and test questions are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "py"))
+
+from fitting import served_queries  # noqa: E402
+from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
+from raglab.corpus.chunking import chunk_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.evaluation.engine import coverage_index  # noqa: E402
+from raglab.evaluation.metrics import resamples  # noqa: E402
+from raglab.evaluation.stats import paired  # noqa: E402
+from raglab.retrieval.bilingual import SLOT, BilingualRetriever  # noqa: E402
+from raglab.retrieval.lexical import weighted_terms  # noqa: E402
+from raglab.retrieval.ranking import Hit, rounded  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
+from raglab.text.answertypes import asking_sentences  # noqa: E402
+
+RULES = ("insert", "keep")
+
+
+def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str], rule: str) -> list[Hit]:
+    """`hits` (best first) with the asked section put in by `rule` (see the module docstring).
+    Ties: the earlier chunk is the best, the later place the lowest.
+
+    >>> hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(5, 0.7), Hit(2, 0.6)]
+    >>> docs = ["a", "a", "a", "b", "b", "c"]
+    >>> [h.index for h in with_asked_section(hits, {2: 3.0, 0: 1.0}, docs, "insert")]
+    [0, 2, 1, 5]
+    >>> [h.index for h in with_asked_section(hits, {2: 3.0, 0: 1.0}, docs, "keep")]
+    [0, 2, 5, 1]
+    >>> [h.index for h in with_asked_section(hits, {2: 3.0}, ["a", "b", "a", "b", "b", "c"], "keep")]
+    [0, 1, 5, 2]
+    """
+    if len(hits) < SLOT:
+        return hits
+    top = [docs[h.index] for h in hits[:SLOT]]
+    doc = next((d for d in sorted(set(top)) if top.count(d) >= 2), None)
+    own = [i for i in sorted(asked) if docs[i] == doc]
+    if not own:
+        return hits
+    best = max(own, key=lambda i: (rounded(asked[i]), -i))
+    places = [k for k in range(SLOT) if top[k] == doc]
+    held = [hits[k].index for k in places]
+    if best in held:
+        return hits
+    weakest = min(range(len(held)), key=lambda n: (rounded(asked.get(held[n], 0.0)), -n))
+    if rounded(asked[best]) <= rounded(asked.get(held[weakest], 0.0)):
+        return hits
+    rest = [h for h in hits if h.index != best]
+    if rule == "insert":
+        at = places[weakest]
+        return rest[:at] + [Hit(best, hits[at].score)] + rest[at:]
+    held.insert(weakest, best)
+    out = list(hits[:SLOT])
+    for k, i in zip(places, held):
+        out[k] = Hit(i, hits[k].score)  # scores stay with the places: they never rise down the list
+    return out + [Hit(held[-1], hits[SLOT - 1].score)] + rest[SLOT:]
+
+
+def first_rank(hits: list[Hit], relevant) -> int | None:
+    return next((k for k, h in enumerate(hits, 1) if h.index in relevant), None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chunker", default="recursive")
+    args = parser.parse_args()
+    docs = load_corpus(bundled_corpus_dir())
+    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)
+                 if q.split == "dev" and q.answerable]
+    chunks = chunk_corpus(docs, args.chunker)
+    cover = coverage_index(chunks, questions, 0.5)
+    r = BilingualRetriever(chunks, chunker=args.chunker)
+    chunk_docs = [c.doc for c in chunks]
+    ranks: dict[str, list[int | None]] = {"served": []}
+    ranks.update({rule: [] for rule in RULES})
+    for q, query in zip(questions, served_queries(docs, questions)):
+        served = r.search(query, 10)
+        ranks["served"].append(first_rank(served, cover[q.id]))
+        asking = asking_sentences(query.text)
+        asked = r.bm25.scores(*weighted_terms(r.bm25, analyze(" ".join(asking)))) if asking else {}
+        for rule in RULES:
+            hits = with_asked_section(served, asked, chunk_docs, rule)[:10]
+            ranks[rule].append(first_rank(hits, cover[q.id]))
+    groups = {"all": list(range(len(questions)))}
+    for n, q in enumerate(questions):
+        groups.setdefault(q.kind, []).append(n)
+        groups.setdefault(q.lang, []).append(n)
+    for rule in RULES:
+        print(f"\n## {rule}\n\n| slice | n | recall@3 before → after | paired 95% | MRR@10 before → after | paired 95% |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for name, members in sorted(groups.items()):
+            draws = resamples(len(members))
+            cells = []
+            for measure in (lambda k: 1.0 if k is not None and k <= 3 else 0.0, lambda k: 1.0 / k if k else 0.0):
+                before = [measure(ranks["served"][n]) for n in members]
+                after = [measure(ranks[rule][n]) for n in members]
+                p = paired(after, before, draws)
+                cells += [f"{sum(before) / len(before):.3f} → {sum(after) / len(after):.3f}",
+                          "n/a" if p["low"] is None else f"[{p['low']:+.3f}, {p['high']:+.3f}]"]
+            print(f"| {name} | {len(members)} | " + " | ".join(cells) + " |")
+        for n, q in enumerate(questions):
+            a, b = ranks["served"][n], ranks[rule][n]
+            won, had = b is not None and b <= 3, a is not None and a <= 3
+            if won != had:
+                print(f"{'gained' if won else 'lost'} {q.id} ({q.kind}, {q.lang}): {a} → {b}")
+
+
+if __name__ == "__main__":
+    main()
