@@ -247,3 +247,85 @@ def typed_spans(text: str) -> list[Span]:
         if all(stop <= s.start or start >= s.end for s in taken):
             taken.append(Span(stype, start, stop))
     return sorted(taken, key=lambda s: s.start)
+
+
+# The situation a one-sentence question is asked in ("if I turn off the offer messages, will I
+# still get my OTP?", "A stranger says they sent me money by mistake; what should I do first?"):
+# the customer restates the case before (or after) asking, and a unit that holds only the case's
+# words restates it too, while the one that answers holds the asking clause's. Clauses open at
+# , ; : and at an English subordinator; a clause opened by one tells the situation, unless "when"
+# is followed by an auxiliary ("When does the review finish?" asks a time).
+_SITUATION = frozenset("if when after before once while since unless".split())
+_AUX = frozenset("am are is was were will would can could do does did shall should may might must has have had".split())
+_PRONOUN = frozenset("i you u we he she it they".split())
+_WH = frozenset("what which who whom whose where when why how".split())  # an English clause opened so asks
+# A Bangla conditional verb ends in লে ("যাচাই প্রত্যাখ্যাত হলে", "টাকা গেলে", "রিপোর্ট করলে") and closes
+# the situation's clause; the participles and nouns that end so are none ("ভুলে গেছি", "চলে গেছে", "ছেলে").
+_BN_NOT_IF = frozenset(["বলে", "চলে", "ফেলে", "ছেলে", "মেলে", "কালে"])
+# Bangla asking words a clause that asks holds even where no cue of the table matches ("… কি ফ্রিতে পাঠাতে পারব?").
+_BN_ASKING = frozenset(["কি", "কী", "কেন", "কোন", "কোনটা", "কোনটি", "কিভাবে", "কীভাবে", "কোথায়", "কখন", "কবে", "কত"])
+_CLAUSE_TOKEN = re.compile("[0-9\u09e6-\u09ef][0-9\u09e6-\u09ef,.]*[0-9\u09e6-\u09ef]|[A-Za-z']+|[\u0980-\u09ff]+|[,;:]")
+
+
+def _bn_conditional(word: str) -> bool:
+    return len(word) >= 3 and word.endswith("লে") and not word.endswith("ুলে") and word not in _BN_NOT_IF
+
+
+def _clauses(sentence: str) -> list[list[str]]:
+    """The words of a sentence in clauses (see above)."""
+    out: list[list[str]] = [[]]
+    words = [m.group(0) for m in _CLAUSE_TOKEN.finditer(sentence)]
+    for i, w in enumerate(words):
+        low = w.lower()
+        cur = out[-1]
+        if w in ",;:":
+            out.append([])
+            continue
+        opened = bool(cur) and cur[0].lower() in _SITUATION
+        # "if i turn off the offer msgs will i stil get …": an auxiliary and a pronoun after a
+        # situation opened without a comma start the asking clause
+        nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+        if cur and (low in _SITUATION or opened and len(cur) > 1 and low in _AUX and nxt in _PRONOUN):
+            out.append([w])
+        else:
+            cur.append(w)
+        if _bn_conditional(w):
+            out.append([])
+    return [c for c in out if c]
+
+
+def _tells(clause: list[str], after: list[list[str]]) -> bool:
+    """Whether a clause tells the situation rather than asks: opened by a subordinator, closed by
+    a Bangla conditional, or, before the last clause, asking nothing. `after`: the clauses after
+    it; a conditional before a last clause of one word is what is asked ("… ফটোকপি নিয়ে গেলে
+    চলবে?", will a photocopy do)."""
+    first = clause[0].lower()
+    if first in _SITUATION and not (first == "when" and len(clause) > 1 and clause[1].lower() in _AUX):
+        return True
+    if _bn_conditional(clause[-1]):
+        return not (len(after) == 1 and len(after[0]) == 1)
+    if not after or first in _WH or first in _AUX:
+        return False
+    return not _cue_hits(" ".join(clause)) and not _BN_ASKING.intersection(clause)
+
+
+def asked_part(text: str) -> str:
+    """The words of a question that ask: its asking sentences (`asking_sentences`) less the
+    clauses that tell the situation (see above); "" when the question is one sentence with no
+    such clause (it all asks).
+
+    >>> asked_part("if i turn off the offer msgs will i stil get my transaction sms n otp")
+    'will i stil get my transaction sms n otp'
+    >>> asked_part("Will I get a message when my account closure is complete?")
+    'Will I get a message'
+    >>> asked_part("How much can I borrow, and at what interest rate?")
+    ''
+    """
+    told = asking_sentences(text)
+    parts, dropped = [], False
+    for sentence in told or [text]:
+        clauses = _clauses(sentence)
+        kept = [c for i, c in enumerate(clauses) if not _tells(c, clauses[i + 1:])] or clauses
+        dropped = dropped or len(kept) < len(clauses)
+        parts.append(" ".join(" ".join(c) for c in kept))
+    return " ".join(parts) if told or dropped else ""
