@@ -82,7 +82,7 @@ from raglab.text.tables import read_table
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
             "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
             "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length",
-            "period_match", "period_clash", "row_period", "need", "contrast_clash", "ask_cover", "restates")
+            "period_match", "period_clash", "row_period", "need", "contrast_clash", "ask_cover")
 COL = {name: i for i, name in enumerate(FEATURES)}
 # Words that answer a yes/no question in the negative ("not", "never", "না", "নেই").
 NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", "না", "নেই", "নয়", "কখনো", "শুধু", "ফ্রি"])
@@ -384,8 +384,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("length", math.log(1 + len(terms)) / 4),
                         ("need", 1.0 if q.need and states_need(text) else 0.0),
                         ("contrast_clash", 1.0 if clashes(q.contrast, text, heading) else 0.0),
-                        ("ask_cover", mass(found & q.asked) / mass(q.asked) if q.asked and mass(q.asked) > 0 else 0.0),
-                        ("restates", 1.0 if q.asked and found and not found & q.asked else 0.0)):
+                        ("ask_cover", mass(found & q.asked) / mass(q.asked) if q.asked and mass(q.asked) > 0 else 0.0)):
         row[COL[name]] = value
     return row
 
