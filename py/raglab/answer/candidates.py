@@ -23,7 +23,7 @@ from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
 from raglab.text.analyzer import analyze, scoped, tokens, words
-from raglab.text.answertypes import asked_part, question_types
+from raglab.text.answertypes import asking_sentences, question_types
 from raglab.text.limits import index_heading
 from raglab.text.numbers import numbers
 
@@ -104,10 +104,9 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
-    # The asking sentences' terms less their situation clauses', read as `question_terms` are: in
-    # the reading (a Banglish question's cue text is its typed words and their reading, two
-    # sentences that both ask) and respelt.
-    asking = respell(analyze(asked_part(reading or question)), closest, SAME_WORDS.keys())[0]
+    # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
+    # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
+    asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
                     question, unmatched,

@@ -326,10 +326,6 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     pair_share = pair_hits / len(q.pairs) if q.pairs else 0.0
     head = mass(in_heading) / q.total
     cov = (mass(found) + 0.5 * mass(in_heading - found)) / q.total
-    if q.asked:  # the terms of the situation told before (or around) the asking words count half
-        told = q.weights.keys() - q.asked
-        cov = ((mass(found) - 0.5 * mass(found & told)) + 0.5 * (mass(in_heading - found) - 0.5 * mass((in_heading - found) & told))) \
-            / (q.total - 0.5 * mass(told))
     terms = info.terms
     said = stated_terms(q, found, terms)
     typed = near_typed = echo = 0.0
