@@ -28,14 +28,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
-from fitting import served_queries  # noqa: E402
-from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
-from raglab.corpus.chunking import chunk_corpus  # noqa: E402
-from raglab.corpus.goldens import load_goldens  # noqa: E402
-from raglab.evaluation.engine import coverage_index  # noqa: E402
+from fitting import dev_ranking, served_queries  # noqa: E402
 from raglab.evaluation.metrics import resamples  # noqa: E402
 from raglab.evaluation.stats import paired  # noqa: E402
-from raglab.retrieval.bilingual import SLOT, BilingualRetriever  # noqa: E402
+from raglab.retrieval.bilingual import SLOT  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
 from raglab.retrieval.ranking import Hit, rounded  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
@@ -91,12 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chunker", default="recursive")
     args = parser.parse_args()
-    docs = load_corpus(bundled_corpus_dir())
-    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)
-                 if q.split == "dev" and q.answerable]
-    chunks = chunk_corpus(docs, args.chunker)
-    cover = coverage_index(chunks, questions, 0.5)
-    r = BilingualRetriever(chunks, chunker=args.chunker)
+    docs, questions, chunks, cover, r = dev_ranking(ROOT, args.chunker)
     chunk_docs = [c.doc for c in chunks]
     ranks: dict[str, list[int | None]] = {"served": []}
     ranks.update({rule: [] for rule in RULES})

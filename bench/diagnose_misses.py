@@ -26,13 +26,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
-from fitting import served_queries  # noqa: E402
-from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
-from raglab.corpus.chunking import chunk_corpus  # noqa: E402
-from raglab.corpus.goldens import load_goldens  # noqa: E402
-from raglab.evaluation.engine import coverage_index  # noqa: E402
+from fitting import dev_ranking, served_queries  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
-from raglab.retrieval.bilingual import BilingualRetriever, centred  # noqa: E402
+from raglab.retrieval.bilingual import centred  # noqa: E402
 from raglab.retrieval.ranking import top_n  # noqa: E402
 
 
@@ -74,12 +70,7 @@ def main() -> None:
     parser.add_argument("--chunker", default=Config().chunker)
     parser.add_argument("-k", type=int, default=Config().k)
     args = parser.parse_args()
-    docs = load_corpus(bundled_corpus_dir())
-    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs)
-                 if q.split == "dev" and q.answerable]
-    chunks = chunk_corpus(docs, args.chunker)
-    cover = coverage_index(chunks, questions, 0.5)
-    retriever = BilingualRetriever(chunks, chunker=args.chunker)
+    docs, questions, chunks, cover, retriever = dev_ranking(ROOT, args.chunker)
     langs = retriever.langs
     print("| question | slice | fused | centred cosine | raw cosine | BM25 | among the other language | in its article | top chunk | top k hold |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")

@@ -12,6 +12,11 @@ import json
 import math
 import os
 
+from raglab.corpus.articles import bundled_corpus_dir, load_corpus
+from raglab.corpus.chunking import chunk_corpus
+from raglab.corpus.goldens import load_goldens
+from raglab.evaluation.engine import coverage_index
+from raglab.retrieval.bilingual import BilingualRetriever
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.ranking import Query, rounded
 from raglab.text.banglish import Reader
@@ -27,6 +32,17 @@ def served_queries(docs, questions) -> list[Query]:
     typed would choose values for a reading the pipeline never searches."""
     reader = Reader.of(d.text for d in docs)
     return [expand(reader.read(q.question)) for q in questions]
+
+
+def dev_ranking(root: str, chunker: str):
+    """What the dev-ranking scripts start from: the bundled corpus, the answerable dev questions,
+    the chunks of `chunker`, which cover each question's evidence, and the served `bilingual`
+    retriever over them."""
+    docs = load_corpus(bundled_corpus_dir())
+    questions = [q for q in load_goldens(os.path.join(root, "goldens", "questions.jsonl"), docs)
+                 if q.split == "dev" and q.answerable]
+    chunks = chunk_corpus(docs, chunker)
+    return docs, questions, chunks, coverage_index(chunks, questions, 0.5), BilingualRetriever(chunks, chunker=chunker)
 
 
 def dot(weights, values) -> float:
