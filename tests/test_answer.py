@@ -415,13 +415,6 @@ def test_a_bangla_sentence_naming_what_follows_is_quoted_with_its_list():
                 assert c.items == (), chunker
 
 
-def test_two_fact_helpers_have_worked_examples():
-    import doctest
-
-    from raglab.answer import facts, units
-    assert doctest.testmod(facts).failed == 0 and doctest.testmod(units).failed == 0
-
-
 def test_a_close_unit_in_the_question_language_is_quoted_first():
     from types import SimpleNamespace as NS
 

@@ -1,7 +1,6 @@
 """What a question asks, read from its words (`answer/asking.py`), and the answers that follow:
 how much one can do asks for the upper limit, never the minimum."""
 
-import doctest
 
 import pytest
 
@@ -18,10 +17,6 @@ from raglab.text.answertypes import question_type
 def served():
     # The served configuration, every answer composed whatever its confidence.
     return Pipeline(list(docs()), Config(threshold=0.0))
-
-
-def test_doctests():
-    assert doctest.testmod(asking).failed == 0
 
 
 def test_how_much_one_can_do_asks_for_the_upper_limit():

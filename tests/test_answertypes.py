@@ -1,6 +1,5 @@
 """Answer types of questions (English, Bangla, Banglish) and typed spans in text."""
 
-import doctest
 import json
 import os
 
@@ -227,10 +226,6 @@ def test_an_hour_asked_in_bangla_is_a_time_not_a_count():
         assert question_types(q) == ["time"], q
     for q in ("প্রিয় নাম্বার কয়টা সেভ করা যায়?", "koyta number save kora jay?", "দিনে কয়টা লেনদেন করা যায়?"):
         assert question_types(q) == ["count"], q
-
-
-def test_docstring_examples():
-    assert doctest.testmod(answertypes).failed == 0
 
 
 def test_patterns_use_explicit_character_classes():

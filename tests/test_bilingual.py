@@ -3,7 +3,6 @@ the opening chunk's penalty."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 
@@ -32,10 +31,6 @@ from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.retrieval.semantic import FusionRetriever
 
 COVID = os.path.join(ROOT, "goldens", "external", "covid-qa-faq", "corpus")
-
-
-def test_docstring_examples():
-    assert doctest.testmod(bilingual).failed == 0
 
 
 @pytest.fixture(scope="module")

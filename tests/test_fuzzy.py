@@ -1,7 +1,6 @@
 """Fuzzy matching (raglab.text.fuzzy): the weighted distance, the misspellings of the golden
 set's typo questions, and the deletes index against brute force."""
 
-import doctest
 import random
 
 import pytest
@@ -12,10 +11,6 @@ from helpers import docs
 from raglab.text import fuzzy
 from raglab.text.analyzer import analyze
 from raglab.text.fuzzy import Fuzzy, distance, key, max_distance
-
-
-def test_docstring_examples():
-    assert doctest.testmod(fuzzy).failed == 0
 
 
 @pytest.mark.parametrize("a, b, d", [

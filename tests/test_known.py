@@ -2,7 +2,6 @@
 help centre does not use keeps its meaning, while misspellings are still read as the word meant,
 in what the lexical side searches for, in the answerer's coverage and in the answer type."""
 
-import doctest
 import json
 
 import pytest
@@ -22,10 +21,6 @@ from raglab.text.tables import read_table
 @pytest.fixture(scope="module")
 def pipe():
     return Pipeline(docs(), Config(retriever="bm25"))  # the served chunks' index vocabulary
-
-
-def test_docstring_examples():
-    assert doctest.testmod(known).failed == 0
 
 
 @pytest.mark.parametrize("word, rhyme", [("আজকে", "আটক"), ("slow", "show"), ("bit", "but"), ("bug", "but"),

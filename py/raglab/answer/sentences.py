@@ -369,6 +369,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     # sentence does, which is what `first` rewards. Unless it is the question's own case: it states
     # a number the question states ("If I pay Tk 500 …": "For example, a payment of Tk 500 …").
     example = illustrates(text) and not q.numbers & numbers_of(text)
+    asked = mass(q.asked) if q.asked else 0.0
     named = periods_of(text) if q.periods else frozenset()
     match = 1.0 if named and named <= q.periods else 0.0  # names only the asked period(s)
     clash = 1.0 if named and not named & q.periods else 0.0  # names only another one
@@ -384,7 +385,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("length", math.log(1 + len(terms)) / 4),
                         ("need", 1.0 if q.need and states_need(text) else 0.0),
                         ("contrast_clash", 1.0 if clashes(q.contrast, text, heading) else 0.0),
-                        ("ask_cover", mass(found & q.asked) / mass(q.asked) if q.asked and mass(q.asked) > 0 else 0.0)):
+                        ("ask_cover", mass(found & q.asked) / asked if asked > 0 else 0.0)):
         row[COL[name]] = value
     return row
 
