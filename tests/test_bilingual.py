@@ -27,6 +27,7 @@ from raglab.retrieval.bilingual import (
     with_other_language,
 )
 from raglab.retrieval.expansion import expand
+from raglab.retrieval.lexical import respelt_text
 from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.retrieval.semantic import FusionRetriever
 
@@ -231,3 +232,11 @@ def test_a_concept_named_through_a_misspelt_word_reaches_the_table(recursive):
     spelt = expand("রিচার্জ করতে কত টাকা লাগে?")
     assert r.respelt_expansion(spelt) == [] and r.lexical_text(spelt) == expand(spelt.text, both=True).full
     assert r.respelt_expansion(Query.plain(bangla.text)) == []
+
+
+def test_a_misspelt_word_is_respelt_where_it_stands(recursive):
+    """The respelt question keeps its stopwords: "by mistake" loses "by" to the analyzer and so
+    matches word for word, and "by mistke" must read "by mistake", not "mistake" alone."""
+    _, r = recursive
+    assert respelt_text(r.bm25, "I sent money by mistke") == "I sent money by mistake"
+    assert "wrong number" in r.respelt_expansion(expand("I sent money by mistke"))

@@ -51,6 +51,19 @@ def test_customer_words_reach_the_help_centre_words():
     assert "Grievance Redressal Officer" in expand("Who do I escalate to?").expansion
 
 
+def test_everyday_words_for_a_recharge_an_sms_and_screen_sharing():
+    """"Top up" a phone is a recharge, a "text" an SMS, and someone who wants to "see my screen"
+    asks for screen sharing, which only the Bangla fraud article words (স্ক্রিন শেয়ার)."""
+    def concepts(question):
+        return [g.concept for g, _ in matches(question)]
+    for question in ("I topped up my sister's number", "Can I top him up at night?", "top-up failed"):
+        assert "mobile recharge" in concepts(question)
+    assert "add money" in concepts("How do I top up wallet from a card?")
+    for question in ("Will you text me when it's sorted?", "my inbox is full of texts"):
+        assert "SMS" in concepts(question)
+    assert "স্ক্রিন শেয়ার" in expand("He wants to see my screen", both=True).expansion
+
+
 def test_interest_reaches_the_savings_profit_and_the_loan_interest():
     # The savings article says "profit" (মুনাফা) where customers say interest (সুদ) of savings
     # and of loans alike; the loan article says "interest".

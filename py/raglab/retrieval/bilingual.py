@@ -66,7 +66,7 @@ import json
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
-from raglab.retrieval.lexical import LastQuery, respelt, weighted_terms
+from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
@@ -254,12 +254,11 @@ class BilingualRetriever:
         out an English answer on dev. The encoder still reads the question as typed."""
         if not query.expanded:
             return []
-        terms = analyze(query.text)
-        fixed = respelt(self.bm25, terms)
-        if fixed == terms:
+        fixed = respelt_text(self.bm25, query.text)
+        if fixed == query.text:
             return []
         named = {g.concept for g, _ in matches(query.text, both=True)}
-        return [p.text for g, added in matches(" ".join(fixed), both=query.lang == "bn")
+        return [p.text for g, added in matches(fixed, both=query.lang == "bn")
                 if g.concept not in named for p in added]
 
     def translation(self, query: Query) -> str | None:

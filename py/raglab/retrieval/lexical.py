@@ -27,7 +27,7 @@ ask it which index word a question's word meant).
 from __future__ import annotations
 
 from raglab.retrieval.bm25 import BM25
-from raglab.text.analyzer import STOPWORDS
+from raglab.text.analyzer import STOPWORDS, tokens
 from raglab.text.fuzzy import Fuzzy
 from raglab.text.known import protected, respellable
 
@@ -106,6 +106,25 @@ def respelt(bm25: BM25, terms: list[str]) -> list[str]:
         found = alternatives(bm25, t) if t not in bm25.df else []
         out.append(found[0][0] if len(found) == 1 else t)
     return out
+
+
+def respelt_text(bm25: BM25, text: str) -> str:
+    """`text` with each word `respelt` reads as another index word written as that word, every
+    other character kept. The expansion table matches a phrase that loses words to the
+    stopword list word for word ("by mistake"), so a respelt question is asked about with its
+    stopwords still in place: "by mistke" must read "by mistake", not just "mistake".
+
+    >>> respelt_text(BM25([["mistake"], ["fee"]]), "Sent by mistke, any fee?")
+    'Sent by mistake, any fee?'
+    """
+    found = tokens(text)
+    fixed = respelt(bm25, [t.term for t in found])
+    out, last = [], 0
+    for token, term in zip(found, fixed):
+        if term != token.term:
+            out.append(text[last:token.start] + term)
+            last = token.end
+    return "".join(out) + text[last:]
 
 
 def weighted_terms(bm25: BM25, terms: list[str]) -> tuple[list[str], list[float]]:
