@@ -21,7 +21,7 @@ from raglab.retrieval.lexical import fuzzy_index, nearest, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, tokens
-from raglab.text.banglish import Reader
+from raglab.text.banglish import Reader, without_grammar
 from raglab.text.limits import check_question_length
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
@@ -213,7 +213,8 @@ class Pipeline:
         from raglab.answer.answerer import assess
 
         cues, read = self.cues(question), self.read(question)
-        return assess(analyze(read), chunks, self.retriever.idf, self.aliases(cues), cues,
+        terms = analyze(read if read == question else without_grammar(read))
+        return assess(terms, chunks, self.retriever.idf, self.aliases(cues), cues,
                       scores, self.docs, self.closest, m, self.lexical_ranks(question, chunks) if chunks else None, read)
 
     @functools.cached_property

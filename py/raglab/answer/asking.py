@@ -229,11 +229,15 @@ def negated_loosely(text: str, order) -> frozenset[str]:
 # "অ্যাপের লেনদেন তালিকায়", "কাস্টমার কেয়ার সেন্টারে", "বাংলাদেশ ব্যাংকে"). A name is a place only
 # where a preposition puts it ("born in Birkdale", "a region of Bosnia"): "The Government of
 # Bangladesh rewards …" names who, not where. Explicit character classes, never \b or \w (see `answertypes`).
+# A Bangla place's words before its noun name it ("নিশ্চিতকরণ এসএমএসে": in the confirmation SMS); a
+# relative word or a conjunction opens the clause around it instead ("যা নিশ্চিতকরণ এসএমএসে আছে":
+# which is in the confirmation SMS), and a short answer that starts with it reads as a fragment.
+_BN_LINKS = "(?:যা|যে|যেটি|যেটা|যেখানে|এবং|ও|বা|আর|অথবা|তবে|কিন্তু)"
 _PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|statement|sms|messages?|inbox|centre|center|point|branch"
                    "|office|website|helpline|hotline|counter|booth|shop|outlet|agent|bank|settings|e-?mail|call centre")
 _PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
                        f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
-_PLACE_BN = re.compile(f"(?:[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
+_PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
                        f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ)(?![\u0980-\u09ff])")
 _LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
 
@@ -246,6 +250,9 @@ def places(text: str) -> tuple[tuple[int, int], ...]:
     >>> s = "The incentive appears as its own line in your transaction history."
     >>> [s[a:b] for a, b in places(s)]
     ['in your transaction history']
+    >>> s = "লেনদেন নম্বর (ট্রানজেকশন আইডি), যা নিশ্চিতকরণ এসএমএসে আছে।"
+    >>> [s[a:b] for a, b in places(s)]
+    ['নিশ্চিতকরণ এসএমএসে']
     >>> places("The Government of Bangladesh rewards people who send money home through legal channels.")
     ()
     """

@@ -89,6 +89,18 @@ def cue_count(text: str) -> int:
     return sum(1 for w in _LATIN_WORD.findall(text) if w.lower() in CUES)
 
 
+def without_grammar(read: str) -> str:
+    """A Banglish question's reading (`Reader.read`) less the words of Bangla grammar it left in
+    Latin letters ("gese", "korbo": no word of the help centre sounds like them). They ask, they
+    name nothing to look for; as terms the index does not know they weighed as the question's
+    rarest words, so every unit covered little of it and the answer was held back.
+
+    >>> without_grammar("account লক হয়ে gese কী korbo")
+    'account লক হয়ে  কী '
+    """
+    return _LATIN_WORD.sub(lambda m: "" if m.group().lower() in CUES else m.group(), read)
+
+
 def is_banglish(text: str) -> bool:
     """A question in Latin letters that holds at least two words of Bangla grammar."""
     return cue_count(text) >= 2
