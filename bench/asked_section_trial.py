@@ -1,4 +1,5 @@
-"""The asked section of an article the top three hold twice: a trial, dev split only, not served.
+"""The asked section of an article the top three hold twice: the trial of `bilingual`'s step 5, dev
+split only.
 
     python bench/asked_section_trial.py                   # recursive chunks, as served
     python bench/asked_section_trial.py --chunker fixed
@@ -12,7 +13,11 @@ is put in before the one of its chunks there that they score lowest, if it score
 Two ways of making room: `insert`, the rest move down one (whatever was third leaves the
 top three, another article's chunk too); `keep`, the article keeps the places it held and
 its last chunk there comes fourth (another article's chunk, a second fact's or the other
-language's, stays). Each question is ranked as served, then with each rule; per slice,
+language's, stays). `served` is the version served (`bilingual.with_asked_section`): the
+asked section takes the lowest of the article's places in the top three, if the asking
+sentences score it higher than the chunk there, which comes fourth; the places above and
+another article's stay. Each question is ranked as served without step 5 (the other
+language's place of step 3 given), then with each rule; per slice,
 recall@3 and MRR@10 before and after, the paired bootstrap of the difference
 (`evaluation.stats.paired`), and every question whose top three gain or lose the evidence.
 Nothing is fitted and test questions are never read.
@@ -31,13 +36,14 @@ sys.path.insert(0, os.path.join(ROOT, "py"))
 from fitting import dev_ranking, served_queries  # noqa: E402
 from raglab.evaluation.metrics import resamples  # noqa: E402
 from raglab.evaluation.stats import paired  # noqa: E402
-from raglab.retrieval.bilingual import SLOT  # noqa: E402
+from raglab.retrieval.bilingual import SLOT, with_other_language  # noqa: E402
+from raglab.retrieval.bilingual import with_asked_section as served_rule  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
-from raglab.retrieval.ranking import Hit, rounded  # noqa: E402
+from raglab.retrieval.ranking import Hit, rounded, top_n  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 from raglab.text.answertypes import asking_sentences  # noqa: E402
 
-RULES = ("insert", "keep")
+RULES = ("insert", "keep", "served")
 
 
 def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str], rule: str) -> list[Hit]:
@@ -89,16 +95,18 @@ def main() -> None:
     args = parser.parse_args()
     docs, questions, chunks, cover, r = dev_ranking(ROOT, args.chunker)
     chunk_docs = [c.doc for c in chunks]
-    ranks: dict[str, list[int | None]] = {"served": []}
+    ranks: dict[str, list[int | None]] = {"before": []}
     ranks.update({rule: [] for rule in RULES})
     for q, query in zip(questions, served_queries(docs, questions)):
-        served = r.search(query, 10)
-        ranks["served"].append(first_rank(served, cover[q.id]))
+        cosines, lexical = r.cosines(query), r.lexical_scores(query)
+        fused = r.fused(cosines, lexical)
+        before = with_other_language(top_n(fused, 10), fused, r.langs, query.lang, r.margin, r.place_choice(cosines, lexical))
+        ranks["before"].append(first_rank(before, cover[q.id]))
         asking = asking_sentences(query.text)
         asked = r.bm25.scores(*weighted_terms(r.bm25, analyze(" ".join(asking)))) if asking else {}
         for rule in RULES:
-            hits = with_asked_section(served, asked, chunk_docs, rule)[:10]
-            ranks[rule].append(first_rank(hits, cover[q.id]))
+            hits = served_rule(before, asked, chunk_docs) if rule == "served" else with_asked_section(before, asked, chunk_docs, rule)
+            ranks[rule].append(first_rank(hits[:10], cover[q.id]))
     groups = {"all": list(range(len(questions)))}
     for n, q in enumerate(questions):
         groups.setdefault(q.kind, []).append(n)
@@ -110,14 +118,14 @@ def main() -> None:
             draws = resamples(len(members))
             cells = []
             for measure in (lambda k: 1.0 if k is not None and k <= 3 else 0.0, lambda k: 1.0 / k if k else 0.0):
-                before = [measure(ranks["served"][n]) for n in members]
+                before = [measure(ranks["before"][n]) for n in members]
                 after = [measure(ranks[rule][n]) for n in members]
                 p = paired(after, before, draws)
                 cells += [f"{sum(before) / len(before):.3f} → {sum(after) / len(after):.3f}",
                           "n/a" if p["low"] is None else f"[{p['low']:+.3f}, {p['high']:+.3f}]"]
             print(f"| {name} | {len(members)} | " + " | ".join(cells) + " |")
         for n, q in enumerate(questions):
-            a, b = ranks["served"][n], ranks[rule][n]
+            a, b = ranks["before"][n], ranks[rule][n]
             won, had = b is not None and b <= 3, a is not None and a <= 3
             if won != had:
                 print(f"{'gained' if won else 'lost'} {q.id} ({q.kind}, {q.lang}): {a} → {b}")

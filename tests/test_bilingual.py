@@ -1,5 +1,5 @@
 """The `bilingual` retriever: centred cosines, bilingual expansion, the other language's place,
-the opening chunk's penalty."""
+the opening chunk's penalty, the asked section of a story question."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from raglab.retrieval.bilingual import (
     openings,
     translated,
     translated_queries,
+    with_asked_section,
     with_other_language,
 )
 from raglab.retrieval.expansion import expand
@@ -68,9 +69,12 @@ def test_the_other_language_takes_place_three_and_nothing_above(fixed):
     moved = 0
     for q in dev:
         query = expand(q.question)
-        scores = r.scores(query)
+        cosines, lexical = r.cosines(query), r.lexical_scores(query)
+        scores = r.fused(cosines, lexical)
         plain = top_n(scores, 10)
-        got = r.search(query, 10)
+        got = with_other_language(plain, scores, r.langs, query.lang, r.margin, r.place_choice(cosines, lexical))
+        # The search is step 3's ranking with the asked section of step 5 put in.
+        assert with_asked_section(got, r.asked_scores(query), r.docs) == r.search(query, 10), q.id
         assert got[:SLOT - 1] == plain[:SLOT - 1], q.id  # the first places are the fused ranking's
         assert len({h.index for h in got}) == len(got)  # no chunk twice
         if got != plain:
@@ -240,3 +244,32 @@ def test_a_misspelt_word_is_respelt_where_it_stands(recursive):
     _, r = recursive
     assert respelt_text(r.bm25, "I sent money by mistke") == "I sent money by mistake"
     assert "wrong number" in r.respelt_expansion(expand("I sent money by mistke"))
+
+
+def test_the_asked_section_takes_the_articles_lowest_place_in_the_top_three():
+    docs = ["a", "a", "b", "a", "c"]
+    hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7), Hit(4, 0.6)]
+    moved = with_asked_section(hits, {3: 5.0, 0: 1.0, 1: 4.0}, docs)
+    assert [h.index for h in moved] == [0, 3, 2, 1] and [h.score for h in moved] == [0.9, 0.8, 0.7, 0.7]
+    # The article's first place stays though the asking sentences score its chunk lowest, and so
+    # does another article's third place (a second fact's, or the other language's).
+    assert with_asked_section(hits, {3: 3.0, 0: 1.0, 1: 4.0}, docs) == hits
+    assert with_asked_section(hits, {3: 5.0, 4: 9.0}, ["a", "b", "c", "a", "c"]) == hits  # no article twice
+    assert with_asked_section(hits, {}, docs) == hits  # a question of one sentence
+
+
+def test_a_story_question_is_shown_the_section_its_asking_sentence_means(recursive):
+    """The story (leaving the country, the account shut down) meets the closure article's
+    sections on its data and on taking a break; the asking sentence means how long closing takes."""
+    chunks, r = recursive
+    story = "We're leaving the country for good in May and I want my Shapla Pay account shut down."
+    query = expand(story + " How long will it take?")
+    cosines, lexical = r.cosines(query), r.lexical_scores(query)
+    scores = r.fused(cosines, lexical)
+    placed = with_other_language(top_n(scores, 10), scores, r.langs, query.lang, r.margin, r.place_choice(cosines, lexical))
+    ids = [chunks[h.index].id for h in placed]
+    got = [chunks[h.index].id for h in r.search(query, 10)]
+    assert "en-account-closure#5" not in ids[:SLOT] and "en-account-closure#5" in got[:SLOT]
+    assert {c.id: c for c in chunks}["en-account-closure#5"].heading[-1] == "How long it takes"
+    assert got[0] == ids[0] and got[SLOT - 1] == ids[SLOT - 1]  # the first place and another article's third stay
+    assert got[SLOT] == ids[1]  # the chunk that gave way comes fourth

@@ -5,7 +5,8 @@ savings, which only an English article covers; an English question about a detai
 Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's cosines
 to chunks in the question's own language run about 0.02–0.05 higher than to the other
 language's, whatever they say, and BM25 only ever reaches chunks that share the
-question's words. This retriever changes four things and keeps the rest:
+question's words. This retriever changes four things and keeps the rest (a fifth, step 5,
+is for questions told as a story):
 
 1. **Per-language centring of the cosines.** For each query, the mean cosine of each
    language's chunks is subtracted from that language's cosines before the min–max
@@ -47,6 +48,18 @@ question's words. This retriever changes four things and keeps the rest:
    and the external sets' dev halves) by ``bench/fit_opening.py`` into
    ``data/opening.json``; a chunker the table does not name gets none. It applies before
    the ranking and before step 3.
+5. **The asked section of an article the top three hold twice.** A question told as a
+   story names its article in the story, and the article's sections that match the story
+   best can take two of the top three while the section the asking sentence means ranks
+   below them. After step 3, when two of the first `SLOT` chunks come from one article, the
+   lowest of its places there goes to its chunk that BM25 scores best on the asking
+   sentences alone (`answertypes.asking_sentences`; a question of one sentence has none),
+   if they score it higher than the chunk in that place, which comes fourth. The places
+   above stay: the asking sentences can lack the words that name the topic ("top up from
+   my card. What's the fee, and how much per day?" asks about adding money, though "fee"
+   and "per day" alone meet the send-money limits best), so the chunks the whole question
+   ranked higher keep their order; and a third chunk from another article (a second fact's,
+   or the other language's of step 3) keeps its place.
 
 (A chunk of headings alone, "## Common scams" cut off from the scams below it, once held
 nothing to quote while its short text sat close to many questions, and was ranked last
@@ -54,8 +67,8 @@ here. That is the chunkers' business now: they join a heading to the text after 
 
 The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
 `scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
-and then applies the place of step 3: the chunk moved there is shown with the score of the
-chunk it displaced, so scores never rise down a hit list. Chunks' languages come from their text (`articles.detect_lang`:
+and then applies the place of step 3 and the asked section of step 5: a chunk moved is
+shown with the score of the place it takes, so scores never rise down a hit list. Chunks' languages come from their text (`articles.detect_lang`:
 more Bangla letters than Latin ones is Bangla); the question's from `Query.lang`.
 """
 
@@ -70,6 +83,7 @@ from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded, top_n
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
+from raglab.text.answertypes import asking_sentences
 from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
@@ -208,6 +222,35 @@ def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[s
     return hits[:SLOT - 1] + [Hit(best, hits[SLOT - 1].score)] + rest[:len(hits) - SLOT]
 
 
+def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> list[Hit]:
+    """`hits` (best first) with the asked section put in when two of the first `SLOT` come
+    from one article (step 5 of the module docstring): the lowest of the article's places
+    there goes to the article's chunk `asked` scores best, if it scores higher than the chunk
+    in that place, which comes next after the first `SLOT`. Ties: the earlier chunk is the best.
+
+    >>> docs = ["a", "a", "a", "b", "b", "c"]
+    >>> [h.index for h in with_asked_section([Hit(0, 0.9), Hit(1, 0.8), Hit(5, 0.7), Hit(3, 0.6)], {2: 3.0, 0: 1.0}, docs)]
+    [0, 2, 5, 1]
+    >>> [h.index for h in with_asked_section([Hit(0, 0.9), Hit(5, 0.8), Hit(1, 0.7)], {2: 3.0, 1: 3.0}, docs)]
+    [0, 5, 1]
+    """
+    if len(hits) < SLOT:
+        return hits
+    top = [docs[h.index] for h in hits[:SLOT]]
+    doc = next((d for d in sorted(set(top)) if top.count(d) >= 2), None)
+    own = [i for i in sorted(asked) if docs[i] == doc]
+    if not own:
+        return hits
+    best = max(own, key=lambda i: (rounded(asked[i]), -i))
+    at = max(k for k in range(SLOT) if top[k] == doc)
+    if any(h.index == best for h in hits[:SLOT]) or rounded(asked[best]) <= rounded(asked.get(hits[at].index, 0.0)):
+        return hits
+    # The chunks it moves are shown with the scores of the places they take, so scores never
+    # rise down the list.
+    out = hits[:at] + [Hit(best, hits[at].score)] + hits[at + 1:SLOT] + [Hit(hits[at].index, hits[SLOT - 1].score)]
+    return (out + [h for h in hits[SLOT:] if h.index != best])[:len(hits)]
+
+
 class BilingualRetriever:
     """`bilingual`: see the module docstring."""
 
@@ -229,6 +272,8 @@ class BilingualRetriever:
         fitted = fitted_place_weight() if place_weight is None else place_weight
         self.place_weight = self.weight if fitted is None else fitted
         self.lexical_scores = LastQuery(self._lexical_side)
+        self.docs = [c.doc for c in chunks]
+        self.asked_scores = LastQuery(self._asked_side)
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -283,6 +328,12 @@ class BilingualRetriever:
         read as `lexical_scores`, which hands the last query's out again (`lexical.LastQuery`)."""
         return self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
 
+    def _asked_side(self, query: Query) -> dict[int, float]:
+        """BM25 over the question's asking sentences alone (`answertypes.asking_sentences`),
+        as typed: {} for a question of one sentence (step 5)."""
+        asking = asking_sentences(query.text)
+        return self.bm25.scores(*weighted_terms(self.bm25, analyze(" ".join(asking)))) if asking else {}
+
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
         scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one."""
@@ -300,9 +351,9 @@ class BilingualRetriever:
     def ranked(self, scores: dict[int, float], query: Query, n: int,
                choice: dict[int, float] | None = None) -> list[Hit]:
         """The n best of fused `scores`, the other language given its place (step 3), its
-        chunk chosen by `choice` (`place_choice`) when given."""
-        hits = top_n(scores, max(n, SLOT))
-        return with_other_language(hits, scores, self.langs, query.lang, self.margin, choice)[:n]
+        chunk chosen by `choice` (`place_choice`) when given, then the asked section (step 5)."""
+        hits = with_other_language(top_n(scores, max(n, SLOT)), scores, self.langs, query.lang, self.margin, choice)
+        return with_asked_section(hits, self.asked_scores(query), self.docs)[:n]
 
     def search(self, query: Query, n: int) -> list[Hit]:
         cosines, lexical = self.cosines(query), self.lexical_scores(query)
