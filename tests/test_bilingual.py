@@ -1,5 +1,6 @@
 """The `bilingual` retriever: centred cosines, bilingual expansion, the other language's place,
-the opening chunk's penalty, the asked section of a story question."""
+the opening chunk's penalty, the asked section of a story question, the sections of a Bangla
+article re-ordered."""
 
 from __future__ import annotations
 
@@ -17,11 +18,14 @@ from raglab.encoder.native import native_encoder
 from raglab.pipeline import Config, Pipeline
 from raglab.retrieval import bilingual
 from raglab.retrieval.bilingual import (
+    SECTION_WEIGHT,
     SLOT,
+    WINDOW,
     BilingualRetriever,
     demoted,
     fitted_opening_penalty,
     openings,
+    sections_reordered,
     translated,
     translated_queries,
     with_asked_section,
@@ -73,8 +77,9 @@ def test_the_other_language_takes_place_three_and_nothing_above(fixed):
         scores = r.fused(cosines, lexical)
         plain = top_n(scores, 10)
         got = with_other_language(plain, scores, r.langs, query.lang, r.margin, r.place_choice(cosines, lexical))
-        # The search is step 3's ranking with the asked section of step 5 put in.
-        assert with_asked_section(got, r.asked_scores(query), r.docs) == r.search(query, 10), q.id
+        # The search is step 3's ranking with the asked section of step 5 put in, then step 6.
+        stepped = with_asked_section(got, r.asked_scores(query), r.docs)
+        assert r.bangla_sections(stepped, cosines, lexical, query) == r.search(query, 10), q.id
         assert got[:SLOT - 1] == plain[:SLOT - 1], q.id  # the first places are the fused ranking's
         assert len({h.index for h in got}) == len(got)  # no chunk twice
         if got != plain:
@@ -273,3 +278,62 @@ def test_a_story_question_is_shown_the_section_its_asking_sentence_means(recursi
     assert {c.id: c for c in chunks}["en-account-closure#5"].heading[-1] == "How long it takes"
     assert got[0] == ids[0] and got[SLOT - 1] == ids[SLOT - 1]  # the first place and another article's third stay
     assert got[SLOT] == ids[1]  # the chunk that gave way comes fourth
+
+
+@pytest.fixture(scope="module")
+def unsectioned(recursive):
+    """The served retriever without step 6 (its section weight is the fused score's own)."""
+    chunks, r = recursive
+    return BilingualRetriever(chunks, chunker="recursive", section_weight=r.weight)
+
+
+RECHARGE = "মেয়ের ফোনে একবারেই ২ হাজার টাকা রিচার্জ করে দিতে চাই, হবে?"
+
+
+def test_a_bangla_question_is_shown_the_section_it_asks_about(recursive, unsectioned):
+    """A dev paraphrase about a recharge's largest amount: the wrong-number section led on e5's
+    cosine; within the article, BM25's weight on the asked section's own words puts "কত টাকা
+    রিচার্জ করা যায়" first."""
+    chunks, r = recursive
+    assert SECTION_WEIGHT < r.weight
+    query = expand(RECHARGE)
+    assert chunks[r.search(query, 1)[0].index].id == "bn-mobile-recharge#4"
+    assert chunks[unsectioned.search(query, 1)[0].index].id != "bn-mobile-recharge#4"
+
+
+def test_step_six_moves_only_the_first_articles_chunks_and_no_score(recursive, unsectioned):
+    chunks, r = recursive
+    query = expand(RECHARGE)
+    after, before = r.search(query, WINDOW), unsectioned.search(query, WINDOW)
+    doc = chunks[before[0].index].doc
+    assert [h.score for h in after] == [h.score for h in before]
+    assert sorted(h.index for h in after) == sorted(h.index for h in before)
+    assert [h.index for h in after if chunks[h.index].doc != doc] == [h.index for h in before if chunks[h.index].doc != doc]
+    assert [k for k, h in enumerate(after) if chunks[h.index].doc == doc] == [k for k, h in enumerate(before) if chunks[h.index].doc == doc]
+
+
+def test_step_six_leaves_english_and_crosslingual_questions_alone(recursive, unsectioned):
+    """Across languages BM25 reads the table's topic wording, and for English the lower weight
+    cost as much as it won on dev: neither is re-ordered."""
+    chunks, r = recursive
+    crossed = 0
+    for text in ("How long does a refund take?", "What does it cost to pay a merchant?",
+                 "রিফান্ডের টাকা কবে ওয়ালেটে আসবে?", "মার্চেন্ট পেমেন্টে কি চার্জ কাটে?"):
+        query = expand(text)
+        hits = unsectioned.search(query, WINDOW)
+        crossed += query.lang == "bn" and r.langs[hits[0].index] == "en"
+        if query.lang == "en" or r.langs[hits[0].index] == "en":
+            assert r.search(query, WINDOW) == hits
+    assert crossed  # a Bangla question led by an English-only article is among them
+
+
+def test_how_many_hits_are_asked_for_does_not_change_their_order(recursive):
+    chunks, r = recursive
+    query = expand(RECHARGE)
+    assert r.search(query, 3) == r.search(query, WINDOW)[:3] == r.search(query, 20)[:3]
+
+
+def test_sections_reordered_keeps_a_list_without_hits_or_without_a_sibling():
+    assert sections_reordered([], ["a"], {}) == []
+    hits = [Hit(0, 0.9), Hit(2, 0.8)]
+    assert sections_reordered(hits, ["a", "a", "b"], {0: 0.1, 2: 0.9}) == hits

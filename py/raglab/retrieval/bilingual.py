@@ -5,8 +5,8 @@ savings, which only an English article covers; an English question about a detai
 Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's cosines
 to chunks in the question's own language run about 0.02–0.05 higher than to the other
 language's, whatever they say, and BM25 only ever reaches chunks that share the
-question's words. This retriever changes four things and keeps the rest (a fifth, step 5,
-is for questions told as a story):
+question's words. This retriever changes four things and keeps the rest (two more,
+steps 5 and 6, move chunks within the top ten):
 
 1. **Per-language centring of the cosines.** For each query, the mean cosine of each
    language's chunks is subtracted from that language's cosines before the min–max
@@ -61,14 +61,27 @@ is for questions told as a story):
    ranked higher keep their order; and a third chunk from another article (a second fact's,
    or the other language's of step 3) keeps its place.
 
+6. **The sections of a Bangla article, re-ordered.** For a Bangla question whose first hit is a
+   chunk of a Bangla article, that article's chunks among the first `WINDOW` hits are
+   re-ordered among the places they hold by the fused score at the cosine weight
+   `SECTION_WEIGHT`, below the fitted one: no other article's chunk moves. Within one
+   article every section shares the topic, and e5's cosines to a Bangla question's
+   sections lie closer together than to an English one's (on dev the first article's
+   spread is a median 0.40 of the cosines' whole range, 0.46 for English), so they often
+   outvoted the larger BM25 difference the asked section's own words made ("কত টাকা
+   রিচার্জ করা যায়" under a question about a recharge's largest amount). Chosen on dev by
+   ``bench/section_trial.py``: across languages (BM25 reads the table's topic wording
+   there) and for English it cost as much as it won, so it applies to Bangla in Bangla only.
+
 (A chunk of headings alone, "## Common scams" cut off from the scams below it, once held
 nothing to quote while its short text sat close to many questions, and was ranked last
 here. That is the chunkers' business now: they join a heading to the text after it.)
 
 The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
 `scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
-and then applies the place of step 3 and the asked section of step 5: a chunk moved is
-shown with the score of the place it takes, so scores never rise down a hit list. Chunks' languages come from their text (`articles.detect_lang`:
+and then applies the place of step 3, the asked section of step 5 and the re-ordering of
+step 6: a chunk moved is shown with the score of the place it takes, so scores never rise
+down a hit list. Chunks' languages come from their text (`articles.detect_lang`:
 more Bangla letters than Latin ones is Bangla); the question's from `Query.lang`.
 """
 
@@ -89,6 +102,8 @@ from raglab.text.tables import read_table
 TABLE = "bilingual.json"
 OPENING_TABLE = "opening.json"
 SLOT = 3  # the place the other language may take (the served k)
+SECTION_WEIGHT = 0.6  # step 6's cosine weight, chosen on dev (bench/section_trial.py)
+WINDOW = 10  # the hits step 6 re-orders (MRR@10's depth), however many are asked for
 
 
 def fitted_margin() -> float:
@@ -251,16 +266,40 @@ def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str]
     return (out + [h for h in hits[SLOT:] if h.index != best])[:len(hits)]
 
 
+def sections_reordered(hits: list[Hit], docs: list[str], key: dict[int, float]) -> list[Hit]:
+    """`hits` with the chunks of the first hit's article re-ordered among the places they
+    hold, by `key` (highest first, ties to the earlier place; step 6). Scores stay with the
+    places, so they never rise down the list.
+
+    >>> hits = [Hit(0, 0.9), Hit(3, 0.8), Hit(1, 0.7)]
+    >>> [h.index for h in sections_reordered(hits, ["a", "a", "b", "b"], {0: 0.1, 1: 0.5})]
+    [1, 3, 0]
+    >>> [h.score for h in sections_reordered(hits, ["a", "a", "b", "b"], {0: 0.1, 1: 0.5})]
+    [0.9, 0.8, 0.7]
+    """
+    if not hits:
+        return hits
+    doc = docs[hits[0].index]
+    places = [k for k, h in enumerate(hits) if docs[h.index] == doc]
+    order = sorted(places, key=lambda k: (-rounded(key[hits[k].index]), k))
+    out = list(hits)
+    for k, j in zip(places, order):
+        out[k] = Hit(hits[j].index, hits[k].score)
+    return out
+
+
 class BilingualRetriever:
     """`bilingual`: see the module docstring."""
 
     name = "bilingual"
 
     def __init__(self, chunks: list[Chunk], cache=None, weight: float | None = None, margin: float | None = None,
-                 chunker: str | None = None, opening_penalty: float | None = None, place_weight: float | None = None):
+                 chunker: str | None = None, opening_penalty: float | None = None, place_weight: float | None = None,
+                 section_weight: float | None = None):
         """`chunker` names how `chunks` were cut, for the penalty of step 4 (none when not
         given); `weight`, `margin`, `opening_penalty` and `place_weight` override the fitted
-        values (a place weight equal to `weight` chooses the place by the fused score)."""
+        values (a place weight equal to `weight` chooses the place by the fused score), and
+        `section_weight` step 6's (equal to `weight`, step 6 changes nothing)."""
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.langs = [detect_lang(c.text) for c in chunks]
@@ -274,6 +313,7 @@ class BilingualRetriever:
         self.lexical_scores = LastQuery(self._lexical_side)
         self.docs = [c.doc for c in chunks]
         self.asked_scores = LastQuery(self._asked_side)
+        self.section_weight = SECTION_WEIGHT if section_weight is None else section_weight
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -355,6 +395,14 @@ class BilingualRetriever:
         hits = with_other_language(top_n(scores, max(n, SLOT)), scores, self.langs, query.lang, self.margin, choice)
         return with_asked_section(hits, self.asked_scores(query), self.docs)[:n]
 
+    def bangla_sections(self, hits: list[Hit], cosines: dict[int, float], lexical: dict[int, float],
+                      query: Query) -> list[Hit]:
+        """`hits` with step 6 applied: only to a Bangla question whose first hit is Bangla."""
+        if not hits or query.lang != "bn" or self.langs[hits[0].index] != "bn" or self.section_weight == self.weight:
+            return hits
+        return sections_reordered(hits, self.docs, self.fused(cosines, lexical, self.section_weight))
+
     def search(self, query: Query, n: int) -> list[Hit]:
         cosines, lexical = self.cosines(query), self.lexical_scores(query)
-        return self.ranked(self.fused(cosines, lexical), query, n, self.place_choice(cosines, lexical))
+        hits = self.ranked(self.fused(cosines, lexical), query, max(n, WINDOW), self.place_choice(cosines, lexical))
+        return self.bangla_sections(hits, cosines, lexical, query)[:n]
