@@ -121,7 +121,41 @@ def read_question(question: str, question_terms: list[str], idf: Callable[[str],
                   closest=None, reading: str = "") -> Question:
     """The question as the answerer reads it: its misspelt words respelt, the expansion aliases
     with the words that say the same (`synonyms.py`: "taka" is "Tk"), in the language of
-    `reading` (see `question_info`)."""
+    `reading` (see `question_info`).
+
+    A comparison reads each question again under every configuration, each retriever with
+    its own index (so its own `idf` and `closest`). Within one `with memo():` block
+    (`analyzer.scoped`) the reading is remembered with every answer `idf` and `closest` gave
+    while it was made, and handed out again only when they give the same answers now: the
+    reading is a function of the question, those answers and nothing else."""
+    remembered = scoped("read questions")
+    if remembered is None:
+        return _read_question(question, question_terms, idf, aliases, closest, reading)
+    key = (question, tuple(question_terms), _hashable(aliases or {}), closest is None, reading)
+    got = remembered.get(key)
+    if got is not None:
+        q, idfs, near = got
+        if all(idf(t) == v for t, v in idfs) and all(closest(t) == v for t, v in near):
+            return q
+    idfs, near = {}, {}
+
+    def idf_asked(term: str) -> float:
+        got = idfs[term] = idf(term)
+        return got
+
+    def closest_asked(term: str):
+        got = near[term] = closest(term)
+        return got
+
+    q = _read_question(question, question_terms, idf_asked, aliases, closest_asked if closest else None, reading)
+    if len(remembered) >= MEMO_LIMIT:  # bounded: the page runs comparisons too
+        remembered.clear()
+    remembered[key] = (q, tuple(idfs.items()), tuple(near.items()))
+    return q
+
+
+def _read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
+                   closest=None, reading: str = "") -> Question:
     terms, unknown = respell(question_terms, closest, SAME_WORDS.keys())
     return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest, reading)
 
