@@ -208,9 +208,18 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
     seen: set = set()
     remembered, asked = scoped("candidates"), None
     if remembered is not None:  # the question's number in this computation: its key hashed once here
-        questions = scoped("candidate questions")
-        assert questions is not None  # scoped together with `remembered`
-        asked = questions.setdefault(_question_key(q), len(questions))
+        questions, seen_as = scoped("candidate questions"), scoped("candidate question objects")
+        assert questions is not None and seen_as is not None  # scoped together with `remembered`
+        # `read_question` hands out one Question object again and again: its number by identity
+        # (the entry holds the object, so its id is not reused while remembered).
+        known = seen_as.get(id(q))
+        if known is not None and known[0] is q:
+            asked = known[1]
+        else:
+            asked = questions.setdefault(_question_key(q), len(questions))
+            if len(seen_as) >= MEMO_LIMIT:
+                seen_as.clear()
+            seen_as[id(q)] = (q, asked)
     for rank, chunk in enumerate(chunks):
         ratio = scores[rank] / top if scores and top > 0 else 1.0
         for key, read in _units_read(q, chunk, docs, remembered, asked):
