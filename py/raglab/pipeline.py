@@ -238,11 +238,14 @@ class Pipeline:
             found = bm25.scores(*weighted_terms(bm25, analyze(query.full)))
         else:
             found = lexical(query)
-        values = [(rounded(v), self._same_text[i]) for i, v in found.items()]
+        same = self._same_text
         out = []
         for c in chunks:
-            mine = rounded(found.get(self.position.get(c.id, -1), 0.0))
-            out.append(len({text for v, text in values if v > mine}))
+            raw = found.get(self.position.get(c.id, -1), 0.0)
+            mine = rounded(raw)
+            # Rounding never reorders two scores (it can make them equal), so only a score above
+            # `raw` can round above `mine`: the others need no rounding.
+            out.append(len({same[i] for i, v in found.items() if v > raw and rounded(v) > mine}))
         return out
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:

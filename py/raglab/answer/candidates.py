@@ -121,7 +121,41 @@ def read_question(question: str, question_terms: list[str], idf: Callable[[str],
                   closest=None, reading: str = "") -> Question:
     """The question as the answerer reads it: its misspelt words respelt, the expansion aliases
     with the words that say the same (`synonyms.py`: "taka" is "Tk"), in the language of
-    `reading` (see `question_info`)."""
+    `reading` (see `question_info`).
+
+    A comparison reads each question again under every configuration, each retriever with
+    its own index (so its own `idf` and `closest`). Within one `with memo():` block
+    (`analyzer.scoped`) the reading is remembered with every answer `idf` and `closest` gave
+    while it was made, and handed out again only when they give the same answers now: the
+    reading is a function of the question, those answers and nothing else."""
+    remembered = scoped("read questions")
+    if remembered is None:
+        return _read_question(question, question_terms, idf, aliases, closest, reading)
+    key = (question, tuple(question_terms), _hashable(aliases or {}), closest is None, reading)
+    got = remembered.get(key)
+    if got is not None:
+        q, idfs, near = got
+        if all(idf(t) == v for t, v in idfs) and all(closest(t) == v for t, v in near):
+            return q
+    idfs, near = {}, {}
+
+    def idf_asked(term: str) -> float:
+        got = idfs[term] = idf(term)
+        return got
+
+    def closest_asked(term: str):
+        got = near[term] = closest(term)
+        return got
+
+    q = _read_question(question, question_terms, idf_asked, aliases, closest_asked if closest else None, reading)
+    if len(remembered) >= MEMO_LIMIT:  # bounded: the page runs comparisons too
+        remembered.clear()
+    remembered[key] = (q, tuple(idfs.items()), tuple(near.items()))
+    return q
+
+
+def _read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
+                   closest=None, reading: str = "") -> Question:
     terms, unknown = respell(question_terms, closest, SAME_WORDS.keys())
     return question_info(question, terms, idf, with_same_words(aliases or {}), unknown, closest, reading)
 
@@ -174,9 +208,18 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
     seen: set = set()
     remembered, asked = scoped("candidates"), None
     if remembered is not None:  # the question's number in this computation: its key hashed once here
-        questions = scoped("candidate questions")
-        assert questions is not None  # scoped together with `remembered`
-        asked = questions.setdefault(_question_key(q), len(questions))
+        questions, seen_as = scoped("candidate questions"), scoped("candidate question objects")
+        assert questions is not None and seen_as is not None  # scoped together with `remembered`
+        # `read_question` hands out one Question object again and again: its number by identity
+        # (the entry holds the object, so its id is not reused while remembered).
+        known = seen_as.get(id(q))
+        if known is not None and known[0] is q:
+            asked = known[1]
+        else:
+            asked = questions.setdefault(_question_key(q), len(questions))
+            if len(seen_as) >= MEMO_LIMIT:
+                seen_as.clear()
+            seen_as[id(q)] = (q, asked)
     for rank, chunk in enumerate(chunks):
         ratio = scores[rank] / top if scores and top > 0 else 1.0
         for key, read in _units_read(q, chunk, docs, remembered, asked):

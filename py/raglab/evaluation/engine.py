@@ -29,7 +29,8 @@ from typing import Any
 
 from raglab.corpus.chunking import CHUNKERS
 from raglab.corpus.goldens import KINDS, LANGS
-from raglab.evaluation.metrics import RESAMPLES, SEED, citation_precision, covered, exact_match, faithfulness, first_rank, gains, hit_at, holds_fact, ideal_gains, mean, ndcg_at, recall_at, reciprocal_rank, resamples, token_f1
+from raglab.evaluation.idlabels import id_label_study
+from raglab.evaluation.metrics import MRR_DEPTH, RESAMPLES, SEED, citation_precision, covered, exact_match, faithfulness, first_rank, gains, hit_at, holds_fact, ideal_gains, ndcg_at, recall_at, reciprocal_rank, resamples, token_f1
 from raglab.evaluation.recommend import recommendation
 from raglab.evaluation.risk import answer_typing, curve_fields, draw_counts, memoized_outcome, outcome, question_fields
 from raglab.evaluation.significance import paired_tests, sign_patterns
@@ -40,7 +41,6 @@ from raglab.retrieval.registry import RETRIEVERS, first_stage
 from raglab.text.analyzer import analyze, forget_scoped, memo, words
 
 SPLITS = ("dev", "test", "all")
-MRR_DEPTH = 10  # MRR and the second nDCG are cut at 10 whatever k is
 # `--expand` on the command line and `expand` in the browser's options: the settings to run.
 EXPAND_MODES = {"off": (False,), "on": (True,), "both": (False, True)}
 
@@ -341,7 +341,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     asked = [q for q in questions if q.id in wanted]  # golden-file order, each question once
 
     evaluated = (evaluator or evaluate_configs)(docs, asked, configs, k, min_coverage, progress)
-    results, covers, label_ids = evaluated["results"], evaluated["covers"], evaluated["label_ids"]
+    results, label_ids = evaluated["results"], evaluated["label_ids"]
     if progress:
         progress(len(configs), len(configs), "done")
 
@@ -405,7 +405,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                           "qrels": {chunker: {qid: ids for qid, ids in label_ids[chunker].items() if qid in report_ids}
                                     for chunker in label_ids}}
     if id_labels:
-        report["id_labels"] = id_label_study(configs, results, covers, label_ids, answerable_ids, baseline, k)
+        report["id_labels"] = id_label_study(configs, results, label_ids, answerable_ids, baseline, k)
     if per_question:
         by_label = {label: {r["id"]: r for r in results[label]} for label in labels}
         report["questions"] = []
@@ -419,32 +419,3 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
                     "shown": r["shown"] if said else None,
                     "f1": (r["f1"] if said else 0.0) if q.answerable else None})
     return round_report(report)
-
-
-def id_label_study(configs, results, covers, label_ids, answerable_ids, baseline, k) -> list[dict]:
-    """Score each chunker against chunk-id labels authored with every chunker, and against spans.
-
-    An id label is the list of chunk ids (of the labelling chunker) that cover the
-    evidence; a retrieved chunk is relevant when its id is in the list. Ids are
-    "<doc>#<n>", so another chunker's ids match only by accident of numbering: the
-    gap between the id score and the span score is what labelling with one chunker
-    is worth. Uses the baseline's retriever and expansion setting.
-    """
-    base = next(c for c in configs if c.label == baseline)
-    scored = [c for c in configs if c.retriever == base.retriever and c.expand == base.expand]
-    out = []
-    for labeller in [c.chunker for c in scored]:
-        for config in scored:
-            by_id = {r["id"]: r for r in results[config.label]}
-            rr_ids, rec_ids, rr_spans, rec_spans = [], [], [], []
-            for qid in answerable_ids:
-                rel = set(label_ids[labeller].get(qid, ()))
-                gain = [1 if cid in rel else 0 for cid in by_id[qid]["top"]]
-                rr_ids.append(reciprocal_rank(gain, MRR_DEPTH))
-                rec_ids.append(recall_at(gain, len(rel), k) if rel else 0.0)
-                rr_spans.append(by_id[qid]["mrr"])
-                rec_spans.append(by_id[qid]["recall"])
-            out.append({"labels_by": labeller, "chunker": config.chunker, "config": config.label,
-                        "mrr_ids": mean(rr_ids), "mrr_spans": mean(rr_spans),
-                        "recall_ids": mean(rec_ids), "recall_spans": mean(rec_spans)})
-    return out

@@ -46,6 +46,8 @@ from raglab.corpus.goldens import fact_key
 from raglab.text.analyzer import analyze
 from raglab.text.numbers import NUMBER, is_number_word, number_values, numbers
 
+MRR_DEPTH = 10  # MRR and the second nDCG are cut at 10 whatever k is
+
 # --- span coverage ------------------------------------------------------------
 
 

@@ -34,7 +34,7 @@ from bisect import bisect_left
 from raglab.corpus.chunking import Chunk, index_text
 from raglab.retrieval.bm25 import BM25
 from raglab.retrieval.ranking import Hit, Query, top_n
-from raglab.text.analyzer import analyze
+from raglab.text.analyzer import analyze, scoped
 from raglab.text.limits import NGRAM_TERM_CHARS
 
 DIM = 1 << 20
@@ -47,6 +47,10 @@ NGRAMS = (3, 4, 5)
 # words alone 0.719 / 0.562, with bigrams 0.735 / 0.574, with character n-grams 0.750 / 0.599,
 # and at character weight 2 0.765 / 0.601, which the rule now picks.
 GROUP_WEIGHTS = {"w": 1.0, "b": 0.5, "c": 2.0}
+# Chunk scores a computation remembers at most (`term_scores`, 12 bytes each, so some 50 MB; an
+# evaluation drops them at each chunker, `analyzer.forget_scoped`): over the bundled sentence
+# chunks (1,599) that is 2,500 queries, about as many as a comparison asks of one chunker.
+MEMO_SCORES = 4_000_000
 
 
 def bucket(feature: str, dim: int = DIM) -> int:
@@ -240,6 +244,22 @@ class DenseRetriever:
         self.ids = ids
         self.weights = weights_out
         self.vectorizer.forget()
+        self._digest: str | None = None
+
+    def digest(self) -> str:
+        """sha256 of everything a query's scores depend on: the vectorizer's settings and the
+        posting arrays (from which its document frequencies come). Two retrievers with the same
+        digest score every query alike, whichever built them."""
+        if self._digest is None:
+            import hashlib
+
+            h = hashlib.sha256(repr((self.vectorizer.dim, sorted(self.vectorizer.group_weights.items()),
+                                     self.size, self.vectorizer.n_docs)).encode("utf-8"))
+            for part in (self.keys, self.starts, self.ends, self.ids, self.weights):
+                h.update(len(part).to_bytes(8, "little"))
+                h.update(part)
+            self._digest = h.hexdigest()
+        return self._digest
 
     def posting(self, key: int) -> tuple[array, array]:
         """(chunk indices ascending, weights) of one feature key; empty when no chunk has it."""
@@ -257,7 +277,24 @@ class DenseRetriever:
         return self.term_scores(analyze(query.full))
 
     def term_scores(self, terms: list[str]) -> dict[int, float]:
-        """`scores` for an already analyzed query."""
+        """`scores` for an already analyzed query. A comparison asks each query of a chunker
+        under the dense retriever, the hybrid and the reranker's hybrid, each its own index over
+        the same chunks: within one `with memo():` block (`analyzer.scoped`) the scores are
+        worked out once per index content (`digest`) and query."""
+        remembered = scoped("dense scores")
+        if remembered is None:
+            return self._term_scores(terms)
+        key = (self.digest(), tuple(terms))
+        got = remembered.get(key)
+        if got is None:
+            # Bounded (the page runs comparisons too): at most `size` scores a query.
+            if len(remembered) >= max(1, MEMO_SCORES // max(1, self.size)):
+                remembered.clear()
+            found = self._term_scores(terms)
+            got = remembered[key] = (array("i", found), array("d", found.values()))
+        return dict(zip(*got))  # the caller's own dict, in chunk order as computed
+
+    def _term_scores(self, terms: list[str]) -> dict[int, float]:
         qvec = self.vectorizer.transform(terms)
         qnorm = _norm(qvec)
         if qnorm <= 0:

@@ -27,7 +27,7 @@ ask it which index word a question's word meant).
 from __future__ import annotations
 
 from raglab.retrieval.bm25 import BM25
-from raglab.text.analyzer import STOPWORDS, tokens
+from raglab.text.analyzer import STOPWORDS, scoped, tokens
 from raglab.text.fuzzy import Fuzzy
 from raglab.text.known import protected, respellable
 
@@ -49,7 +49,19 @@ def fuzzy_index(bm25: BM25) -> Fuzzy:
         vocabulary = dict(bm25.df)
         for word in sorted(STOPWORDS):
             vocabulary.setdefault(word, 0)
-        got = bm25._fuzzy = Fuzzy(vocabulary)
+        # A comparison builds one BM25 index per retriever over the same chunks: within one
+        # `with memo():` block (`analyzer.scoped`) they share the index of one vocabulary, and
+        # with it the words already looked up (`Fuzzy` remembers them).
+        shared = scoped("fuzzy indexes")
+        key = tuple(sorted(vocabulary.items())) if shared is not None else None
+        got = shared.get(key) if shared is not None else None
+        if got is None:
+            got = Fuzzy(vocabulary)
+            if shared is not None:
+                if len(shared) >= 2:  # bounded: the index is the size of the vocabulary, several times over
+                    shared.clear()
+                shared[key] = got
+        bm25._fuzzy = got
     return got
 
 
