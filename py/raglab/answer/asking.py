@@ -306,40 +306,6 @@ def states_need(text: str) -> bool:
     return bool(_STATES_NEED.search(cue_text(text)))
 
 
-# The side a yes/no question asks about: whether one can (may, is allowed to; "An agent must not ask"
-# says so too), needs to, or what it costs. The unit that answers says that side either way ("you do
-# not need …", "is free"); one restating the question often takes none. Matched on `cue_text`.
-_SIDES = tuple((name, re.compile(both_nukta_forms(asks)), re.compile(both_nukta_forms(states))) for name, asks, states in (
-    ("can", " (?:can|could|may) | (?:allowed|able|possible|permitted|ok|okay) |পার(?:ব|বো|ি|বেন|বে|া) |যাবে|যায় |সম্ভব"
-     "| (?:parbo|parbe|pari|parben|jabe|jay) ",
-     " (?:can|cannot|could|may|able|unable|allowed|allow|allows|permitted|possible|impossible|only|must|never|should) "
-     "|পার(?:ব|বো|ি|বেন|বে|েন|া)|যাবে|যায়|সম্ভব|অনুমতি"),
-    ("need", " (?:need|needs|must|have to|has to|should|required|necessary|mandatory) |লাগবে|লাগে|দরকার|প্রয়োজন|হবে"
-     "| (?:lagbe|lage|dorkar|hobe) ",
-     " (?:need|needs|needed|must|have to|has to|required|requires|necessary|mandatory|optional) "
-     "|লাগবে|লাগে|দরকার|প্রয়োজন|বাধ্যতামূলক|হবে"),
-    ("price", _PRICE.pattern + "| (?:pay|paid|deducted|charge) |কাটবে|কাটে| (?:charge|khoroch|fee) ",
-     _PRICE.pattern + "| (?:no charge|nothing|waived) |বিনামূল্যে")))
-
-
-@functools.lru_cache(maxsize=4096)
-def asked_sides(question: str) -> tuple[str, ...]:
-    """The sides a yes/no question asks about (see `_SIDES`).
-
-    >>> asked_sides("Do I need my PIN to cash in at an agent?"), asked_sides("Is sending money free?")
-    (('need',), ('price',))
-    """
-    cue = cue_text(question)
-    return tuple(name for name, asks, _ in _SIDES if asks.search(cue))
-
-
-@functools.lru_cache(maxsize=50_000)
-def takes_side(sides: tuple[str, ...], text: str) -> bool:
-    """Whether a unit states one of the `sides` a question asks about (`asked_sides`)."""
-    cue = cue_text(text)
-    return any(states.search(cue) for name, _, states in _SIDES if name in sides)
-
-
 # The other half of a contrast. "ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?" (the minimum cash in) was answered
 # with "প্রতিবার ক্যাশ আউটের ন্যূনতম পরিমাণ ৫০ টাকা।" (the cash out minimum), "max recharge amount in one
 # go?" with "Minimum per recharge — Amount: Tk 20". Coverage cannot see it: the English analyzer drops

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Callable
 
-from raglab.answer.asking import asked_halves, asked_sides, asks_limit, asks_more, asks_need, halves_of, negated, negated_loosely, periods_of
+from raglab.answer.asking import asked_halves, asks_limit, asks_more, asks_need, halves_of, negated, negated_loosely, periods_of
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
@@ -114,7 +114,6 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
                     contrast=asked_halves(question),
-                    sides=asked_sides(question) if qtype == "yesno" else (),
                     asked=frozenset(t for t in asking if t in weights))
 
 

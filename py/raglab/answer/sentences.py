@@ -59,8 +59,6 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     ask_cover       share of the idf mass of q's terms in its asking sentences that u holds,
                     when q tells a story first (`answertypes.asking_sentences`; else 0): a
                     unit restating the story holds its words, the one answering holds these
-    side            q is a yes/no question and u states the side it asks about: whether one can,
-                    needs to, or what it costs (`asking.asked_sides`, `asking.takes_side`) (1/0)
 
 The confidence of an answer is a second logistic fit (`CONFIDENCE_FEATURES`): the probability
 that the shown answer states the fact, with unanswerable questions as negatives.
@@ -74,7 +72,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import clashes, illustrates, lower_for_upper, periods_of, places, price_for_limit, states_need, takes_side
+from raglab.answer.asking import clashes, illustrates, lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, typed_spans
@@ -84,7 +82,7 @@ from raglab.text.tables import read_table
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
             "density", "novel", "prefix_cover", "pairs", "typed", "typed_near", "echo", "q_numbers", "negation",
             "steps", "imperative", "advice", "intro", "rank", "score_ratio", "first", "item", "row", "inside", "length",
-            "period_match", "period_clash", "row_period", "need", "contrast_clash", "ask_cover", "side")
+            "period_match", "period_clash", "row_period", "need", "contrast_clash", "ask_cover")
 COL = {name: i for i, name in enumerate(FEATURES)}
 # Words that answer a yes/no question in the negative ("not", "never", "না", "নেই").
 NEGATIONS = frozenset(["not", "no", "never", "cannot", "can't", "only", "free", "না", "নেই", "নয়", "কখনো", "শুধু", "ফ্রি"])
@@ -106,17 +104,13 @@ class Model:
 
 
 def parse_model(data: dict) -> Model:
-    """Weights read by feature name: one the file does not name weighs 0, so a model fitted before a
-    feature was added chooses as fitted until the next re-fit; a name unknown here is an error."""
-    names = tuple(data.get("features", ()))
-    if len(data.get("weights", ())) != len(names) or len(set(names)) != len(names) or not set(names) <= COL.keys():
+    if tuple(data.get("features", ())) != FEATURES or len(data.get("weights", ())) != len(FEATURES):
         raise ValueError("sentence_model.json: 'features' and 'weights' do not match this raglab; re-fit with "
                          "python bench/fit_answerer.py --write")
-    by_name = dict(zip(names, data["weights"]))
     if tuple(data.get("confidence_features", ())) != CONFIDENCE_FEATURES or \
             len(data.get("confidence", ())) != len(CONFIDENCE_FEATURES):
         raise ValueError("sentence_model.json: 'confidence' does not match this raglab; re-fit it")
-    return Model(tuple(float(by_name.get(name, 0.0)) for name in FEATURES), tuple(float(w) for w in data["confidence"]),
+    return Model(tuple(float(w) for w in data["weights"]), tuple(float(w) for w in data["confidence"]),
                  float(data.get("second", 1.0)), float(data.get("adjacent", 2.0)), float(data.get("runner", 2.0)))
 
 
@@ -201,7 +195,6 @@ class Question:
     upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
     need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
     contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`asking.asked_halves`)
-    sides: tuple = ()  # a yes/no question's sides asked: can, need, price (`asking.asked_sides`)
     asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
 
 
@@ -392,8 +385,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("length", math.log(1 + len(terms)) / 4),
                         ("need", 1.0 if q.need and states_need(text) else 0.0),
                         ("contrast_clash", 1.0 if clashes(q.contrast, text, heading) else 0.0),
-                        ("ask_cover", mass(found & q.asked) / asked if asked > 0 else 0.0),
-                        ("side", 1.0 if q.sides and takes_side(q.sides, text) else 0.0)):
+                        ("ask_cover", mass(found & q.asked) / asked if asked > 0 else 0.0)):
         row[COL[name]] = value
     return row
 
