@@ -187,15 +187,3 @@ def test_the_other_fact_in_the_other_language_is_swapped_for_the_twin_of_what_it
         got = ask_json(served.ask(question))
         assert [s["text"] for s in got["short_answers"]] == ["২০ টাকা", "১,০০০ টাকা পর্যন্ত"], got
         assert got["answer"].split("\n")[1] == "একবারে সর্বোচ্চ ১,০০০ টাকা পর্যন্ত রিচার্জ করা যায়।", got
-
-
-def test_a_list_does_not_open_with_its_point(served):
-    # "1. Go to any Shapla Pay agent point." opens its list, but the first of six steps is no
-    # likelier the answer than the third: `first` marks only a sentence that opens its paragraph.
-    question = "How do I cash in at an agent?"
-    hits = served.search(question)
-    a = served.assess(question, [served.chunks[h.index] for h in hits], [h.score for h in hits])
-    cands = [c for _, c in a.order]
-    items = [c for c in cands if c.unit.kind == "item"]
-    assert items and all(c.features[COL["first"]] == 0.0 for c in items)
-    assert any(c.features[COL["first"]] == 1.0 and c.unit.kind == "sentence" for c in cands)

@@ -43,9 +43,8 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     announces what follows rather than saying it (1/0)
     rank            1 / (r + 1)
     score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
-    first           u is a sentence that opens its paragraph (no list's first item, no table's
-                    first row: a list opens with its first entry, not with its point), and is
-                    no worked example (`asking.illustrates`) of another case than the question's (1/0)
+    first           u opens its paragraph, and is no worked example (`asking.illustrates`) of
+                    another case than the question's (1/0)
     item            u is a list item (1/0)
     row             u is a table row or cell (1/0)
     inside          share of u's characters inside the chunk it was found through
@@ -381,7 +380,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                         ("typed", typed), ("typed_near", near_typed), ("q_numbers", qnum),
                         ("echo", echo), ("negation", negation), ("steps", steps), ("imperative", orders), ("advice", advice), ("rank", 1.0 / (rank + 1)),
                         ("novel", math.log(1 + novel) / 4), ("intro", 1.0 if announces or text.rstrip().endswith(":") else 0.0),
-                        ("score_ratio", score_ratio), ("first", 1.0 if first and kind == "sentence" and not example else 0.0), ("item", 1.0 if item else 0.0),
+                        ("score_ratio", score_ratio), ("first", 1.0 if first and not example else 0.0), ("item", 1.0 if item else 0.0),
                         ("row", 1.0 if kind == "row" else 0.0), ("inside", inside),
                         ("length", math.log(1 + len(terms)) / 4),
                         ("need", 1.0 if q.need and states_need(text) else 0.0),
