@@ -33,10 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
-from fitting import dev_ranking, served_queries  # noqa: E402
-from raglab.evaluation.metrics import resamples  # noqa: E402
-from raglab.evaluation.stats import paired  # noqa: E402
-from raglab.retrieval.bilingual import SLOT, with_other_language  # noqa: E402
+from fitting import dev_ranking, paired_cells, recall3, reciprocal, served_queries  # noqa: E402
+from raglab.retrieval.bilingual import SLOT, held_twice, with_other_language  # noqa: E402
 from raglab.retrieval.bilingual import with_asked_section as served_rule  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
 from raglab.retrieval.ranking import Hit, rounded, top_n  # noqa: E402
@@ -59,15 +57,11 @@ def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str]
     >>> [h.index for h in with_asked_section(hits, {2: 3.0}, ["a", "b", "a", "b", "b", "c"], "keep")]
     [0, 1, 5, 2]
     """
-    if len(hits) < SLOT:
+    found = held_twice(hits, asked, docs)
+    if found is None:
         return hits
-    top = [docs[h.index] for h in hits[:SLOT]]
-    doc = next((d for d in sorted(set(top)) if top.count(d) >= 2), None)
-    own = [i for i in sorted(asked) if docs[i] == doc]
-    if not own:
-        return hits
-    best = max(own, key=lambda i: (rounded(asked[i]), -i))
-    places = [k for k in range(SLOT) if top[k] == doc]
+    doc, best = found
+    places = [k for k in range(SLOT) if docs[hits[k].index] == doc]
     held = [hits[k].index for k in places]
     if best in held:
         return hits
@@ -115,14 +109,7 @@ def main() -> None:
         print(f"\n## {rule}\n\n| slice | n | recall@3 before → after | paired 95% | MRR@10 before → after | paired 95% |")
         print("|---|---:|---:|---:|---:|---:|")
         for name, members in sorted(groups.items()):
-            draws = resamples(len(members))
-            cells = []
-            for measure in (lambda k: 1.0 if k is not None and k <= 3 else 0.0, lambda k: 1.0 / k if k else 0.0):
-                before = [measure(ranks["before"][n]) for n in members]
-                after = [measure(ranks[rule][n]) for n in members]
-                p = paired(after, before, draws)
-                cells += [f"{sum(before) / len(before):.3f} → {sum(after) / len(after):.3f}",
-                          "n/a" if p["low"] is None else f"[{p['low']:+.3f}, {p['high']:+.3f}]"]
+            cells = paired_cells(ranks["before"], ranks[rule], members, (recall3, reciprocal))
             print(f"| {name} | {len(members)} | " + " | ".join(cells) + " |")
         for n, q in enumerate(questions):
             a, b = ranks["before"][n], ranks[rule][n]

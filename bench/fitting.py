@@ -16,6 +16,8 @@ from raglab.corpus.articles import bundled_corpus_dir, load_corpus
 from raglab.corpus.chunking import chunk_corpus
 from raglab.corpus.goldens import load_goldens
 from raglab.evaluation.engine import coverage_index
+from raglab.evaluation.metrics import resamples
+from raglab.evaluation.stats import paired
 from raglab.retrieval.bilingual import BilingualRetriever
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.ranking import Query, rounded
@@ -150,6 +152,30 @@ def fit_softmax(groups: list[tuple[list, list[int], float]], l2: float = L2, ite
         if max(abs(s) for s in step) < 1e-10:
             break
     return [rounded(x) for x in w]
+
+
+
+def recall3(rank: int | None) -> float:
+    """1 when the evidence is in the top three (`rank` is 1-based, None when not found)."""
+    return 1.0 if rank is not None and rank <= 3 else 0.0
+
+
+def reciprocal(rank: int | None) -> float:
+    return 1.0 / rank if rank else 0.0
+
+
+def paired_cells(before: list, after: list, members: list[int], measures) -> list[str]:
+    """Per measure of a rank, the slice's mean before → after and the paired bootstrap's 95%
+    interval of the difference (`evaluation.stats.paired`), as table cells."""
+    draws = resamples(len(members))
+    cells = []
+    for measure in measures:
+        b = [measure(before[n]) for n in members]
+        a = [measure(after[n]) for n in members]
+        p = paired(a, b, draws)
+        cells += [f"{sum(b) / len(b):.3f} → {sum(a) / len(a):.3f}",
+                  "n/a" if p["low"] is None else f"[{p['low']:+.3f}, {p['high']:+.3f}]"]
+    return cells
 
 
 def write_table(name: str, record: dict) -> str:

@@ -46,13 +46,11 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from fit_fusion import default_sets  # noqa: E402
-from fitting import dev_ranking, served_queries  # noqa: E402
+from fitting import dev_ranking, paired_cells, recall3, reciprocal, served_queries  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
-from raglab.evaluation.metrics import resamples  # noqa: E402
-from raglab.evaluation.stats import paired  # noqa: E402
 from raglab.retrieval.bilingual import BilingualRetriever, sections_reordered  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
 from raglab.retrieval.ranking import Hit  # noqa: E402
@@ -140,16 +138,9 @@ def main() -> None:
         print(f"\n## {cand[0]}={cand[1]}\n\n| slice | n | MRR@10 before → after | paired 95% | recall@3 before → after | paired 95% | up / down |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for name, members in sorted(groups.items()):
-            draws = resamples(len(members))
-            cells = []
-            for measure in (lambda k: 1.0 / k if k else 0.0, lambda k: 1.0 if k is not None and k <= 3 else 0.0):
-                before = [measure(base[n]) for n in members]
-                after = [measure(ranks[cand][n]) for n in members]
-                p = paired(after, before, draws)
-                cells += [f"{sum(before) / len(before):.3f} → {sum(after) / len(after):.3f}",
-                          "n/a" if p["low"] is None else f"[{p['low']:+.3f}, {p['high']:+.3f}]"]
-            up = sum(1 for n in members if (1.0 / ranks[cand][n] if ranks[cand][n] else 0) > (1.0 / base[n] if base[n] else 0))
-            down = sum(1 for n in members if (1.0 / ranks[cand][n] if ranks[cand][n] else 0) < (1.0 / base[n] if base[n] else 0))
+            cells = paired_cells(base, ranks[cand], members, (reciprocal, recall3))
+            up = sum(1 for n in members if reciprocal(ranks[cand][n]) > reciprocal(base[n]))
+            down = sum(1 for n in members if reciprocal(ranks[cand][n]) < reciprocal(base[n]))
             print(f"| {name} | {len(members)} | " + " | ".join(cells) + f" | {up} / {down} |")
 
 

@@ -237,6 +237,24 @@ def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[s
     return hits[:SLOT - 1] + [Hit(best, hits[SLOT - 1].score)] + rest[:len(hits) - SLOT]
 
 
+def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tuple[str, int] | None:
+    """The article two of the first `SLOT` hits come from (the first by name if two are) and
+    its chunk `asked` scores best (ties: the earlier chunk), or None when no article is held
+    twice or `asked` scores none of its chunks (step 5).
+
+    >>> held_twice([Hit(0, 0.9), Hit(1, 0.8), Hit(5, 0.7)], {2: 3.0, 0: 1.0}, ["a", "a", "a", "b", "b", "c"])
+    ('a', 2)
+    """
+    if len(hits) < SLOT:
+        return None
+    top = [docs[h.index] for h in hits[:SLOT]]
+    doc = next((d for d in sorted(set(top)) if top.count(d) >= 2), None)
+    own = [i for i in sorted(asked) if docs[i] == doc]
+    if not own:
+        return None
+    return doc, max(own, key=lambda i: (rounded(asked[i]), -i))
+
+
 def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> list[Hit]:
     """`hits` (best first) with the asked section put in when two of the first `SLOT` come
     from one article (step 5 of the module docstring): the lowest of the article's places
@@ -249,15 +267,11 @@ def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str]
     >>> [h.index for h in with_asked_section([Hit(0, 0.9), Hit(5, 0.8), Hit(1, 0.7)], {2: 3.0, 1: 3.0}, docs)]
     [0, 5, 1]
     """
-    if len(hits) < SLOT:
+    found = held_twice(hits, asked, docs)
+    if found is None:
         return hits
-    top = [docs[h.index] for h in hits[:SLOT]]
-    doc = next((d for d in sorted(set(top)) if top.count(d) >= 2), None)
-    own = [i for i in sorted(asked) if docs[i] == doc]
-    if not own:
-        return hits
-    best = max(own, key=lambda i: (rounded(asked[i]), -i))
-    at = max(k for k in range(SLOT) if top[k] == doc)
+    doc, best = found
+    at = max(k for k in range(SLOT) if docs[hits[k].index] == doc)
     if any(h.index == best for h in hits[:SLOT]) or rounded(asked[best]) <= rounded(asked.get(hits[at].index, 0.0)):
         return hits
     # The chunks it moves are shown with the scores of the places they take, so scores never
