@@ -250,7 +250,7 @@ def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tup
     top = [docs[h.index] for h in hits[:SLOT]]
     doc = next((d for d in sorted(set(top)) if top.count(d) >= 2), None)
     own = [i for i in sorted(asked) if docs[i] == doc]
-    if not own:
+    if doc is None or not own:
         return None
     return doc, max(own, key=lambda i: (rounded(asked[i]), -i))
 
