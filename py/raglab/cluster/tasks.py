@@ -92,7 +92,7 @@ def evaluator(client) -> Callable:
                                                known if g[0].retriever in ENCODER_RETRIEVERS else None, pure=False))
                  for i, g in enumerate(parts))
         collect(client, tasks, arrived)
-        merged: dict = {"results": {}, "covers": {}, "label_ids": {}}
+        merged: dict = {"results": {}, "label_ids": {}}
         for i in range(len(parts)):  # serial order: the report's dicts keep their key order
             for name in merged:
                 for key, value in got[i][name].items():

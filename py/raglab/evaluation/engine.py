@@ -282,8 +282,8 @@ def _stage(progress, done: int, total: int, label: str):
 
 def evaluate_configs(docs, asked, configs, k: int, min_coverage: float, progress=None) -> dict:
     """Every configuration over the questions `asked`, one after another:
-    ``{"results": {label: per-question records}, "covers": {chunker: coverage_index},
-    "label_ids": {chunker: {question id: ids of covering chunks}}}`` (plain data).
+    ``{"results": {label: per-question records}, "label_ids": {chunker: {question id: ids of
+    covering chunks}}}`` (plain data).
 
     Configurations that share a chunker and a retriever share one index, so a caller that
     splits the work (raglab.cluster, on a Dask cluster) hands each part whole groups.
@@ -314,7 +314,7 @@ def evaluate_configs(docs, asked, configs, k: int, min_coverage: float, progress
             results[config.label] = evaluate(pipe, asked, covers[config.chunker], k, min_coverage, terms, queries,
                                              judge, typing, step=stage)
         built.clear()
-    return {"results": results, "covers": covers, "label_ids": label_ids}
+    return {"results": results, "label_ids": label_ids}
 
 
 def run(docs, questions, configs=None, split: str = "test", min_coverage: float = 0.5, k: int = 5,
