@@ -1,0 +1,144 @@
+"""A unit in the other language that alone holds a question word (`language.held_elsewhere`), varied: a trial on dev.
+
+    .venv/bin/python bench/elsewhere_trial.py                       # off, served, and the variants
+    .venv/bin/python bench/elsewhere_trial.py --variants off,served
+
+Each variant replaces `held_elsewhere` in the answerer (the committed sentence model and
+confidence, no re-fit) and answers the dev split as served (`Config()`: recursive chunks,
+`bilingual`, expansion on, k = 3). Printed per variant: the threshold the risk rule tunes
+(`stats.tune`), holds, answered and risk there and at the served threshold, AURC; answers that
+state the fact at any confidence, crosslingual questions and the others; the diagnosis classes of
+the crosslingual questions (`answer_diagnosis`); and against `off` the questions gained and lost
+(the fact stated at any confidence) with a two-sided sign test.
+
+Variants: `off` (the rule left out), `served` (the committed rule), `noheading` (the question's
+language's heading paths do not count as holding a word), `margin0.5` / `margin1.5` / `margin2`
+(another margin than `LANG_MARGIN`), `twin` (only a unit of the twin article of the best unit's),
+`article` / `article1.5` (only the best unit's article's candidates stand for the question's
+language: a word another article of that language holds still counts as held elsewhere).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import raglab.answer.answerer as answerer  # noqa: E402
+from answer_diagnosis import CLASSES, is_evidence  # noqa: E402
+from raglab.answer.language import LANG_MARGIN, held_elsewhere  # noqa: E402
+from raglab.answer.sentences import lang_of  # noqa: E402
+from raglab.corpus.articles import load_corpus  # noqa: E402
+from raglab.corpus.goldens import load_goldens  # noqa: E402
+from raglab.evaluation.engine import coverage_index, evaluate  # noqa: E402
+from raglab.evaluation.metrics import holds_fact  # noqa: E402
+from raglab.evaluation.risk import curve_of  # noqa: E402
+from raglab.evaluation.stats import summarise, tune  # noqa: E402
+from raglab.pipeline import Config, Pipeline  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def variant(margin: float = LANG_MARGIN, heading: bool = True, twin: bool = False, article: bool = False):
+    """`held_elsewhere` with another margin, without the heading paths, for twins only, or with
+    only the best unit's article standing for the question's language."""
+    def rule(q, order):
+        if not order or lang_of(order[0][1].unit.text) != q.lang:
+            return order
+        best = order[0][1]
+        own: set[str] = set()
+        for _, c in order:
+            if lang_of(c.unit.text) == q.lang and (not article or c.quote.doc == best.quote.doc):
+                own |= c.found | (c.in_heading if heading else frozenset())
+        for i, (z, c) in enumerate(order[1:], 1):
+            if order[0][0] - z > margin:
+                break
+            if twin and c.quote.doc.split("-", 1)[-1] != best.quote.doc.split("-", 1)[-1]:
+                continue
+            if lang_of(c.unit.text) != q.lang and c.found - own:
+                return [order[i]] + order[:i] + order[i + 1:]
+        return order
+    return rule
+
+
+VARIANTS = {"off": lambda q, order: order, "served": held_elsewhere, "same-as-served": variant(),
+            "noheading": variant(heading=False), "margin0.5": variant(0.5), "margin1.5": variant(1.5),
+            "margin2": variant(2.0), "twin": variant(twin=True),
+            "article": variant(article=True), "article1.5": variant(1.5, article=True)}
+
+
+def sign_p(gained: int, lost: int) -> float:
+    """Two-sided sign test on the questions that moved."""
+    n = gained + lost
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(0, min(gained, lost) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def run(name: str, pipe: Pipeline, questions, cover) -> dict:
+    answerer.held_elsewhere = VARIANTS[name]
+    config = pipe.config
+    records = evaluate(pipe, questions, cover, config.k, 0.5)
+    tuned = tune(records)
+    at = summarise(records, tuned["threshold"])
+    served = summarise(records, config.threshold)
+    holds_any = {r["id"]: r["answerable"] and r["holds"] > 0 for r in records}
+    classes = {}
+    for q, r in zip(questions, records):
+        if not q.answerable or q.kind != "crosslingual":
+            continue
+        said = r["answer"] is not None and r["confidence"] >= config.threshold
+        if r["shown"] is not None and holds_fact(r["shown"], q.answer, evidence=q.evidence):
+            cls = "right" if said else "right but abstained"
+        else:
+            hits = pipe.search(q.question)
+            a = pipe.assess(q.question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
+            reachable = a is not None and any(is_evidence(c.quote, q.evidence) for _, c in a.order)
+            chosen = a is not None and any(is_evidence(x, q.evidence) for x in answerer.compose(a, pipe.docs).quotes)
+            cls = "retrieval miss" if not reachable else "right unit, fact not held" if chosen else "wrong unit chosen"
+        classes[cls] = classes.get(cls, 0) + 1
+    return {"tuned": tuned["threshold"], "holds": at["holds"], "answered": at["answer_rate"], "risk": at["risk"],
+            "served_holds": served["holds"], "served_answered": served["answer_rate"], "served_risk": served["risk"],
+            "aurc": curve_of(records).aurc(), "holds_any": holds_any, "classes": classes,
+            "kind": {r["id"]: r["kind"] for r in records}}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--variants", default=",".join(VARIANTS))
+    args = p.parse_args(argv)
+    names = args.variants.split(",")
+    if "off" not in names:
+        names = ["off"] + names
+    docs = load_corpus(os.path.join(ROOT, "corpus"))
+    questions = [q for q in load_goldens(os.path.join(ROOT, "goldens", "questions.jsonl"), docs) if q.split == "dev"]
+    pipe = Pipeline(docs, Config())
+    cover = coverage_index(pipe.chunks, questions, 0.5)
+    results = {n: run(n, pipe, questions, cover) for n in names}
+    base = results["off"]
+    print(f"dev, {Config().label}, k = {Config().k}; the committed weights; served threshold {Config().threshold:.2f}")
+    print(f"{'variant':15s} {'tuned':>5s} {'holds':>6s} {'answ':>6s} {'risk':>6s} | {'@srv h':>6s} {'answ':>6s} {'risk':>6s} | "
+          f"{'AURC':>6s} | {'any xl':>6s} {'other':>6s} | xl +/- (p)      other +/- (p)   | crosslingual classes")
+    for n in names:
+        r = results[n]
+        xl = [i for i, k in r["kind"].items() if k == "crosslingual"]
+        other = [i for i, k in r["kind"].items() if k != "crosslingual"]
+        moved = []
+        for ids in (xl, other):
+            g = sum(1 for i in ids if r["holds_any"][i] and not base["holds_any"][i])
+            lost = sum(1 for i in ids if base["holds_any"][i] and not r["holds_any"][i])
+            moved.append(f"+{g}/-{lost} ({sign_p(g, lost):.3f})")
+        cls = ", ".join(f"{c} {r['classes'].get(c, 0)}" for c in CLASSES)
+        print(f"{n:15s} {r['tuned']:5.2f} {r['holds']:6.3f} {r['answered']:6.3f} {r['risk']:6.3f} | {r['served_holds']:6.3f} "
+              f"{r['served_answered']:6.3f} {r['served_risk']:6.3f} | {r['aurc']:6.3f} | "
+              f"{sum(r['holds_any'][i] for i in xl):6d} {sum(r['holds_any'][i] for i in other):6d} | "
+              f"{moved[0]:15s} {moved[1]:15s} | {cls}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
