@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/elsewhere_trial.py                       # off, served, and the variants
     .venv/bin/python bench/elsewhere_trial.py --variants off,served
+    .venv/bin/python bench/elsewhere_trial.py --refit               # re-fitted, out of fold (a few minutes)
 
 Each variant replaces `held_elsewhere` in the answerer (the committed sentence model and
 confidence, no re-fit) and answers the dev split as served (`Config()`: recursive chunks,
@@ -10,6 +11,14 @@ confidence, no re-fit) and answers the dev split as served (`Config()`: recursiv
 state the fact at any confidence, crosslingual questions and the others; the diagnosis classes of
 the crosslingual questions (`answer_diagnosis`); and against `off` the questions gained and lost
 (the fact stated at any confidence) with a two-sided sign test.
+
+With `--refit`, the whole of `fit_answerer._fit` is re-run per arm (nothing is written) and its
+out-of-fold figures printed, as `fit_answerer.py` without --write prints them: `off` (the rule
+left out), `rule` (the served rule), `column` (the rule, and the same sign as a sentence-model
+feature the fit weighs: 1 for a candidate in the other language that holds a question term no
+candidate of the question's language holds, in its text or heading path) and `column-norule`.
+The column is appended to every candidate's features (as `first_trial.py` adds one), so it needs
+a re-fit and a new `sentence_model.json` to be served.
 
 Variants: `off` (the rule left out), `served` (the committed rule), `noheading` (the question's
 language's heading paths do not count as holding a word), `margin0.5` / `margin1.5` / `margin2`
@@ -21,16 +30,18 @@ language: a word another article of that language holds still counts as held els
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
+from dataclasses import replace
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import raglab.answer.answerer as answerer  # noqa: E402
 from answer_diagnosis import CLASSES, is_evidence  # noqa: E402
 from raglab.answer.language import LANG_MARGIN, held_elsewhere  # noqa: E402
-from raglab.answer.sentences import lang_of  # noqa: E402
+from raglab.answer.sentences import FEATURES, lang_of  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index, evaluate  # noqa: E402
@@ -107,10 +118,66 @@ def run(name: str, pipe: Pipeline, questions, cover) -> dict:
             "kind": {r["id"]: r["kind"] for r in records}}
 
 
+def with_column(q, cands: list) -> list:
+    """`cands` with the `elsewhere` column appended (a new list of copies; see the module's text)."""
+    own: set[str] = set()
+    for c in cands:
+        if lang_of(c.unit.text) == q.lang:
+            own |= c.found | c.in_heading
+    return [replace(c, features=[*c.features, 1.0 if lang_of(c.unit.text) != q.lang and c.found - own else 0.0])
+            for c in cands]
+
+
+def refit() -> int:
+    """Each arm re-fitted (`fit_answerer._fit`, nothing written); its out-of-fold figures printed."""
+    from fit_answerer import _fit, choice, fold_fits, sets
+
+    from raglab.answer.candidates import score_candidates
+    from raglab.text.analyzer import memo
+
+    arms = {"off": (False, False), "rule": (True, False), "column": (True, True), "column-norule": (False, True)}
+    chosen_off: dict[str, bool] = {}
+    with memo():
+        data = sets()
+        served = {id(e): list(e["candidates"]) for exs in data.values() for e in exs}
+        for name, (rule, column) in arms.items():
+            answerer.held_elsewhere = held_elsewhere if rule else VARIANTS["off"]
+            answerer.score_candidates = (lambda q, chunks, scores=None, docs=None:
+                                         with_column(q, score_candidates(q, chunks, scores, docs))) if column else score_candidates
+            for exs in data.values():
+                for e in exs:
+                    e["candidates"] = with_column(e["info"], served[id(e)]) if column else served[id(e)]
+            got = _fit(data)
+            risk = got["fit"]["oof_confidence_risk_rule"]
+            # Out of fold, per question of our dev split with an evidence unit among its candidates:
+            # is the model's choice evidence (the rule is not the model's: `rule` chooses as `off`)?
+            fold_of, fold_weights = fold_fits(data)
+            chosen = {e["question"].id: bool(e["labels"][choice(fold_weights[fold_of[e["question"].id]], e["candidates"])])
+                      for e in data["served"] if any(e["labels"])}
+            chosen_off = chosen_off or chosen
+            kinds = {e["question"].id: e["question"].kind for e in data["served"]}
+            by = {}
+            for part in ("crosslingual", "others"):
+                ids = [i for i in chosen if (kinds[i] == "crosslingual") == (part == "crosslingual")]
+                by[part] = {"chosen": sum(chosen[i] for i in ids), "of": len(ids),
+                            "gained": sum(1 for i in ids if chosen[i] and not chosen_off[i]),
+                            "lost": sum(1 for i in ids if chosen_off[i] and not chosen[i])}
+            print(json.dumps({"arm": name, "oof_evidence_chosen": got["fit"]["oof_evidence_chosen"], "oof_by_kind": by,
+                              "in_sample": got["fit"]["evidence_chosen"]["served"],
+                              "stating_the_fact": got["fit"]["confidence_positives"],
+                              "oof_risk_rule": {k: risk[k] for k in ("threshold", "holds", "answered", "risk", "aurc")},
+                              "column_weight": got["weights"][len(FEATURES):]}), flush=True)
+    answerer.held_elsewhere, answerer.score_candidates = held_elsewhere, score_candidates
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variants", default=",".join(VARIANTS))
+    p.add_argument("--refit", action="store_true", help="re-fit each arm out of fold instead (a few minutes)")
     args = p.parse_args(argv)
+    if args.refit:
+        return refit()
     names = args.variants.split(",")
     if "off" not in names:
         names = ["off"] + names
