@@ -24,7 +24,10 @@ Variants: `off` (the rule left out), `served` (the committed rule), `noheading` 
 language's heading paths do not count as holding a word), `margin0.5` / `margin1.5` / `margin2`
 (another margin than `LANG_MARGIN`), `twin` (only a unit of the twin article of the best unit's),
 `article` / `article1.5` (only the best unit's article's candidates stand for the question's
-language: a word another article of that language holds still counts as held elsewhere).
+language: a word another article of that language holds still counts as held elsewhere),
+`subsumes` (in place of the rule: a unit in the other language holding every question term the
+best one holds, and more), `superset` (the served rule, and when the best unit is in the other
+language, a unit of that language within LANG_MARGIN holding its question terms and more first).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import raglab.answer.answerer as answerer  # noqa: E402
 from answer_diagnosis import CLASSES, is_evidence  # noqa: E402
-from raglab.answer.language import LANG_MARGIN, held_elsewhere  # noqa: E402
+from raglab.answer.language import LANG_MARGIN, held_elsewhere, in_own_language  # noqa: E402
 from raglab.answer.sentences import FEATURES, lang_of  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -75,10 +78,41 @@ def variant(margin: float = LANG_MARGIN, heading: bool = True, twin: bool = Fals
     return rule
 
 
+def subsumes(q, order):
+    """A unit in the other language within LANG_MARGIN that holds every question term the best unit
+    (in the question's language) holds, and more, goes first."""
+    if not order or lang_of(order[0][1].unit.text) != q.lang:
+        return order
+    best = order[0][1]
+    for i, (z, c) in enumerate(order[1:], 1):
+        if order[0][0] - z > LANG_MARGIN:
+            break
+        if lang_of(c.unit.text) != q.lang and c.found > best.found:
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order
+
+
+def superset(q, order):
+    """When the best unit is in the other language (and `in_own_language` left it first), a unit
+    of its language within LANG_MARGIN that holds its question terms and more goes first (with
+    `held_elsewhere` as served)."""
+    if not order or lang_of(order[0][1].unit.text) == q.lang:
+        return order
+    best = order[0][1]
+    for i, (z, c) in enumerate(order[1:], 1):
+        if order[0][0] - z > LANG_MARGIN:
+            break
+        if lang_of(c.unit.text) == lang_of(best.unit.text) and c.found > best.found:
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order
+
+
 VARIANTS = {"off": lambda q, order: order, "served": held_elsewhere, "same-as-served": variant(),
             "noheading": variant(heading=False), "margin0.5": variant(0.5), "margin1.5": variant(1.5),
             "margin2": variant(2.0), "twin": variant(twin=True),
-            "article": variant(article=True), "article1.5": variant(1.5, article=True)}
+            "article": variant(article=True), "article1.5": variant(1.5, article=True), "subsumes": subsumes,
+            "superset": held_elsewhere}
+OWN = {"superset": lambda q, order: superset(q, in_own_language(q, order))}  # variants of `in_own_language` too
 
 
 def sign_p(gained: int, lost: int) -> float:
@@ -92,6 +126,7 @@ def sign_p(gained: int, lost: int) -> float:
 
 def run(name: str, pipe: Pipeline, questions, cover) -> dict:
     answerer.held_elsewhere = VARIANTS[name]
+    answerer.in_own_language = OWN.get(name, in_own_language)
     config = pipe.config
     records = evaluate(pipe, questions, cover, config.k, 0.5)
     tuned = tune(records)
