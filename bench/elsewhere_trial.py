@@ -166,7 +166,6 @@ def with_column(q, cands: list) -> list:
 def refit() -> int:
     """Each arm re-fitted (`fit_answerer._fit`, nothing written); its out-of-fold figures printed."""
     from fit_answerer import _fit, choice, fold_fits, sets
-
     from raglab.answer.candidates import score_candidates
     from raglab.text.analyzer import memo
 
