@@ -3,6 +3,7 @@
     .venv/bin/python bench/elsewhere_trial.py                       # off, served, and the variants
     .venv/bin/python bench/elsewhere_trial.py --variants off,served
     .venv/bin/python bench/elsewhere_trial.py --refit               # re-fitted, out of fold (a few minutes)
+    .venv/bin/python bench/elsewhere_trial.py --holdout off,rule,column   # holdout_trial per arm (minutes each)
 
 Each variant replaces `held_elsewhere` in the answerer (the committed sentence model and
 confidence, no re-fit) and answers the dev split as served (`Config()`: recursive chunks,
@@ -205,13 +206,35 @@ def refit() -> int:
     return 0
 
 
+def holdout(arm: str) -> int:
+    """`holdout_trial.py --folds question` with the rule left out (`off`), in (`rule`), or in with the
+    column (`column`: in the fit's candidates and the answers' alike)."""
+    import fit_answerer
+    import holdout_trial
+    from raglab.answer.candidates import score_candidates
+
+    answerer.held_elsewhere = VARIANTS["off"] if arm == "off" else held_elsewhere
+    if arm == "column":
+        def varied(q, chunks, scores=None, docs=None):
+            return with_column(q, score_candidates(q, chunks, scores, docs))
+        answerer.score_candidates = fit_answerer.score_candidates = varied
+    print(f"arm {arm}", flush=True)
+    got = holdout_trial.main(["--folds", "question"])
+    answerer.held_elsewhere, answerer.score_candidates = held_elsewhere, score_candidates
+    fit_answerer.score_candidates = score_candidates
+    return got
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variants", default=",".join(VARIANTS))
     p.add_argument("--refit", action="store_true", help="re-fit each arm out of fold instead (a few minutes)")
+    p.add_argument("--holdout", default="", help="comma-separated arms (off, rule, column) for holdout_trial instead")
     args = p.parse_args(argv)
     if args.refit:
         return refit()
+    if args.holdout:
+        return max(holdout(arm) for arm in args.holdout.split(","))
     names = args.variants.split(",")
     if "off" not in names:
         names = ["off"] + names
