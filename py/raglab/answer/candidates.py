@@ -25,7 +25,7 @@ from raglab.corpus.chunking import Chunk
 from raglab.text.analyzer import analyze, scoped, tokens, words
 from raglab.text.answertypes import asking_sentences, question_types
 from raglab.text.limits import index_heading
-from raglab.text.numbers import numbers
+from raglab.text.numbers import number_values
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
 # Question-and-chunk readings a computation remembers at most (`_units_read`; an evaluation drops
@@ -107,7 +107,11 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
     # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
     asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
-    return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
+    # The values it states as a person writes them ("৩০ হাজার টাকা" is 30000, not 30; digits as
+    # written): a value the question states itself is no answer to it (`sentences.fresh_spans`,
+    # `short.py`), and one below a minimum is answered by it (`asking.lower_for_upper`).
+    stated = frozenset(number_values(question))
+    return Question(weights, total, aliases, qtype, stated,
                     tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
                     question, unmatched,
                     echo_types(question, qtype), lang_of(reading or question), tuple(question_types(question)),
@@ -303,7 +307,7 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
         first = i == 0 or units[i - 1].block != u.block
         row = features(q, found, in_heading, mass, u.text, info, 0, 1.0, first, u.kind, inside, lead, bool(items),
-                       " ".join(heading) if q.contrast else "")
+                       " ".join(heading) if q.contrast else "", u.lead)
         quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
                       "row" if u.kind == "row" else "sentence")
         p, n = _neighbours(units, i)
