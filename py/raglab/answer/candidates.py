@@ -25,7 +25,7 @@ from raglab.corpus.chunking import Chunk
 from raglab.text.analyzer import analyze, scoped, tokens, words
 from raglab.text.answertypes import asking_sentences, question_types
 from raglab.text.limits import index_heading
-from raglab.text.numbers import number_values
+from raglab.text.numbers import number_values, numbers
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
 # Question-and-chunk readings a computation remembers at most (`_units_read`; an evaluation drops
@@ -107,18 +107,14 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
     # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
     asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
-    # The values it states as a person writes them ("৩০ হাজার টাকা" is 30000, not 30; digits as
-    # written): a value the question states itself is no answer to it (`sentences.fresh_spans`,
-    # `short.py`), and one below a minimum is answered by it (`asking.lower_for_upper`).
-    stated = frozenset(number_values(question))
-    return Question(weights, total, aliases, qtype, stated,
+    return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
                     question, unmatched,
                     echo_types(question, qtype), lang_of(reading or question), tuple(question_types(question)),
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
                     contrast=asked_halves(question),
-                    asked=frozenset(t for t in asking if t in weights))
+                    asked=frozenset(t for t in asking if t in weights), amounts=frozenset(number_values(question)))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,

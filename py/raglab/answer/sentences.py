@@ -197,6 +197,7 @@ class Question:
     need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
     contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`asking.asked_halves`)
     asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
+    amounts: frozenset = frozenset()  # the values it states as written, in words too ("৫ হাজার" is 5000: `number_values`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -336,7 +337,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
-        if lower_for_upper(q.upper, text, q.numbers):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
+        if lower_for_upper(q.upper, text, q.amounts):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
             fresh = [Span("place", a, b) for a, b in places(text)]
@@ -345,7 +346,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, said | q.weights.keys()) else 0.0
-    elif q.echoes and not lower_for_upper(q.upper, text, q.numbers) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
+    elif q.echoes and not lower_for_upper(q.upper, text, q.amounts) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
         echo = 1.0
     qnum = 0.0
     if q.numbers:
