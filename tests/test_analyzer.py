@@ -173,6 +173,8 @@ def test_the_issues_question_keeps_its_stems():
     ("সেন্টার", "সেন্টার"), ("শুক্রবার", "শুক্রবার"), ("দোকানদার", "দোকানদার"), ("আটকে", "আটক"),
     # ... and their inflections fold onto them
     ("হারের", "হার"), ("হাজারের", "হাজার"), ("সেন্টারে", "সেন্টার"), ("সময়ের", "সময়"), ("ঘণ্টার", "ঘণ্টা"),
+    # a word ending in ক takes the locative ে, not the objective কে: one stem for every form
+    ("ফেসবুকে", "ফেসবুক"), ("ফেসবুকের", "ফেসবুক"), ("বন্ধুকে", "বন্ধু"),
 ])
 def test_bangla_stems(word, stem):
     assert stem_bangla(word) == stem

@@ -64,6 +64,21 @@ def test_everyday_words_for_a_recharge_an_sms_and_screen_sharing():
     assert "স্ক্রিন শেয়ার" in expand("He wants to see my screen", both=True).expansion
 
 
+def test_a_bangla_question_names_a_glossary_detail_in_the_loanwords_bangla_speakers_type():
+    """The glossary's triggers were English only, so a Bangla question about a Facebook link or an
+    exchange house reached none of the Bangla articles' wording; the Bangla spellings of the same
+    loanwords trigger them now, in any inflection ("ফেসবুকে": the stemmer keeps ফেসবুক whole)."""
+    def concepts(question):
+        return [g.concept for g, _ in matches(question)]
+    for question in ("ফেসবুকে একটা লিংক এসেছে", "হোয়াটসঅ্যাপে মেসেজ দিয়েছে", "ইমোতে কল দিয়েছে"):
+        assert "social media" in concepts(question), question
+    assert "সামাজিক যোগাযোগমাধ্যম" in expand("ফেসবুকের পেজ থেকে মেসেজ").expansion
+    assert "partner money transfer companies" in concepts("এক্সচেঞ্জ হাউজ থেকে টাকা পাঠিয়েছে")
+    assert "screen sharing" in concepts("এনিডেস্ক ইনস্টল করতে বলছে")
+    assert "official app store" in concepts("প্লে স্টোর ছাড়া অ্যাপ নামানো")
+    assert "SIM ownership" in concepts("অন্যের নামে রেজিস্টার করা সিম")
+
+
 def test_interest_reaches_the_savings_profit_and_the_loan_interest():
     # The savings article says "profit" (মুনাফা) where customers say interest (সুদ) of savings
     # and of loans alike; the loan article says "interest".

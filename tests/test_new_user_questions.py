@@ -5,10 +5,12 @@ relative word that opens its clause."""
 import pytest
 
 from helpers import docs
-from raglab.answer.asking import places
+from raglab.answer.asking import illustrates_in, lower_for_upper, places
+from raglab.answer.sentences import COL
 from raglab.pipeline import Pipeline
 from raglab.schema import ask_json
 from raglab.text.banglish import without_grammar
+from raglab.text.numbers import number_values
 
 
 @pytest.fixture(scope="module")
@@ -44,3 +46,53 @@ def test_a_bangla_place_starts_at_its_own_words():
 def test_a_where_question_answered_in_bangla_gets_no_clause_fragment(served):
     got = ask_json(served.ask("where can i find my transaction id"))
     assert [s["text"] for s in got["short_answers"]] == ["নিশ্চিতকরণ এসএমএসে"]
+
+
+# --- a second reading: twenty more new users' questions ----------------------------------------
+
+
+def test_a_bangla_thousand_with_its_case_ending_is_read_as_a_number():
+    # "মাসে ২৫ হাজারের বেশি …" (more than 25 thousand a month): the multiplier takes the ending of
+    # the noun it makes, and was read as 25.
+    assert number_values("মাসে ২৫ হাজারের বেশি সেন্ড মানি করলে প্রতিবার কত টাকা কাটে?") == ["25000"]
+    assert number_values("৫ লাখে, ২ কোটির, দুই হাজারের") == ["500000", "20000000", "2000"]
+    assert number_values("৫ শের") == ["5"]  # only a thousand or more: "শ" + "ের" is no hundred
+
+
+def test_the_row_of_a_table_of_examples_that_states_the_asked_amount_answers(served):
+    # "Here are some examples of the fee at an agent:" introduces rows for Tk 1,000, 5,000 and
+    # 10,000; the first row was taken as the paragraph's opening statement and quoted for 5000.
+    assert illustrates_in("Tk 1,000 — Fee at an agent: Tk 18.50", "Here are some examples of the fee at an agent:")
+    assert not illustrates_in("Up to Tk 25,000 in total a day.", "For a personal account, the limits are:")
+    got = ask_json(served.ask("5000 taka cash out korle agent koto charge katbe"))
+    assert [s["text"] for s in got["short_answers"]] == ["Tk 92.50"]
+    assert got["quotes"][0]["text"] == "Tk 5,000 — Fee at an agent: Tk 92.50"
+
+
+def test_an_amount_below_the_minimum_is_answered_by_the_minimum(served):
+    # "Can I recharge 15 taka?" asks whether one may do that much, which was read as asking for
+    # the upper limit only: the minimum (Tk 20) counted as stating nothing asked.
+    assert lower_for_upper(True, "প্রতিটি রিচার্জের সর্বনিম্ন পরিমাণ ২০ টাকা।", frozenset({"15"})) is False
+    assert lower_for_upper(True, "The minimum cash out is Tk 50.", frozenset({"30000"})) is True
+    question = "১৫ টাকা রিচার্জ করা যাবে?"
+    hits = served.search(question)
+    a = served.assess(question, [served.chunks[h.index] for h in hits], [h.score for h in hits])
+    best = a.order[0][1]
+    assert best.unit.text == "প্রতিটি রিচার্জের সর্বনিম্ন পরিমাণ ২০ টাকা।"
+    assert best.features[COL["echo"]] == 1.0  # the minimum is a value about the question's 15 taka
+    # An amount in words is compared as written: "৫ হাজার" is 5000, above the cash-out minimum
+    # (Tk 50), so that minimum still states nothing asked of "can I take out 5 thousand more today?".
+    question = "আজকে আরও ৫ হাজার টাকা ক্যাশ আউট করতে পারব?"
+    hits = served.search(question)
+    a = served.assess(question, [served.chunks[h.index] for h in hits], [h.score for h in hits])
+    assert a.q.upper and a.q.amounts == frozenset({"5000"}) and a.q.numbers == frozenset({"5"})
+    minimum = [c for _, c in a.order if c.unit.text == "প্রতিবার ক্যাশ আউটের ন্যূনতম পরিমাণ ৫০ টাকা।"]
+    assert minimum and all(c.features[COL["echo"]] == 0.0 for c in minimum)
+
+
+def test_a_misspelt_word_is_highlighted_where_the_answerer_reads_it(served):
+    got = ask_json(served.ask("do i get any reciept when the agnet does a cash in for me"))
+    agents = next(c for c in got["chunks"] if c["doc"] == "en-agents")
+    marked = {agents["text"][a:b].lower() for a, b in agents["matches"]}
+    assert {"receipt", "agent"} <= marked
+    assert "reciept" in got["terms"]  # the terms shown stay as typed

@@ -263,7 +263,10 @@ class Pipeline:
         read_as = self.read(question)
         terms = set(analyze(read_as))
         result = self.answer(question, top, self.config.threshold, [h.score for h in hits])
-        ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, terms))
+        # A misspelt word is highlighted where the answerer reads it ("agnet" as "agent"): the
+        # index word it stands for (`closest`), not only the spelling the index lacks.
+        marked = terms | {w for t in terms for w in self.closest(t)}
+        ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, marked))
                        for rank, (h, c) in enumerate(zip(hits, top), 1))
         return AskResult(question, result, tuple(sorted(terms)), self.config, ranked, read_as)
 

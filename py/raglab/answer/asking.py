@@ -153,10 +153,26 @@ def only_lower(text: str) -> bool:
     return bool(_STATES_LOWER.search(cue)) and not _STATES_UPPER.search(cue)
 
 
-def lower_for_upper(q_upper: bool, text: str) -> bool:
+def lower_for_upper(q_upper: bool, text: str, stated: frozenset[str] = frozenset()) -> bool:
     """Whether `text` names only a minimum while the question asks for the upper limit
-    (`asks_upper`): its values answer nothing asked (no typed value, no echo, no short answer)."""
-    return q_upper and only_lower(text)
+    (`asks_upper`): its values answer nothing asked (no typed value, no echo, no short answer).
+    Unless the question states an amount below that minimum (`stated`, its numbers): "can I
+    recharge 15 taka?" is answered by "The minimum recharge is Tk 20".
+
+    >>> lower_for_upper(True, "The minimum recharge is Tk 20."), lower_for_upper(True, "The minimum recharge is Tk 20.", frozenset({"15"}))
+    (True, False)
+    >>> lower_for_upper(True, "The minimum cash out is Tk 50.", frozenset({"30000"}))
+    True
+    """
+    if not (q_upper and only_lower(text)):
+        return False
+    floor = [v for v in map(_value, numbers(text)) if v is not None]
+    return not (floor and any(v is not None and v < min(floor) for v in map(_value, stated)))
+
+
+def _value(number: str) -> float | None:
+    """A number as `numbers` writes it, as a float; None for one that is no decimal ("5.12.2026")."""
+    return float(number) if number.count(".") <= 1 and number.replace(".", "").isdigit() else None
 
 
 _EXAMPLE = re.compile("^ (?:for example|for instance|suppose|let's say|উদাহরণ(?:স্বরূপ)?|ধরুন|ধরা যাক) ")
@@ -173,6 +189,24 @@ def illustrates(text: str) -> bool:
     (True, True)
     """
     return bool(_EXAMPLE.match(cue_text(text)))
+
+
+# A sentence that introduces a list or table of examples: "Here are some examples of the fee at an
+# agent:", "Any transaction you make resets the count, for example:", "যেমন:".
+_EXAMPLES_LEAD = re.compile(" (?:examples?|for instance|উদাহরণ(?:স্বরূপ)?|যেমন) ")
+
+
+def illustrates_in(text: str, lead: str) -> bool:
+    """Whether a unit is a worked example: it opens as one (`illustrates`), or it is a row or item
+    of a table or list its `lead` sentence introduces as examples ("Here are some examples of the
+    fee at an agent:" before "Tk 1,000 — Fee at an agent: Tk 18.50").
+
+    >>> illustrates_in("Tk 1,000 — Fee at an agent: Tk 18.50", "Here are some examples of the fee at an agent:")
+    True
+    >>> illustrates_in("Up to Tk 25,000 in total a day.", "For a personal account, the limits are:")
+    False
+    """
+    return illustrates(text) or bool(lead) and lead.rstrip().endswith(":") and bool(_EXAMPLES_LEAD.search(cue_text(lead)))
 
 
 # Bangla says "not" of a noun's state before the light verb that makes it one: "যাচাই না হওয়া

@@ -25,7 +25,7 @@ from raglab.corpus.chunking import Chunk
 from raglab.text.analyzer import analyze, scoped, tokens, words
 from raglab.text.answertypes import asking_sentences, question_types
 from raglab.text.limits import index_heading
-from raglab.text.numbers import numbers
+from raglab.text.numbers import number_values, numbers
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
 # Question-and-chunk readings a computation remembers at most (`_units_read`; an evaluation drops
@@ -114,7 +114,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
                     contrast=asked_halves(question),
-                    asked=frozenset(t for t in asking if t in weights))
+                    asked=frozenset(t for t in asking if t in weights), amounts=frozenset(number_values(question)))
 
 
 def read_question(question: str, question_terms: list[str], idf: Callable[[str], float], aliases: dict | None,
@@ -303,7 +303,7 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
         first = i == 0 or units[i - 1].block != u.block
         row = features(q, found, in_heading, mass, u.text, info, 0, 1.0, first, u.kind, inside, lead, bool(items),
-                       " ".join(heading) if q.contrast else "")
+                       " ".join(heading) if q.contrast else "", u.lead)
         quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
                       "row" if u.kind == "row" else "sentence")
         p, n = _neighbours(units, i)

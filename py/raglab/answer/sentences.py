@@ -43,7 +43,8 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     announces what follows rather than saying it (1/0)
     rank            1 / (r + 1)
     score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
-    first           u opens its paragraph, and is no worked example (`asking.illustrates`) of
+    first           u opens its paragraph, and is no worked example (`asking.illustrates_in`: a
+                    sentence that opens as one, a row or item of a table or list of examples) of
                     another case than the question's (1/0)
     item            u is a list item (1/0)
     row             u is a table row or cell (1/0)
@@ -72,7 +73,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import clashes, illustrates, lower_for_upper, periods_of, places, price_for_limit, states_need
+from raglab.answer.asking import clashes, illustrates_in, lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, typed_spans
@@ -196,6 +197,7 @@ class Question:
     need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
     contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`asking.asked_halves`)
     asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
+    amounts: frozenset = frozenset()  # the values it states as written, in words too ("৫ হাজার" is 5000: `number_values`)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -310,8 +312,10 @@ def stated_terms(q: Question, found: set, terms: frozenset) -> set[str]:
 
 def features(q: Question, found: set, in_heading: set, mass, text: str, info: Text, rank: int, score_ratio: float,
              first: bool, kind: str, inside: float, lead_found: set, announces: bool = False,
-             heading: str = "") -> list[float]:
-    """The feature vector of one candidate (the neighbour and gap features are filled in by `set_context`)."""
+             heading: str = "", lead_text: str = "") -> list[float]:
+    """The feature vector of one candidate (the neighbour and gap features are filled in by
+    `set_context`); `lead_text` is the sentence that introduces its list or table (`Unit.lead`)."""
+    example = illustrates_in(text, lead_text)  # a worked example, or a row of a table of examples
     own = mass(found) / q.total
     near = set(found)
     for t in q.weights:
@@ -333,16 +337,16 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
-        if lower_for_upper(q.upper, text):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
+        if lower_for_upper(q.upper, text, q.amounts):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
             fresh = [Span("place", a, b) for a, b in places(text)]
-        if not q.numbers and illustrates(text):  # a worked example's values are its case, not the asked one
+        if not q.numbers and example:  # a worked example's values are its case, not the asked one
             fresh = []
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, said | q.weights.keys()) else 0.0
-    elif q.echoes and not lower_for_upper(q.upper, text) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
+    elif q.echoes and not lower_for_upper(q.upper, text, q.amounts) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
         echo = 1.0
     qnum = 0.0
     if q.numbers:
@@ -368,7 +372,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     # illustrates the rule stated before it; it does not state the paragraph's point as an opening
     # sentence does, which is what `first` rewards. Unless it is the question's own case: it states
     # a number the question states ("If I pay Tk 500 …": "For example, a payment of Tk 500 …").
-    example = illustrates(text) and not q.numbers & numbers_of(text)
+    example = example and not q.numbers & numbers_of(text)
     asked = mass(q.asked) if q.asked else 0.0
     named = periods_of(text) if q.periods else frozenset()
     match = 1.0 if named and named <= q.periods else 0.0  # names only the asked period(s)

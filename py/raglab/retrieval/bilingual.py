@@ -38,7 +38,11 @@ steps 5 and 6, move chunks within the top ten):
    dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json`` (a table without a place
    weight judges on the fused score itself). The first `SLOT` − 1 places are never
    touched, so a same-language question keeps its first answers; the reader sees the best
-   the other language offers at the third place.
+   the other language offers at the third place. It comes *first* instead when the question
+   names a detail only the other language's articles word (`expansion.beyond_own_language`:
+   the glossary) and BM25, reading that language's wording, ranks the same chunk first of
+   all (`leads`), if its fused score comes within `margin` of the first's: the question's
+   own language then holds the topic, not the detail asked.
 4. **An article's opening chunk gives way.** The first chunk of an article, where it holds
    the lead (text under the title alone; on recursive chunks the title and the lead
    paragraph), restates the title, so it sits close to every question about the article and
@@ -216,25 +220,35 @@ def bridged(typed: dict[int, float], translated: dict[int, float], langs: list[s
     return {i: typed[i] if langs[i] == lang else (typed[i] + translated[i]) / 2.0 for i in sorted(typed)}
 
 
-def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
-                        margin: float, choice: dict[int, float] | None = None) -> list[Hit]:
-    """`hits` (best first) with the other language's best chunk moved to place `SLOT` when
-    none of the first `SLOT` is in another language than `lang` and its score comes within
-    `margin` of the score it displaces (step 3 of the module docstring). `choice`, when
-    given, says which chunk is that language's best (by its highest value; ties to the
-    earlier chunk); `scores` still says whether it comes close enough."""
-    if len(hits) < SLOT or any(langs[h.index] != lang for h in hits[:SLOT]):
-        return hits
-    judge = scores if choice is None else choice
+def other_best(judge: dict[int, float], langs: list[str], lang: str) -> int | None:
+    """The chunk in another language than `lang` that `judge` scores highest (ties: the earlier)."""
     best = None
     for i in sorted(judge):
         if langs[i] != lang and (best is None or rounded(judge[i]) > rounded(judge[best])):
             best = i
-    if best is None or rounded(scores[best] + margin) < hits[SLOT - 1].score:
+    return best
+
+
+def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
+                        margin: float, choice: dict[int, float] | None = None, slot: int = SLOT) -> list[Hit]:
+    """`hits` (best first) with the other language's best chunk moved to place `slot` when
+    none of the first `slot` is in another language than `lang` and its score comes within
+    `margin` of the score it displaces (step 3 of the module docstring). `choice`, when
+    given, says which chunk is that language's best (`other_best`); `scores` still says
+    whether it comes close enough.
+
+    >>> hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)]
+    >>> [h.index for h in with_other_language(hits, {0: 0.9, 1: 0.8, 2: 0.7, 3: 0.6}, ["en"] * 3 + ["bn"], "en", 0.3, slot=1)]
+    [3, 0, 1]
+    """
+    if len(hits) < slot or any(langs[h.index] != lang for h in hits[:slot]):
         return hits
-    rest = [h for h in hits[SLOT - 1:] if h.index != best]
+    best = other_best(scores if choice is None else choice, langs, lang)
+    if best is None or rounded(scores[best] + margin) < hits[slot - 1].score:
+        return hits
+    rest = [h for h in hits[slot - 1:] if h.index != best]
     # It is shown with the score of the place it takes, so scores never rise down the list.
-    return hits[:SLOT - 1] + [Hit(best, hits[SLOT - 1].score)] + rest[:len(hits) - SLOT]
+    return hits[:slot - 1] + [Hit(best, hits[slot - 1].score)] + rest[:len(hits) - slot]
 
 
 def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tuple[str, int] | None:
@@ -406,8 +420,21 @@ class BilingualRetriever:
                choice: dict[int, float] | None = None) -> list[Hit]:
         """The n best of fused `scores`, the other language given its place (step 3), its
         chunk chosen by `choice` (`place_choice`) when given, then the asked section (step 5)."""
-        hits = with_other_language(top_n(scores, max(n, SLOT)), scores, self.langs, query.lang, self.margin, choice)
-        return with_asked_section(hits, self.asked_scores(query), self.docs)[:n]
+        hits = top_n(scores, max(n, SLOT))
+        placed = with_other_language(hits, scores, self.langs, query.lang, self.margin, choice, 1) \
+            if self.leads(query, scores, choice) else hits
+        if placed is hits:
+            placed = with_other_language(hits, scores, self.langs, query.lang, self.margin, choice)
+        return with_asked_section(placed, self.asked_scores(query), self.docs)[:n]
+
+    def leads(self, query: Query, scores: dict[int, float], choice: dict[int, float] | None) -> bool:
+        """Whether the other language's place is the first (step 3): the question names a detail
+        only that language's articles word, and BM25 ranks first of all the chunk the place takes."""
+        if not (self.two_languages and query.expanded and beyond_own_language(query.text)):
+            return False
+        lexical = self.lexical_scores(query)
+        best = other_best(scores if choice is None else choice, self.langs, query.lang)
+        return best is not None and best == min(lexical, key=lambda i: (-rounded(lexical[i]), i), default=None)
 
     def bangla_sections(self, hits: list[Hit], cosines: dict[int, float], lexical: dict[int, float],
                       query: Query) -> list[Hit]:

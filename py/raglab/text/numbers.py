@@ -10,7 +10,8 @@ Bangla, so that দুই লাখ, ২,০০,০০০, 2 lakh and 200,000 ar
   (পাঁচটি, তিনবার, দুইজন);
 - multipliers after a number word or digits: hundred / শ / শো / শত, thousand / হাজার,
   lakh / lac / লাখ / লক্ষ, crore / কোটি, million; "two hundred and fifty", "দুই হাজার পাঁচশো",
-  "১.৫ লাখ", and দেড় (1.5), আড়াই (2.5), সাড়ে (… and a half) before a number or multiplier;
+  "১.৫ লাখ", and দেড় (1.5), আড়াই (2.5), সাড়ে (… and a half) before a number or multiplier; a
+  Bangla multiplier of a thousand or more with its case ending ("২৫ হাজারের বেশি", "৫ লাখে");
 - English "one" counts only before a word it counts ("one account"), not as a pronoun
   ("open one", "one of them"); so does নয় (nine, and "is not": "নয় শতাংশ" but "ফ্রি নয়।");
   Bangla একটি / একটা (the indefinite article) never count.
@@ -22,6 +23,8 @@ strict and the word reading agree on every digit string).
 ['150000', '1.85', '150000']
 >>> number_values("দুই লাখ, ২,০০,০০০ or 2 lakh; five digits; one of them; Tk 18.50")
 ['200000', '200000', '200000', '5', '18.50']
+>>> number_values("মাসে ২৫ হাজারের বেশি, ২ কোটির")
+['25000', '20000000']
 """
 
 from __future__ import annotations
@@ -115,8 +118,17 @@ def _word_value(word: str) -> Fraction | None:
     return None
 
 
+# A Bangla multiplier of a thousand or more takes the case ending of the noun it makes:
+# "২৫ হাজারের বেশি" (more than 25 thousand), "৫ লাখে", "২ কোটির".
+_BN_ENDING = re.compile("(?:এর|ের|র|এ|ে)$")
+
+
 def _multiplier(word: str) -> int | None:
-    return _MULTIPLIERS.get(word.lower()) or _MULTIPLIERS.get(_fold(word))
+    found = _MULTIPLIERS.get(word.lower()) or _MULTIPLIERS.get(_fold(word))
+    if found is None and _BN_ENDING.search(word):
+        found = _MULTIPLIERS.get(_BN_ENDING.sub("", _fold(word)))
+        return found if found is not None and found >= 1000 else None
+    return found
 
 
 def _format(value: Fraction) -> str:
