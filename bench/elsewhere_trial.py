@@ -1,34 +1,39 @@
-"""A unit in the other language that alone holds a question word (`language.held_elsewhere`), varied: a trial on dev.
+"""A unit in the other language that alone holds a question word (`held_elsewhere`), varied: a trial on dev.
 
-    .venv/bin/python bench/elsewhere_trial.py                       # off, served, and the variants
-    .venv/bin/python bench/elsewhere_trial.py --variants off,served
+    .venv/bin/python bench/elsewhere_trial.py                       # off, the rule, and the variants
+    .venv/bin/python bench/elsewhere_trial.py --variants off,rule
     .venv/bin/python bench/elsewhere_trial.py --refit               # re-fitted, out of fold (a few minutes)
     .venv/bin/python bench/elsewhere_trial.py --holdout off,rule,column   # holdout_trial per arm (minutes each)
 
-Each variant replaces `held_elsewhere` in the answerer (the committed sentence model and
-confidence, no re-fit) and answers the dev split as served (`Config()`: recursive chunks,
-`bilingual`, expansion on, k = 3). Printed per variant: the threshold the risk rule tunes
-(`stats.tune`), holds, answered and risk there and at the served threshold, AURC; answers that
-state the fact at any confidence, crosslingual questions and the others; the diagnosis classes of
-the crosslingual questions (`answer_diagnosis`); and against `off` the questions gained and lost
-(the fact stated at any confidence) with a two-sided sign test.
+The rule was tried and not kept: the served answerer has only `language.in_own_language`. The
+rule lives here and is applied in this process only, by replacing the answerer's
+`in_own_language` with `ordering(rule)`: the rule when the model's best unit is in the question's
+language, `in_own_language` otherwise, so the two never undo each other. Each variant is such a
+rule (the committed sentence model and confidence, no re-fit) and answers the dev split as served
+(`Config()`: recursive chunks, `bilingual`, expansion on, k = 3). Printed per variant: the
+threshold the risk rule tunes (`stats.tune`), holds, answered and risk there and at the served
+threshold, AURC; answers that state the fact at any confidence, crosslingual questions and the
+others; the diagnosis classes of the crosslingual questions (`answer_diagnosis`); and against
+`off` the questions gained and lost (the fact stated at any confidence) with a two-sided sign test.
 
 With `--refit`, the whole of `fit_answerer._fit` is re-run per arm (nothing is written) and its
 out-of-fold figures printed, as `fit_answerer.py` without --write prints them: `off` (the rule
-left out), `rule` (the served rule), `column` (the rule, and the same sign as a sentence-model
+left out), `rule` (the rule), `column` (the rule, and the same sign as a sentence-model
 feature the fit weighs: 1 for a candidate in the other language that holds a question term no
 candidate of the question's language holds, in its text or heading path) and `column-norule`.
 The column is appended to every candidate's features (as `first_trial.py` adds one), so it needs
 a re-fit and a new `sentence_model.json` to be served.
 
-Variants: `off` (the rule left out), `served` (the committed rule), `noheading` (the question's
-language's heading paths do not count as holding a word), `margin0.5` / `margin1.5` / `margin2`
-(another margin than `LANG_MARGIN`), `twin` (only a unit of the twin article of the best unit's),
-`article` / `article1.5` (only the best unit's article's candidates stand for the question's
-language: a word another article of that language holds still counts as held elsewhere),
-`subsumes` (in place of the rule: a unit in the other language holding every question term the
-best one holds, and more), `superset` (the served rule, and when the best unit is in the other
-language, a unit of that language within LANG_MARGIN holding its question terms and more first).
+Variants: `off` (the rule left out: the served answerer), `rule` (`held_elsewhere`),
+`noheading` (the question's language's heading paths do not count as holding a word),
+`margin0.5` / `margin1.5` / `margin2` (another margin than `LANG_MARGIN`), `twin` (only a unit of
+the twin article of the best unit's), `article` / `article1.5` (only the best unit's article's
+candidates stand for the question's language: a word another article of that language holds
+still counts as held elsewhere), `subsumes` (in place of the rule: a unit in the other language
+holding every question term the best one holds, and more), `superset` (the rule, and when the
+best unit is in the other language, a unit of that language within LANG_MARGIN holding its
+question terms and more first). `same-as-rule` is `variant()` with its defaults, a check that it
+reproduces `rule`.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import raglab.answer.answerer as answerer  # noqa: E402
 from answer_diagnosis import CLASSES, is_evidence  # noqa: E402
-from raglab.answer.language import LANG_MARGIN, held_elsewhere, in_own_language  # noqa: E402
+from raglab.answer.language import LANG_MARGIN, in_own_language  # noqa: E402
 from raglab.answer.sentences import FEATURES, lang_of  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -55,6 +60,53 @@ from raglab.evaluation.stats import summarise, tune  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def held_elsewhere(q, order: list) -> list:
+    """`order` ((logit, candidate), best first) with a unit in the other language put first when
+    the best unit is in the question's language, the other one scores within LANG_MARGIN logits
+    of it, and it holds a question term (literally or through an expansion alias) that no
+    candidate of the question's language holds, in its text or in its heading path; otherwise
+    `order` itself. The help centre states most facts in both languages, but some only in one
+    article: "Should I send the same recharge again right away?" is answered only by the Bangla
+    "তাড়াহুড়ো করে একই নম্বরে আবার রিচার্জ করবেন না …", while the English recharge article, retrieved
+    too, offers sentences about failed recharges that hold the topic's words and not the asked
+    ones. A word the question's language's candidates never hold is the sign: the twin that has
+    it is the one that speaks of it. The mirror of `in_own_language` (which acts only when the
+    best unit is in the other language), with the same margin."""
+    if not order or lang_of(order[0][1].unit.text) != q.lang:
+        return order
+    own: set[str] = set()
+    for _, c in order:
+        if lang_of(c.unit.text) == q.lang:
+            own |= c.found | c.in_heading
+    for i, (z, c) in enumerate(order[1:], 1):
+        if order[0][0] - z > LANG_MARGIN:
+            break
+        if lang_of(c.unit.text) != q.lang and c.found - own:
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order
+
+
+def ordering(rule, own=in_own_language):
+    """What `assess` orders its ranked units with, in place of `in_own_language`: `rule` when the
+    model's best unit is in the question's language, `own` (`in_own_language`) otherwise. With
+    `rule` the identity it is `in_own_language` itself (which leaves such an order as it is)."""
+    def order_units(q, order: list) -> list:
+        if order and lang_of(order[0][1].unit.text) == q.lang:
+            return rule(q, order)
+        return own(q, order)
+    return order_units
+
+
+def apply(rule, own=in_own_language) -> None:
+    """The answerer orders its units with `rule` (`ordering`), in this process only."""
+    answerer.in_own_language = ordering(rule, own)
+
+
+def restore() -> None:
+    """The answerer as served."""
+    answerer.in_own_language = in_own_language
 
 
 def variant(margin: float = LANG_MARGIN, heading: bool = True, twin: bool = False, article: bool = False):
@@ -96,7 +148,7 @@ def subsumes(q, order):
 def superset(q, order):
     """When the best unit is in the other language (and `in_own_language` left it first), a unit
     of its language within LANG_MARGIN that holds its question terms and more goes first (with
-    `held_elsewhere` as served)."""
+    `held_elsewhere`)."""
     if not order or lang_of(order[0][1].unit.text) == q.lang:
         return order
     best = order[0][1]
@@ -108,7 +160,7 @@ def superset(q, order):
     return order
 
 
-VARIANTS = {"off": lambda q, order: order, "served": held_elsewhere, "same-as-served": variant(),
+VARIANTS = {"off": lambda q, order: order, "rule": held_elsewhere, "same-as-rule": variant(),
             "noheading": variant(heading=False), "margin0.5": variant(0.5), "margin1.5": variant(1.5),
             "margin2": variant(2.0), "twin": variant(twin=True),
             "article": variant(article=True), "article1.5": variant(1.5, article=True), "subsumes": subsumes,
@@ -126,8 +178,7 @@ def sign_p(gained: int, lost: int) -> float:
 
 
 def run(name: str, pipe: Pipeline, questions, cover) -> dict:
-    answerer.held_elsewhere = VARIANTS[name]
-    answerer.in_own_language = OWN.get(name, in_own_language)
+    apply(VARIANTS[name], OWN.get(name, in_own_language))
     config = pipe.config
     records = evaluate(pipe, questions, cover, config.k, 0.5)
     tuned = tune(records)
@@ -176,7 +227,7 @@ def refit() -> int:
         data = sets()
         served = {id(e): list(e["candidates"]) for exs in data.values() for e in exs}
         for name, (rule, column) in arms.items():
-            answerer.held_elsewhere = held_elsewhere if rule else VARIANTS["off"]
+            apply(held_elsewhere if rule else VARIANTS["off"])
             answerer.score_candidates = (lambda q, chunks, scores=None, docs=None:
                                          with_column(q, score_candidates(q, chunks, scores, docs))) if column else score_candidates
             for exs in data.values():
@@ -202,7 +253,8 @@ def refit() -> int:
                               "stating_the_fact": got["fit"]["confidence_positives"],
                               "oof_risk_rule": {k: risk[k] for k in ("threshold", "holds", "answered", "risk", "aurc")},
                               "column_weight": got["weights"][len(FEATURES):]}), flush=True)
-    answerer.held_elsewhere, answerer.score_candidates = held_elsewhere, score_candidates
+    restore()
+    answerer.score_candidates = score_candidates
     return 0
 
 
@@ -213,15 +265,15 @@ def holdout(arm: str) -> int:
     import holdout_trial
     from raglab.answer.candidates import score_candidates
 
-    answerer.held_elsewhere = VARIANTS["off"] if arm == "off" else held_elsewhere
+    apply(VARIANTS["off"] if arm == "off" else held_elsewhere)
     if arm == "column":
         def varied(q, chunks, scores=None, docs=None):
             return with_column(q, score_candidates(q, chunks, scores, docs))
         answerer.score_candidates = fit_answerer.score_candidates = varied
     print(f"arm {arm}", flush=True)
     got = holdout_trial.main(["--folds", "question"])
-    answerer.held_elsewhere, answerer.score_candidates = held_elsewhere, score_candidates
-    fit_answerer.score_candidates = score_candidates
+    restore()
+    answerer.score_candidates = fit_answerer.score_candidates = score_candidates
     return got
 
 
@@ -243,6 +295,7 @@ def main(argv=None) -> int:
     pipe = Pipeline(docs, Config())
     cover = coverage_index(pipe.chunks, questions, 0.5)
     results = {n: run(n, pipe, questions, cover) for n in names}
+    restore()
     base = results["off"]
     print(f"dev, {Config().label}, k = {Config().k}; the committed weights; served threshold {Config().threshold:.2f}")
     print(f"{'variant':15s} {'tuned':>5s} {'holds':>6s} {'answ':>6s} {'risk':>6s} | {'@srv h':>6s} {'answ':>6s} {'risk':>6s} | "

@@ -454,32 +454,6 @@ def test_a_close_unit_in_the_question_language_must_state_what_the_better_one_st
     assert in_own_language(q_en, [(2.0, limit), (1.9, other), (1.8, same)])[0][1] is same
 
 
-def test_a_unit_in_the_other_language_that_alone_holds_a_question_word_is_quoted_first():
-    # "Should I send the same recharge again?": the English recharge article holds "recharge" and
-    # "failed" in many sentences, never "again"; only the Bangla article's sentence holds it
-    # (through the table's "আবার রিচার্জ"), and it states the fact. Within LANG_MARGIN it goes first.
-    from types import SimpleNamespace as NS
-
-    from raglab.answer.language import LANG_MARGIN, held_elsewhere
-
-    def unit(text, found, heading=(), doc="en-a"):
-        return NS(unit=NS(text=text), found=frozenset(found), in_heading=frozenset(heading), quote=NS(doc=doc))
-
-    q_en = NS(lang="en")
-    own = unit("If a recharge fails, the app marks it as failed.", {"recharge", "failed"})
-    fact = unit("একই নম্বরে আবার রিচার্জ করবেন না।", {"recharge", "again"}, doc="bn-a")
-    topic = unit("রিচার্জ ব্যর্থ হলে টাকা ফেরত আসে।", {"recharge", "failed"}, doc="bn-a")
-    assert held_elsewhere(q_en, [(2.0, own), (1.5, topic), (1.2, fact)])[0][1] is fact
-    assert held_elsewhere(q_en, [(2.0, own), (1.9 - LANG_MARGIN, fact)])[0][1] is own  # not close
-    assert held_elsewhere(q_en, [(2.0, own), (1.5, topic)])[0][1] is own  # it holds no word the other lacks
-    said = unit("Do not recharge again before you check.", {"recharge", "again"})  # the question's language holds it too
-    assert held_elsewhere(q_en, [(2.0, own), (1.5, fact), (1.0, said)])[0][1] is own
-    headed = unit("Recharge failures.", {"recharge"}, heading={"again"})  # in a heading of the question's language
-    assert held_elsewhere(q_en, [(2.0, own), (1.5, fact), (1.0, headed)])[0][1] is own
-    # The rule acts only when the best unit is in the question's language (`in_own_language` otherwise).
-    assert held_elsewhere(NS(lang="bn"), [(2.0, own), (1.5, fact)])[0][1] is own
-
-
 def test_a_twin_states_the_value_the_better_unit_answers_with_not_every_number_around_it():
     # The English sentence says more around the count ("up to 50 sends a day, but the daily
     # amount is the same Tk 25,000"); its Bangla twin states the count alone, and a Bangla

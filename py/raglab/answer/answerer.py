@@ -26,7 +26,7 @@ from typing import Callable
 from raglab.answer.asking import left_out, limit_beside_price, named, names_another_half
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
-from raglab.answer.language import held_elsewhere, in_own_language, own_twin
+from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.short import short_spans
@@ -180,8 +180,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
         return None
     missing = missing_share(q, chunks, cands)  # over every unit of the chunks, the dropped ones too
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
-    scored = ranked(q, cands, m)  # a close unit of the question's language first, or one of the other language that alone holds a word
-    order = held_elsewhere(q, scored) if lang_of(scored[0][1].unit.text) == q.lang else in_own_language(q, scored)
+    order = in_own_language(q, ranked(q, cands, m))
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)

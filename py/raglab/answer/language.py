@@ -12,12 +12,6 @@ question's candidates often hold the same sentence in both. Two rules prefer the
   already shown (a Bangla twin sentence under its English original repeats it in a language the
   reader did not ask in: "Tk 18.50" and then "১৮.৫০ টাকা").
 
-- `held_elsewhere`, the other way round: when the best unit is in the question's language and a
-  unit in the other language scores within `LANG_MARGIN` logits of it and holds a question term
-  that no candidate of the question's language holds (in its text or its heading path), that
-  one is quoted instead: the fact is stated only in the other language's article, and the
-  question's own article answers with a sentence on the same topic that does not state it.
-
 Values, not words, tell twins apart (the two languages share no words, but write the same
 numbers, `text.numbers` folds Bangla digits), so a further quote that states no number is never
 swapped; a best unit that states none gives way only to a unit holding as much of the question.
@@ -45,32 +39,6 @@ def in_own_language(q: Question, order: list) -> list:
         if order[0][0] - z > LANG_MARGIN:
             break
         if lang_of(c.unit.text) == q.lang and says_as_much(q, best, c):
-            return [order[i]] + order[:i] + order[i + 1:]
-    return order
-
-
-def held_elsewhere(q: Question, order: list) -> list:
-    """`order` ((logit, candidate), best first) with a unit in the other language put first when
-    the best unit is in the question's language, the other one scores within LANG_MARGIN logits
-    of it, and it holds a question term (literally or through an expansion alias) that no
-    candidate of the question's language holds, in its text or in its heading path; otherwise
-    `order` itself. The help centre states most facts in both languages, but some only in one
-    article: "Should I send the same recharge again right away?" is answered only by the Bangla
-    "তাড়াহুড়ো করে একই নম্বরে আবার রিচার্জ করবেন না …", while the English recharge article, retrieved
-    too, offers sentences about failed recharges that hold the topic's words and not the asked
-    ones. A word the question's language's candidates never hold is the sign: the twin that has
-    it is the one that speaks of it. The mirror of `in_own_language` (which acts only when the
-    best unit is in the other language), with the same margin."""
-    if not order or lang_of(order[0][1].unit.text) != q.lang:
-        return order
-    own: set[str] = set()
-    for _, c in order:
-        if lang_of(c.unit.text) == q.lang:
-            own |= c.found | c.in_heading
-    for i, (z, c) in enumerate(order[1:], 1):
-        if order[0][0] - z > LANG_MARGIN:
-            break
-        if lang_of(c.unit.text) != q.lang and c.found - own:
             return [order[i]] + order[:i] + order[i + 1:]
     return order
 
