@@ -194,6 +194,25 @@ def test_bangla_verb_endings(word, stem):
     assert stem_bangla(word) == stem
 
 
+@pytest.mark.parametrize("word, stem", [
+    # the negative past (-নি after a vowel or য়) meets the present form the articles use:
+    # "টাকা আসেনি" (the money did not come) and "যদি টাকা না আসে" (if the money does not come)
+    ("আসেনি", "আস"), ("মেটেনি", "মেট"), ("মেলেনি", "মেল"), ("করিনি", "করি"), ("পাইনি", "পাই"),
+    ("পায়নি", "পায়"), ("দেয়নি", "দেয়"),
+    # not a verb's negative: a consonant before (আপনি), one letter of stem (তিনি, মানি, উনি),
+    # listed (কোম্পানি, আইনি, নমিনি), and হয়নি, whose হয় is a stopword: "রিচার্জ হয়নি" (the
+    # recharge did not go through) would lose the word that says it failed
+    ("আপনি", "আপনি"), ("তিনি", "তিনি"), ("মানি", "মানি"), ("উনি", "উনি"), ("কোম্পানি", "কোম্পানি"),
+    ("আইনি", "আইনি"), ("নমিনি", "নমিনি"), ("হয়নি", "হয়নি"),
+])
+def test_the_negative_past(word, stem):
+    assert stem_bangla(word) == stem
+
+
+def test_money_that_has_not_come_meets_the_section_on_money_that_does_not_come():
+    assert analyze("টাকা আসেনি") == analyze("টাকা না আসে") == ["টাকা", "আস"]
+
+
 def test_a_question_in_the_future_tense_meets_the_articles_words():
     # "How shall I open a Shapla Sanchay?": the verb meets the article's খুলতে
     assert analyze("শাপলা সঞ্চয় কিভাবে খুলবো?")[-1] == analyze("অ্যাকাউন্ট খুলতে")[-1] == "খুল"
