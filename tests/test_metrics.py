@@ -256,6 +256,8 @@ def test_numbers_fold_scripts_and_grouping():
     ("নয় শতাংশ", ["9"]),
     ("2 lakh, five", ["200000", "5"]),  # punctuation ends a number
     ("Tk 18.50", ["18.50"]),  # digits as written
+    ("১.৮৫১.৮৫ হাজার", ["1.851.85"]),  # two decimal points: kept as written, never an error
+    ("version 2.10.3", ["2.10.3"]),
 ])
 def test_number_values_read_words_and_either_digit_script(text, values):
     assert M.number_values(text) == values

@@ -171,6 +171,10 @@ def _number_values(text: str) -> tuple[str, ...]:
         raw: str | None
         if digits:
             raw = numbers(word)[0]
+            if raw.count(".") > 1:  # "1.2.3", "১.৮৫১.৮৫": a code or a slip, no one number to scale
+                out.append(raw)
+                i += 1
+                continue
             value = Fraction(raw)
             j = i + 1
         else:
