@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
+from raglab.answer.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.numbers import numbers
@@ -191,8 +192,12 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         after = [t for t, a, _ in order if a >= e][:COUNTED_WORDS]
         counted = 0 if qtype != "count" or own and any(t in question_terms for t in own) or \
             any(t in question_terms for t in after) else 1
-        # "one" is mostly no count at all ("one of the largest", "a one-off").
-        weak = 1 if text[s:e].lower() == "one" else 0
+        # "one" is mostly no count at all ("one of the largest", "a one-off"); "once" and "twice"
+        # count times, not people ("Once a fishing village, …", "nearly twice the size"); a people
+        # named as an adjective is no name ("an American film producer", `factoid.demonym`).
+        word = text[s:e].lower()
+        weak = 1 if word == "one" or word in ("once", "twice") and not _TIMES & question_terms \
+            or stype == "name" and demonym(text, s, e) else 0
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
         per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
@@ -235,7 +240,43 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
                 question: str = "", n: int = 1) -> list[tuple[int, int]]:
     """Up to `n` (start, end) short answers in `text`, best first, never overlapping (a
     two-value question, "What are the minimum and maximum?", gets two from one sentence).
-    `order` is the text's (term, start, end) tokens."""
+    `order` is the text's (term, start, end) tokens. What an abbreviation stands for, a measure
+    for a question about size or length, and the name a sentence opens with for a who- or
+    which-question come first (`factoid.py`)."""
+    short = abbreviation(question)
+    if short:
+        got = expansion_of(short, text)
+        return [got] if got else []
+    if qtype in _SIZED and asks_size(question):
+        sized = _measured(question_numbers, question_terms, text, order, qtype)
+        if sized:
+            return sized[:n]
+    out = _short_spans(qtype, question_numbers, question_terms, text, order, question, n)
+    if qtype in ("person", "entity") or qtype == "other" and WHICH_NOUN.match(question):
+        first = opening_name(text, question_terms, order)
+        if first is not None:
+            return ([first] + [(s, e) for s, e in out if e <= first[0] or s >= first[1]])[:n]
+    return out
+
+
+_SIZED = ("count", "duration", "amount", "other")
+_TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
+
+
+def _measured(question_numbers: frozenset, question_terms: set, text: str, order, qtype: str) -> list[tuple[int, int]]:
+    """The measures of length or area in `text` the question does not state, nearest to the
+    question's words first; for a question typed as a duration ("How long is …"), none when
+    the sentence states a duration (then "how long" asks about time)."""
+    if qtype == "duration" and any(sp.type == "duration" for sp in spans_of(text)):
+        return []
+    anchors = [(s, e) for term, s, e in order if term in question_terms]
+    found = [(min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s, e)
+             for s, e in measures(text) if not (numbers(text[s:e]) and set(numbers(text[s:e])) <= question_numbers)]
+    return [(s, e) for _, s, e in sorted(found)]
+
+
+def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
+                 question: str, n: int) -> list[tuple[int, int]]:
     if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
         anchors = [(s, e) for term, s, e in order if term in question_terms]
         located = [((min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s), s, e)
