@@ -183,8 +183,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         own = [t for t, a, b in order if s <= a and b <= e]
         if own and all(t in question_terms for t in own):
             continue  # the question's own words ("Shapla Pay" asked about)
-        if text[s - 1:s] == "[" and text[e:e + 1] == "]":
-            continue  # a footnote mark ("[16]")
+        if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
+            continue  # a footnote mark ("[16]"), an era ("BCE")
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
@@ -212,6 +212,8 @@ DEFINITION = re.compile(r"^\s*what(?:'s|\u2019s| is| are| was| were) (?:an? )?[^
 _COPULA = re.compile(r" (?:is|are|was|were|refers to|means) ")
 _CLAUSE_END = re.compile(r"(?:[;:]| \(|, (?:which|who|and|but|while|although) | (?:that|which|who|whose|where|located|"
                          r"based|known|used) )")
+_HARD_END = re.compile(r"(?:[;:]| \(|, )")
+_BARE_HEAD = 3  # "a new coronavirus", "a military strategy": words of a head that names only the class
 # "What political party did Hitler belong to?", "Which country is …": the answer is a name.
 WHICH_NOUN = re.compile(r"^\s*(?:what|which) (?:[A-Za-z-]+ ){1,3}(?:did|does|do|is|was|are|were|has|have|had) ",
                         re.IGNORECASE)
@@ -230,6 +232,10 @@ def definition_span(question_terms: set, text: str, order) -> tuple[int, int] | 
     end = len(text)
     first_words = re.match(r"\S+ \S+", text[start:])  # a definition keeps at least two words
     stop = _CLAUSE_END.search(text, start + (first_words.end() if first_words else 0))
+    if stop and stop.group() == " that " and len(text[start:stop.start()].split()) <= _BARE_HEAD:
+        # "a military strategy that aims to …": a bare head names only the class; the restrictive
+        # clause is the definition, to the next comma, bracket or colon.
+        stop = _HARD_END.search(text, stop.end())
     if stop:
         end = stop.start()
     end = end - 1 if text[end - 1:end] in ".।" else end
@@ -259,6 +265,7 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     return out
 
 
+_ERAS = frozenset(["BC", "BCE", "AD", "CE"])
 _SIZED = ("count", "duration", "amount", "other")
 _TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
 
