@@ -37,7 +37,7 @@ from raglab.text.numbers import numbers
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
 # classes (never \b or \w): the Unicode database differs between Pythons.
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
-                     r"more than|less than|minimum of|maximum of|until|by) $", re.IGNORECASE)
+                     r"more than|less than|minimum of|maximum of|until|by|early|late|mid) $", re.IGNORECASE)
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
 COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
 # A number's order of magnitude belongs to it ("196 million", "২ লাখ").
@@ -165,7 +165,7 @@ def _one_end(text: str, spans, i: int, end: str | None) -> int | None:
 
 
 def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans,
-                       order, limit: bool = False) -> list[tuple[int, int]]:
+                       order, limit: bool = False, question: str = "") -> list[tuple[int, int]]:
     """The spans of an accepted type, best first: not the unit of a rate ("per Tk 1,000"), then
     for a count, one followed by the counted question word, then not "one", then the nearest to a
     question term in the sentence, then of the question's own type, then the first; for a
@@ -173,6 +173,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     ("[16]") are no answer. `order` is the text's (term, start, end) tokens."""
     wanted = accepts(qtype)
     anchors = [(s, e) for term, s, e in order if term in question_terms]
+    agent = qtype in ("person", "entity") and bool(_AGENT.search(question))
     keyed = []
     for stype, s, e in spans:
         if stype not in wanted:
@@ -202,6 +203,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
         off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
+        # "Who founded …": the agent, named after "by" ("was founded by Jess McMahon").
+        off += 1 if agent and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
     return [(s, e) for _, s, e in keyed]
@@ -265,6 +268,9 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     return out
 
 
+_AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|developed|published|painted|wrote|"
+                    r"designed|built|composed|discovered|directed|produced|established|started)(?![A-Za-z])", re.IGNORECASE)
+_BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
 _SIZED = ("count", "duration", "amount", "other")
 _TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
@@ -297,7 +303,8 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None
-        ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question))
+        ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question),
+                                    question)
         for s, e in _named_end_first(text, ranked, end):
             pick = _one_end(text, spans, at[s], end)
             s, e = _widen(text, spans[pick].start, spans[pick].end) if pick is not None else \
@@ -315,5 +322,6 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         got = definition_span(question_terms, text, order)
         return [got] if got else []
     if qtype == "other" and WHICH_NOUN.match(question):
-        return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order)[:n]
+        return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
+                                  question=question)[:n]
     return []
