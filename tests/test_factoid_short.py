@@ -1,14 +1,14 @@
-"""Short answers to encyclopaedic factoid questions (`answer.factoid`, `answer.short`): the name a
+"""Short answers to encyclopaedic factoid questions (`text.factoid`, `answer.short`): the name a
 sentence opens with, a measure for a question about size, what an abbreviation stands for, and
 the question types and spans they rest on. The sentences are made up for the tests."""
 
 import pytest
 
 from raglab.answer.candidates import text_info
-from raglab.answer.factoid import abbreviation, asks_size, expansion_of
 from raglab.answer.short import short_spans
 from raglab.text.analyzer import analyze
-from raglab.text.answertypes import question_type, typed_spans
+from raglab.text.answertypes import question_type
+from raglab.text.factoid import abbreviation, asks_size, expansion_of
 
 
 def shorts(question: str, text: str, n: int = 1, qtype: str | None = None) -> list[str]:
@@ -114,3 +114,12 @@ def test_early_mid_and_late_stay_with_a_century_or_a_decade():
     assert shorts("When was the bridge built?", "The bridge was built in the late 14th century by monks.") == \
         ["late 14th century"]
     assert shorts("When did the league start?", "The league began in the early 1950s in Ohio.") == ["early 1950s"]
+
+
+@pytest.mark.parametrize("question, text, want", [
+    ("দেশটির আয়তন কত?", "দেশটির আয়তন ১,৪৭,৫৭০ বর্গকিলোমিটার, জনসংখ্যা ১৭ কোটি।", "১,৪৭,৫৭০ বর্গকিলোমিটার"),
+    ("নদীটি কত লম্বা?", "নদীটি প্রায় ২৪০ কিলোমিটার লম্বা।", "২৪০ কিলোমিটার"),
+])
+def test_a_bangla_question_about_size_is_answered_by_a_measure(question, text, want):
+    assert asks_size(question)
+    assert shorts(question, text) == [want]

@@ -15,7 +15,9 @@ question ("What is a conurbation?") gets the phrase after the copula; a where-qu
 place the sentence sends its reader to ("in your transaction history", `asking.places`), else
 a name. A question about how much one can do gets no minimum (`asking.asks_upper`). Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
-no better on dev).
+no better on dev). An encyclopaedic factoid question is read first for what an abbreviation
+stands for, a measure when it asks about size or length, and the name its sentence opens with
+for a who- or which-question (`text.factoid`).
 
 Offsets are into the sentence text; the caller maps them into the chunk.
 
@@ -29,9 +31,9 @@ from __future__ import annotations
 import re
 
 from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
-from raglab.answer.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
+from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
 from raglab.text.numbers import numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII

@@ -29,6 +29,7 @@ Everything matches explicit character classes (never `\\b` or `\\w`), like `answ
 from __future__ import annotations
 
 import re
+
 from raglab.text.answertypes import cue_text
 
 _LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f"
