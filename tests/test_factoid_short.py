@@ -123,3 +123,8 @@ def test_early_mid_and_late_stay_with_a_century_or_a_decade():
 def test_a_bangla_question_about_size_is_answered_by_a_measure(question, text, want):
     assert asks_size(question)
     assert shorts(question, text) == [want]
+
+
+def test_an_era_mark_is_no_name():
+    text = "In 200 BCE the last kingdom on the coast fell to Rome."
+    assert shorts("What was the last kingdom on the coast conquered by?", text, qtype="entity") == ["Rome"]
