@@ -120,6 +120,7 @@ def abbreviation(question: str) -> str | None:
 
 
 _WORDS = re.compile(f"[{_LETTER}]+")
+_CAPITAL_START = re.compile(f"[{_CAPITAL}]")
 
 
 def expansion_of(short: str, text: str) -> tuple[int, int] | None:
@@ -141,7 +142,7 @@ def expansion_of(short: str, text: str) -> tuple[int, int] | None:
                 break
         if k == len(letters):
             run = [w for w in words[i:j] if w[2].lower() not in ("of", "and", "the", "for")]
-            cased = [w[2][0].isupper() for w in run]
+            cased = [bool(_CAPITAL_START.match(w[2])) for w in run]  # a character class, not the Unicode database
             if all(cased) or not any(cased):
                 if all(text[prev[1]:nxt[0]] in (" ", "-") for prev, nxt in zip(words[i:j], words[i + 1:j])):
                     return words[i][0], words[j - 1][1]
