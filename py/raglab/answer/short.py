@@ -15,7 +15,9 @@ question ("What is a conurbation?") gets the phrase after the copula; a where-qu
 place the sentence sends its reader to ("in your transaction history", `asking.places`), else
 a name. A question about how much one can do gets no minimum (`asking.asks_upper`). Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
-no better on dev).
+no better on dev). An encyclopaedic factoid question is read first for what an abbreviation
+stands for, a measure when it asks about size or length, and the name its sentence opens with
+for a who- or which-question (`text.factoid`).
 
 Offsets are into the sentence text; the caller maps them into the chunk.
 
@@ -31,12 +33,13 @@ import re
 from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
+from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
 from raglab.text.numbers import numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
 # classes (never \b or \w): the Unicode database differs between Pythons.
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
-                     r"more than|less than|minimum of|maximum of|until|by) $", re.IGNORECASE)
+                     r"more than|less than|minimum of|maximum of|until|by|early|late|mid) $", re.IGNORECASE)
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
 COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
 # A number's order of magnitude belongs to it ("196 million", "২ লাখ").
@@ -164,7 +167,7 @@ def _one_end(text: str, spans, i: int, end: str | None) -> int | None:
 
 
 def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans,
-                       order, limit: bool = False) -> list[tuple[int, int]]:
+                       order, limit: bool = False, question: str = "") -> list[tuple[int, int]]:
     """The spans of an accepted type, best first: not the unit of a rate ("per Tk 1,000"), then
     for a count, one followed by the counted question word, then not "one", then the nearest to a
     question term in the sentence, then of the question's own type, then the first; for a
@@ -172,6 +175,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     ("[16]") are no answer. `order` is the text's (term, start, end) tokens."""
     wanted = accepts(qtype)
     anchors = [(s, e) for term, s, e in order if term in question_terms]
+    agent = qtype in ("person", "entity") and bool(_AGENT.search(question))
     keyed = []
     for stype, s, e in spans:
         if stype not in wanted:
@@ -182,8 +186,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         own = [t for t, a, b in order if s <= a and b <= e]
         if own and all(t in question_terms for t in own):
             continue  # the question's own words ("Shapla Pay" asked about)
-        if text[s - 1:s] == "[" and text[e:e + 1] == "]":
-            continue  # a footnote mark ("[16]")
+        if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
+            continue  # a footnote mark ("[16]"), an era ("BCE")
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
@@ -191,12 +195,18 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         after = [t for t, a, _ in order if a >= e][:COUNTED_WORDS]
         counted = 0 if qtype != "count" or own and any(t in question_terms for t in own) or \
             any(t in question_terms for t in after) else 1
-        # "one" is mostly no count at all ("one of the largest", "a one-off").
-        weak = 1 if text[s:e].lower() == "one" else 0
+        # "one" is mostly no count at all ("one of the largest", "a one-off"); "once" and "twice"
+        # count times, not people ("Once a fishing village, …", "nearly twice the size"); a people
+        # named as an adjective is no name ("an American film producer", `factoid.demonym`).
+        word = text[s:e].lower()
+        weak = 1 if word == "one" or word in ("once", "twice") and not _TIMES & question_terms \
+            or stype == "name" and demonym(text, s, e) else 0
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
         per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
         off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
+        # "Who founded …": the agent, named after "by" ("was founded by Jess McMahon").
+        off += 1 if agent and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
     return [(s, e) for _, s, e in keyed]
@@ -207,6 +217,8 @@ DEFINITION = re.compile(r"^\s*what(?:'s|\u2019s| is| are| was| were) (?:an? )?[^
 _COPULA = re.compile(r" (?:is|are|was|were|refers to|means) ")
 _CLAUSE_END = re.compile(r"(?:[;:]| \(|, (?:which|who|and|but|while|although) | (?:that|which|who|whose|where|located|"
                          r"based|known|used) )")
+_HARD_END = re.compile(r"(?:[;:]| \(|, )")
+_BARE_HEAD = 3  # "a new coronavirus", "a military strategy": words of a head that names only the class
 # "What political party did Hitler belong to?", "Which country is …": the answer is a name.
 WHICH_NOUN = re.compile(r"^\s*(?:what|which) (?:[A-Za-z-]+ ){1,3}(?:did|does|do|is|was|are|were|has|have|had) ",
                         re.IGNORECASE)
@@ -225,6 +237,10 @@ def definition_span(question_terms: set, text: str, order) -> tuple[int, int] | 
     end = len(text)
     first_words = re.match(r"\S+ \S+", text[start:])  # a definition keeps at least two words
     stop = _CLAUSE_END.search(text, start + (first_words.end() if first_words else 0))
+    if stop and stop.group() == " that " and len(text[start:stop.start()].split()) <= _BARE_HEAD:
+        # "a military strategy that aims to …": a bare head names only the class; the restrictive
+        # clause is the definition, to the next comma, bracket or colon.
+        stop = _HARD_END.search(text, stop.end())
     if stop:
         end = stop.start()
     end = end - 1 if text[end - 1:end] in ".।" else end
@@ -235,7 +251,47 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
                 question: str = "", n: int = 1) -> list[tuple[int, int]]:
     """Up to `n` (start, end) short answers in `text`, best first, never overlapping (a
     two-value question, "What are the minimum and maximum?", gets two from one sentence).
-    `order` is the text's (term, start, end) tokens."""
+    `order` is the text's (term, start, end) tokens. What an abbreviation stands for, a measure
+    for a question about size or length, and the name a sentence opens with for a who- or
+    which-question come first (`factoid.py`)."""
+    short = abbreviation(question)
+    if short:
+        got = expansion_of(short, text)
+        return [got] if got else []
+    if qtype in _SIZED and asks_size(question):
+        sized = _measured(question_numbers, question_terms, text, order, qtype)
+        if sized:
+            return sized[:n]
+    out = _short_spans(qtype, question_numbers, question_terms, text, order, question, n)
+    if qtype in ("person", "entity") or qtype == "other" and WHICH_NOUN.match(question):
+        first = opening_name(text, question_terms, order)
+        if first is not None:
+            return ([first] + [(s, e) for s, e in out if e <= first[0] or s >= first[1]])[:n]
+    return out
+
+
+_AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|developed|published|painted|wrote|"
+                    r"designed|built|composed|discovered|directed|produced|established|started)(?![A-Za-z])", re.IGNORECASE)
+_BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
+_ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+_SIZED = ("count", "duration", "amount", "other")
+_TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
+
+
+def _measured(question_numbers: frozenset, question_terms: set, text: str, order, qtype: str) -> list[tuple[int, int]]:
+    """The measures of length or area in `text` the question does not state, nearest to the
+    question's words first; for a question typed as a duration ("How long is …"), none when
+    the sentence states a duration (then "how long" asks about time)."""
+    if qtype == "duration" and any(sp.type == "duration" for sp in spans_of(text)):
+        return []
+    anchors = [(s, e) for term, s, e in order if term in question_terms]
+    found = [(min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s, e)
+             for s, e in measures(text) if not (numbers(text[s:e]) and set(numbers(text[s:e])) <= question_numbers)]
+    return [(s, e) for _, s, e in sorted(found)]
+
+
+def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
+                 question: str, n: int) -> list[tuple[int, int]]:
     if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
         anchors = [(s, e) for term, s, e in order if term in question_terms]
         located = [((min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s), s, e)
@@ -249,7 +305,8 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None
-        ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question))
+        ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question),
+                                    question)
         for s, e in _named_end_first(text, ranked, end):
             pick = _one_end(text, spans, at[s], end)
             s, e = _widen(text, spans[pick].start, spans[pick].end) if pick is not None else \
@@ -267,5 +324,6 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
         got = definition_span(question_terms, text, order)
         return [got] if got else []
     if qtype == "other" and WHICH_NOUN.match(question):
-        return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order)[:n]
+        return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
+                                  question=question)[:n]
     return []

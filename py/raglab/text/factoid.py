@@ -1,0 +1,149 @@
+"""Short answers to encyclopaedic factoid questions, beside `short.py`'s typed values.
+
+A stranger's factoid question is often answered by a sentence that opens with its answer or
+states it in a form the typed spans of `answertypes` do not read:
+
+- **The sentence's opening name.** "Mercury (0.4 AU from the Sun) is the smallest planet":
+  `answertypes`' English names never start a sentence (a capital there says nothing), so the
+  subject of the sentence, often the very answer to a who- or which-question, was no
+  candidate. `opening_name` reads it when a comma, a bracket or "is"/"was" follows the
+  capitalised words at once and they are not the question's own.
+- **A measure.** "How big is …", "How long is the river …", "the area of …": a number with a
+  unit of length or area ("111,369 square kilometres", "87 km2 (34 sq mi)"), not a population
+  or a year (`asks_size`, `measures`). "How long" asks for a length only when it is not about
+  time ("how long does it take", "how long is the wait"): only when the sentence states no
+  duration is the measure read.
+- **What an abbreviation stands for.** "What does IP stand for?": the run of words whose
+  initials spell it ("Internet Protocol", `expansion_of`).
+
+Everything matches explicit character classes (never `\\b` or `\\w`), like `answertypes`.
+
+>>> s = "Mercury (0.4 AU from the Sun) is the closest planet to the Sun."
+>>> s[slice(*opening_name(s, {"planet", "smallest"}, [("mercury", 0, 7)]))]
+'Mercury'
+>>> s = "The park covers 87 km2 (34 sq mi) near the city."
+>>> [s[a:b] for a, b in measures(s)]
+['87 km2 (34 sq mi)']
+"""
+
+from __future__ import annotations
+
+import re
+
+from raglab.text.answertypes import cue_text
+
+_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f"
+_CAPITAL = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+_WORD = f"[{_CAPITAL}][{_LETTER}'\u2019-]*"
+# Openers that are no name: articles, pronouns, connectives, and what a help text starts with.
+_NOT_NAMES = frozenset("""a an the in on at it he she they this that these those his her its their there when where
+what which who after before during however as by for from with if you your we our i since although while up most
+some all each every many also but and or note yes no not one two both either neither any anyone everyone nobody
+today yesterday tomorrow here once""".split())
+# A name opening the sentence: "Skandagupta, son of …", "Ching Shih [1] …", "The Grand Canal, known …",
+# "Kevin Feige (born 1973) is …", "The Battle of Palmito Ranch is …".
+_OPENING = re.compile(f"^(?:The )?({_WORD}(?:(?: (?:of the|of|de|la|le|von|van|der|del|du|da|and|&))* {_WORD})*)"
+                      r"(?=,| ?[(\[]| (?:is|was) )")
+# One capitalised word with the ending of an adverb or an abstract noun opens many sentences and
+# names nothing ("Currently, …", "Eligibility is based on …").
+_COMMON = re.compile("(?:ly|ity|tion|sion|ment|ness|ance|ence|ing|ship|ism|ure|wise)$")
+# A one-word adjective of a people ("an American film producer") is no name of a person or thing.
+_DEMONYM = re.compile(f"^[{_CAPITAL}][a-z]+(?:an|ese|ish)$")
+# … before a noun: a verb, a preposition or a conjunction after it makes it a name ("Japan is").
+_NOUN_AFTER = re.compile("^ (?!(?:is|was|are|were|has|had|have|and|or|in|on|at|of|to|for|by|with|from|as|the|an?)"
+                         "(?![a-z]))[a-z]")
+
+
+def opening_name(text: str, question_terms: set, order) -> tuple[int, int] | None:
+    """(start, end) of the name the sentence opens with, when it is followed at once by a comma,
+    a bracket or "is"/"was" and is not the question's own words; `order` is the text's (term,
+    start, end) tokens."""
+    m = _OPENING.match(text)
+    if m is None:
+        return None
+    name = m.group(1)
+    words = [w for w in re.split("[ -]", name) if w]
+    if words[0].lower() in _NOT_NAMES or len(words) == 1 and _COMMON.search(name):
+        return None
+    own = [t for t, a, b in order if m.start(1) <= a and b <= m.end(1)]
+    if all(t in question_terms for t in own):
+        return None  # the question's own subject ("Power League Wrestling (PLW) is …" for who founded it)
+    return m.start(1), m.end(1)
+
+
+def demonym(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is one word that names a people, used as an adjective ("an
+    American film producer"): no answer to a who- or which-question."""
+    return bool(_DEMONYM.match(text[start:end])) and bool(_NOUN_AFTER.match(text[end:end + 8]))
+
+
+# "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …".
+_SIZE = re.compile(" how (?:big|large|long|tall|high|far|deep|wide) (?:is|are|was|were) | what (?:is|s|was) the "
+                   "(?:total )?(?:area|size|length|height|depth|width|distance|elevation) |কত বড়|কত লম্বা|আয়তন|দৈর্ঘ্য")
+_TIME_WORDS = re.compile(" (?:take|takes|took|wait|delay|process|processing|last|lasts|valid|until|ago|before|after) ")
+_UNIT = ("(?:square |sq ?|cubic )?(?:kilomet(?:re|er)s?|km2|km²|km|miles?|mi|sqmi|met(?:re|er)s?|m2|m²|feet|ft|foot|"
+         "yards?|inches|acres?|hectares?|ha)|(?:বর্গ ?)?(?:কিলোমিটার|মাইল|মিটার|ফুট|একর|হেক্টর)")
+_NUM = "[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*(?: ?(?:million|thousand|লাখ|হাজার))?"
+_MEASURE = re.compile(f"(?<![0-9\u09e6-\u09ef.,A-Za-z]){_NUM} ?(?:{_UNIT})(?![A-Za-z\u0980-\u09ff])"
+                      f"(?: ?\\((?:about |approx\\. |c\\. )?{_NUM} ?(?:{_UNIT})\\))?")
+
+
+def asks_size(question: str) -> bool:
+    """Whether a question asks how big, long or far something is, not how long something takes.
+
+    >>> asks_size("How big is Liberia?"), asks_size("How long is the refund wait?")
+    (True, False)
+    """
+    cue = cue_text(question)
+    return bool(_SIZE.search(cue)) and not _TIME_WORDS.search(cue)
+
+
+def measures(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every measure of length or area in `text`, with the same measure in other
+    units when a bracket follows ("87 km2 (34 sq mi)")."""
+    return [(m.start(), m.end()) for m in _MEASURE.finditer(text)]
+
+
+# "What does IP stand for?", "What is PIN short for?", "What do the letters NID mean?"
+_STANDS = re.compile(r"^\s*what (?:does|do|did|is|was) (?:the |an? )?(?:letters |abbreviations? |acronym )?([A-Za-z]{2,8})"
+                     r"(?:'s| )(?:stand for|short for|an abbreviation (?:of|for)|mean)", re.IGNORECASE)
+
+
+def abbreviation(question: str) -> str | None:
+    """The abbreviation a question asks to spell out, upper-cased; None for any other question.
+
+    >>> abbreviation("What does OTP stand for?"), abbreviation("What does the fee cover?")
+    ('OTP', None)
+    """
+    m = _STANDS.match(question)
+    return m.group(1).upper() if m else None
+
+
+_WORDS = re.compile(f"[{_LETTER}]+")
+_CAPITAL_START = re.compile(f"[{_CAPITAL}]")
+
+
+def expansion_of(short: str, text: str) -> tuple[int, int] | None:
+    """(start, end) of the first run of words in `text` whose initials spell `short`, each word
+    capitalised or all of them lower-case ("Internet Protocol", "one-time password"); "of",
+    "and", "the" may sit between them ("Bank of Bangladesh")."""
+    words = [(m.start(), m.end(), m.group()) for m in _WORDS.finditer(text)]
+    letters = short.upper()
+    for i in range(len(words)):
+        j, k = i, 0
+        while j < len(words) and k < len(letters):
+            word = words[j][2]
+            if word[0].upper() == letters[k] and word.upper() != letters:
+                k += 1
+                j += 1
+            elif k and word.lower() in ("of", "and", "the", "for") and j + 1 < len(words):
+                j += 1
+            else:
+                break
+        if k == len(letters):
+            run = [w for w in words[i:j] if w[2].lower() not in ("of", "and", "the", "for")]
+            cased = [bool(_CAPITAL_START.match(w[2])) for w in run]  # a character class, not the Unicode database
+            if all(cased) or not any(cased):
+                if all(text[prev[1]:nxt[0]] in (" ", "-") for prev, nxt in zip(words[i:j], words[i + 1:j])):
+                    return words[i][0], words[j - 1][1]
+    return None
