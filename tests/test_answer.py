@@ -273,23 +273,6 @@ def test_the_words_that_ask_weigh_nothing_in_the_coverage(pipe):
     assert "much" not in a.q.weights and a.q.weights
 
 
-@pytest.mark.parametrize("question, word, kept", [
-    ("Is an agent allowed to ask for my PIN?", "allowed", False),
-    ("Is it safe to give my OTP to someone who says he is Shapla Pay staff?", "safe", False),
-    ("i want to borrow 30000 taka from the app, is that possible?", "possible", False),
-    ("যাচাই প্রত্যাখ্যাত হলে জাতীয় পরিচয়পত্রের ফটোকপি নিয়ে গেলে চলবে?", "চলব", False),
-    # not a yes/no question: what keeps a PIN safe is what it asks for
-    ("How do I keep my PIN safe?", "safe", True),
-])
-def test_the_words_that_ask_whether_weigh_nothing_in_a_yes_no_question(pipe, question, word, kept):
-    # The unit that answers says yes or no in its own words ("An agent must not ask for your
-    # PIN"); "allowed", rare in the articles, weighed the most of the question and held the right
-    # answer's coverage down. The question's other words still weigh.
-    hits = pipe.search(question)
-    a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
-    assert (word in a.q.weights) == kept and a.q.weights, a.q.weights
-
-
 @pytest.mark.parametrize("typo, right", [("নূন্যতম বয়শ কত হলে একাউন্ট খোলা যায়?", "ন্যূনতম বয়স কত হলে একাউন্ট খোলা যায়?"),
                                           ("agent shop opning hours?", "agent shop opening hours?"),
                                           ("পিন দিলে একাউন্ট কতক্ষন লক থাকে?", "পিন দিলে একাউন্ট কতক্ষণ লক থাকে?"),

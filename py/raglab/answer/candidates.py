@@ -41,17 +41,6 @@ ASKING = frozenset(t for w in ("much", "long", "soon", "often", "কত", "ক�
                                "কয়বার", "কয়দিন", "কয়জন", "কোথায়", "কখন", "কবে", "koto", "koy", "koybar", "kotodin",
                                "kotokkhon", "kothay", "kokhon", "kobe") for t in analyze(w))
 
-# The words that ask *whether* (is it allowed, possible, ok, safe, normal, a problem; সম্ভব, চলবে,
-# ঠিক আছে, নাকি), and the words that only stress the asking ("really", "আসলেই"), in a question
-# read as yes/no: the unit that answers says yes or no in its own words ("An agent must not ask
-# for your PIN" answers "Is an agent allowed to ask for my PIN?"), so, rare in the articles, they
-# weighed the most and held the coverage of the right answer down, as the words of ASKING did.
-# Only in a yes/no question: "how do I keep my PIN safe" asks for what keeps it safe.
-WHETHER = frozenset(t for w in ("allowed", "allow", "permitted", "possible", "able", "ok", "okay", "okey", "fine",
-                                "legit", "legal", "harmless", "supposed", "worth", "rude", "anything", "safe",
-                                "normal", "problem", "really", "actually", "সম্ভব", "চলবে", "উচিত", "বৈধ", "নাকি",
-                                "ঠিক", "অনুমতি", "সমস্যা", "নিরাপদ", "নিয়ম", "আসলেই") for t in analyze(w))
-
 
 @dataclass(frozen=True)
 class Candidate:
@@ -111,16 +100,15 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     `language.py`, and the confidence's `same_lang` were read the wrong way round for it)."""
     # A question of asking words alone ("how much?") names nothing to look for: no weights, so
     # no candidate, and the answerer abstains rather than quote "a much higher limit".
-    qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
-    dropped = ASKING | WHETHER if qtype == "yesno" else ASKING
-    weights = {t: idf(t) for t in question_terms if t not in dropped}  # in question order, the first occurrence's place
+    weights = {t: idf(t) for t in question_terms if t not in ASKING}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
+    qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
     # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
     # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
     asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
-                    tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not dropped.intersection(p)})),
+                    tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
                     question, unmatched,
                     echo_types(question, qtype), lang_of(reading or question), tuple(question_types(question)),
                     asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
