@@ -3,6 +3,7 @@
     .venv/bin/python bench/fit_answerer.py            # fit and print the weights
     .venv/bin/python bench/fit_answerer.py --write    # ... and write py/raglab/data/sentence_model.json
     .venv/bin/python bench/fit_answerer.py --check    # exit 1 unless the committed weights are what a re-fit gives
+    .venv/bin/python bench/fit_answerer.py --dump-wrong 30   # ... and print the 30 most confident wrong answers (oof)
 
 Training data (`SETS`; the test halves are never read):
 
@@ -241,6 +242,20 @@ CONFIDENCE_L2 = 1.0
 # switch so the trial can be re-run on other retrieval.
 CONFIDENCE_SETS = ("covid-qa-faq", "tydiqa-en", "tydiqa-en-train")
 CONFIDENCE_EXTERNAL = 0.0
+DUMP_WRONG = 0  # --dump-wrong N: print the N wrong dev answers of highest out-of-fold confidence (to read)
+
+
+def dump_wrong(ours: list[dict], answers: list[tuple], conf: list[float], outcomes: list[tuple], n: int) -> None:
+    """The `n` shown answers that do not state the fact (or answer an unanswerable question) with
+    the highest out-of-fold confidence, as JSON lines on stderr: question, reference, evidence,
+    what is shown, the confidence and its signals by name."""
+    rows = [(c, e, a) for e, a, c, o in zip(ours, answers, conf, outcomes) if o[1] and not o[2]]
+    for c, e, a in sorted(rows, key=lambda r: (-r[0], r[1]["question"].id))[:n]:
+        q = e["question"]
+        print(json.dumps({"id": q.id, "kind": q.kind, "lang": q.lang, "conf": rounded(c), "answerable": q.answerable,
+                          "q": q.question, "ref": q.answer, "evidence": [x.quote for x in q.evidence],
+                          "shown": a[1], "signals": {k: rounded(v) for k, v in zip(CONFIDENCE_FEATURES, a[0])}},
+                         ensure_ascii=False), file=sys.stderr)
 
 
 def labelled(exs: list[dict], answers: list[tuple]) -> list[tuple]:
@@ -366,6 +381,8 @@ def _fit(data: dict[str, list[dict]]) -> dict:
                 oof_conf[i] = logistic(dot(w, conf_rows[i]))
     it = iter(oof_conf)
     oof_all = [next(it) if a[0] is not None else 0.0 for a in best["answers"]]
+    if DUMP_WRONG:
+        dump_wrong(ours, best["answers"], oof_all, outcomes, DUMP_WRONG)
     oof_risk = risk_figures(outcomes, oof_all)
     oof_risk["aurc"] = rounded(Curve([c if o[1] else None for o, c in zip(outcomes, oof_all)],
                                      [0 if o[2] else 1 for o in outcomes]).aurc())
@@ -393,14 +410,17 @@ def dumps(model: dict) -> str:
 
 
 def main(argv=None) -> int:
-    global CONFIDENCE_EXTERNAL
+    global CONFIDENCE_EXTERNAL, DUMP_WRONG
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--write", action="store_true", help="write the weights to py/raglab/data/sentence_model.json")
     p.add_argument("--check", action="store_true", help="fail unless the committed weights equal a re-fit")
     p.add_argument("--confidence-external", type=float, default=None, metavar="X",
                    help="a trial: let the external sets' answers weigh X times ours in the confidence's fit "
                         f"(committed: {CONFIDENCE_EXTERNAL:g}); prints the out-of-fold figures, never --write or --check them")
+    p.add_argument("--dump-wrong", type=int, default=0, metavar="N",
+                   help="print (stderr) the N wrong dev answers with the highest out-of-fold confidence, to read")
     args = p.parse_args(argv)
+    DUMP_WRONG = args.dump_wrong
     if args.confidence_external is not None:
         if args.write or args.check:
             p.error("--confidence-external is a trial; it cannot be written or checked")

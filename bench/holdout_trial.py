@@ -4,6 +4,7 @@
     .venv/bin/python bench/holdout_trial.py --from 746
     .venv/bin/python bench/holdout_trial.py --folds question --l2 1,10 --cols ";bias,probability,coverage,missing"
     .venv/bin/python bench/holdout_trial.py --folds question --dump 0.6   # the later answers at 0.6 or more, to read
+                                                                          # (with their evidence and signals)
 
 The dev questions written before `--from` play the whole fit's part: the sentence model is fitted
 on them (with the external sets, as served), the confidence on their out-of-fold answers, and the
@@ -28,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fit_answerer import FOLDS, MODEL, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
-from raglab.answer.sentences import CONFIDENCE_COL, dot, logistic  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.stats import THRESHOLDS  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
 from raglab.text.analyzer import memo  # noqa: E402
@@ -105,8 +106,11 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None)
         for e, x, a, c in zip(late, late_lab, late_answers, late_conf):
             if x[0] is not None and c >= dump:
                 q = e["question"]
+                names = cols or CONFIDENCE_FEATURES
                 print(json.dumps({"id": q.id, "kind": q.kind, "lang": q.lang, "conf": round(c, 3), "right": x[1],
-                                  "q": q.question, "ref": q.answer, "shown": a[1]}, ensure_ascii=False), file=sys.stderr)
+                                  "q": q.question, "ref": q.answer, "evidence": [v.quote for v in q.evidence],
+                                  "shown": a[1], "signals": {n: round(v, 3) for n, v in zip(names, x[0])}},
+                                 ensure_ascii=False), file=sys.stderr)
     return {"cols": cols, "folds": how, "l2": l2, "t_in": t_in, "t_oof": t_oof,
             "early_in": decided(outcomes_of(in_lab), in_conf, t_in),
             "late_at_t_in": decided(out, late_conf, t_in), "late_at_t_oof": decided(out, late_conf, t_oof),
