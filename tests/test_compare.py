@@ -4,6 +4,7 @@ The full grid on the bundled set runs once (module fixture) for the regeneration
 and the invariants; everything else uses one configuration or a two-article corpus.
 """
 
+import copy
 import io
 import json
 import math
@@ -35,12 +36,33 @@ def Q(text):
 RESULTS = os.path.join(ROOT, "docs", "results.md")
 
 
+# Each configuration's per-question records on the bundled set, kept for this module's reports.
+# `evaluate_configs` evaluates every configuration on its own (what carries over from one to the
+# next are caches of pure functions), so a report may be built on records an earlier report
+# evaluated for the same configuration, corpus, questions, k and coverage: the README's headline
+# (two configurations, which the grid holds) is built on the grid's records when the grid ran
+# first (the full tier), and evaluates them itself otherwise (the quick tier).
+_EVALUATED: dict = {}
+
+
+def remembered(docs, asked, configs, k, min_coverage, progress=None):
+    """`evaluation.evaluate_configs`, evaluating only the configurations not yet evaluated."""
+    where = (tuple(docs), tuple(q.id for q in asked), k, min_coverage)
+    kept = {c: copy.deepcopy(_EVALUATED[where, c]) for c in configs if (where, c) in _EVALUATED}  # a copy of its own
+    missing = [c for c in configs if c not in kept]
+    if missing:
+        got = evaluation.evaluate_configs(docs, asked, missing, k, min_coverage, progress)
+        for c in missing:
+            _EVALUATED[where, c] = kept[c] = got["results"][c.label], got["label_ids"][c.chunker]
+    return {"results": {c.label: kept[c][0] for c in configs}, "label_ids": {c.chunker: kept[c][1] for c in configs}}
+
+
 @pytest.fixture(scope="module")
 def full():
     """The report behind docs/results.md, produced by the documented command's own arguments."""
     argv = shlex.split(REGENERATE.split(">")[0])[1:]
     args = build_parser().parse_args(argv)
-    return compare_report(args), args
+    return compare_report(args, evaluator=remembered), args
 
 
 # --- the committed results ------------------------------------------------------------------
@@ -59,7 +81,7 @@ def test_readme_shows_the_current_headline_table():
     """README.md's headline: the served default against BM25, exactly what its command gives,
     between the markers `build.py results` rewrites it between."""
     command = served_headline_command()
-    report = compare_report(build_parser().parse_args(shlex.split(command)[1:]))
+    report = compare_report(build_parser().parse_args(shlex.split(command)[1:]), evaluator=remembered)
     table = table_markdown(**{k: v for k, v in headline(report).items() if k in ("header", "rows")})
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
         readme = fh.read()
@@ -197,12 +219,30 @@ def test_attribution_stages(served_records):
     assert evaluation.attribute(ranked, cover[q.id], rr, Q(q.question), 1) == "reranker"
 
 
-def test_the_report_is_deterministic_and_the_seed_moves_only_the_intervals():
-    cfg = [Config(chunker="recursive", retriever="bm25", expand=False)]
-    a = evaluation.run(list(docs()), list(questions()), cfg, split="dev")
-    b = evaluation.run(list(docs()), list(questions()), cfg, split="dev")
+@pytest.fixture(scope="module")
+def bm25_dev():
+    """One configuration on dev, run once for the tests below: its own k (3) under the
+    comparison's (7), and the per-question records `evaluate_configs` gave, kept aside so a
+    second report can be built on them."""
+    evaluated = []
+
+    def keep(*args):
+        got = evaluation.evaluate_configs(*args)
+        evaluated.append(copy.deepcopy(got))  # as evaluated, whatever the report does with its records
+        return got
+
+    cfg = [Config(chunker="recursive", retriever="bm25", k=3, expand=False)]
+    return cfg, evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7, evaluator=keep), evaluated[0]
+
+
+def test_the_report_is_deterministic_and_the_seed_moves_only_the_intervals(bm25_dev):
+    cfg, a, evaluated = bm25_dev
+    b = evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7)
     assert render(a, "json") == render(b, "json")
-    c = evaluation.run(list(docs()), list(questions()), cfg, split="dev", seed=1)
+    # The seed enters only after the per-question evaluation (`evaluate_configs` takes none), so
+    # the seeded report is built on the records run `a` already has instead of evaluating again.
+    c = evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7, seed=1,
+                       evaluator=lambda *args: evaluated)
     assert c["configs"][0]["metrics"] == a["configs"][0]["metrics"]
     assert c["configs"][0]["ci"] != a["configs"][0]["ci"]
 
@@ -323,10 +363,9 @@ def test_progress_goes_to_stderr_only_after_a_second():
     assert quiet.getvalue() == "" and "1/4 configurations (fixed+bm25)" in loud.getvalue()
 
 
-def test_configs_take_the_comparison_k():
-    cfg = [Config(chunker="recursive", retriever="bm25", k=3, expand=False)]
-    report = evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7)
-    assert report["settings"]["k"] == 7 and report["configs"][0]["label"] == "recursive+bm25"
+def test_configs_take_the_comparison_k(bm25_dev):
+    cfg, report, _ = bm25_dev
+    assert cfg[0].k == 3 and report["settings"]["k"] == 7 and report["configs"][0]["label"] == "recursive+bm25"
 
 
 # --- harm, golden-set size and the recommendation on the full grid --------------------------------
