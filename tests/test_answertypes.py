@@ -173,6 +173,14 @@ def test_a_bare_amount_is_not_a_phone_number():
     assert [s.type for s in typed_spans("Send Tk 16789 or 16789 taka")] == ["amount", "amount"]
 
 
+def test_a_number_word_joined_to_a_word_is_no_value():
+    """"a one-time code" states no count: "How many care centres …?" is not answered by it."""
+    for text in ("They will never ask for your PIN or a one-time code.", "a one-off fee", "a two-step check"):
+        assert [s for s in typed_spans(text) if s.type == "number"] == [], text
+    assert [("number", "one"), ("number", "24")] == [
+        (s.type, t[s.start:s.end]) for t in ("open one of them", "a 24-hour line") for s in typed_spans(t)]
+
+
 def test_a_capitalised_sentence_start_is_not_a_name():
     text = "Pending reviews finish soon. Call the Grievance Redressal Officer. Hal Lashlee left."
     assert [text[s.start:s.end] for s in typed_spans(text) if s.type == "name"] == [
