@@ -49,7 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import raglab.answer.answerer as answerer  # noqa: E402
 from answer_diagnosis import CLASSES, is_evidence  # noqa: E402
-from raglab.answer.language import LANG_MARGIN, in_own_language  # noqa: E402
+from raglab.answer.language import LANG_MARGIN, in_own_language, promoted  # noqa: E402
 from raglab.answer.sentences import FEATURES, lang_of  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -80,12 +80,7 @@ def held_elsewhere(q, order: list) -> list:
     for _, c in order:
         if lang_of(c.unit.text) == q.lang:
             own |= c.found | c.in_heading
-    for i, (z, c) in enumerate(order[1:], 1):
-        if order[0][0] - z > LANG_MARGIN:
-            break
-        if lang_of(c.unit.text) != q.lang and c.found - own:
-            return [order[i]] + order[:i] + order[i + 1:]
-    return order
+    return promoted(order, lambda c: lang_of(c.unit.text) != q.lang and bool(c.found - own))
 
 
 def ordering(rule, own=in_own_language):
@@ -120,14 +115,11 @@ def variant(margin: float = LANG_MARGIN, heading: bool = True, twin: bool = Fals
         for _, c in order:
             if lang_of(c.unit.text) == q.lang and (not article or c.quote.doc == best.quote.doc):
                 own |= c.found | (c.in_heading if heading else frozenset())
-        for i, (z, c) in enumerate(order[1:], 1):
-            if order[0][0] - z > margin:
-                break
+        def takes(c):
             if twin and c.quote.doc.split("-", 1)[-1] != best.quote.doc.split("-", 1)[-1]:
-                continue
-            if lang_of(c.unit.text) != q.lang and c.found - own:
-                return [order[i]] + order[:i] + order[i + 1:]
-        return order
+                return False
+            return lang_of(c.unit.text) != q.lang and bool(c.found - own)
+        return promoted(order, takes, margin)
     return rule
 
 
@@ -137,12 +129,7 @@ def subsumes(q, order):
     if not order or lang_of(order[0][1].unit.text) != q.lang:
         return order
     best = order[0][1]
-    for i, (z, c) in enumerate(order[1:], 1):
-        if order[0][0] - z > LANG_MARGIN:
-            break
-        if lang_of(c.unit.text) != q.lang and c.found > best.found:
-            return [order[i]] + order[:i] + order[i + 1:]
-    return order
+    return promoted(order, lambda c: lang_of(c.unit.text) != q.lang and c.found > best.found)
 
 
 def superset(q, order):
@@ -152,12 +139,7 @@ def superset(q, order):
     if not order or lang_of(order[0][1].unit.text) == q.lang:
         return order
     best = order[0][1]
-    for i, (z, c) in enumerate(order[1:], 1):
-        if order[0][0] - z > LANG_MARGIN:
-            break
-        if lang_of(c.unit.text) == lang_of(best.unit.text) and c.found > best.found:
-            return [order[i]] + order[:i] + order[i + 1:]
-    return order
+    return promoted(order, lambda c: lang_of(c.unit.text) == lang_of(best.unit.text) and c.found > best.found)
 
 
 VARIANTS = {"off": lambda q, order: order, "rule": held_elsewhere, "same-as-rule": variant(),

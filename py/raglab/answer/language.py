@@ -35,10 +35,16 @@ def in_own_language(q: Question, order: list) -> list:
     if not order or lang_of(order[0][1].unit.text) == q.lang:
         return order
     best = order[0][1]
+    return promoted(order, lambda c: lang_of(c.unit.text) == q.lang and says_as_much(q, best, c))
+
+
+def promoted(order: list, takes, margin: float = LANG_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first candidate after the best that
+    scores within `margin` logits of it and that `takes` put first; otherwise `order` itself."""
     for i, (z, c) in enumerate(order[1:], 1):
-        if order[0][0] - z > LANG_MARGIN:
+        if order[0][0] - z > margin:
             break
-        if lang_of(c.unit.text) == q.lang and says_as_much(q, best, c):
+        if takes(c):
             return [order[i]] + order[:i] + order[i + 1:]
     return order
 
