@@ -53,7 +53,8 @@ def remembered(docs, asked, configs, k, min_coverage, progress=None):
     if missing:
         got = evaluation.evaluate_configs(docs, asked, missing, k, min_coverage, progress)
         for c in missing:
-            _EVALUATED[where, c] = kept[c] = got["results"][c.label], got["label_ids"][c.chunker]
+            kept[c] = got["results"][c.label], got["label_ids"][c.chunker]
+            _EVALUATED[where, c] = copy.deepcopy(kept[c])  # the caller may change what it was handed
     return {"results": {c.label: kept[c][0] for c in configs}, "label_ids": {c.chunker: kept[c][1] for c in configs}}
 
 
