@@ -96,3 +96,11 @@ def test_a_misspelt_word_is_highlighted_where_the_answerer_reads_it(served):
     marked = {agents["text"][a:b].lower() for a, b in agents["matches"]}
     assert {"receipt", "agent"} <= marked
     assert "reciept" in got["terms"]  # the terms shown stay as typed
+
+
+def test_a_misspelt_question_word_highlights_no_other_word(served):
+    # "wat" is nearest "want" in the index, but the answerer reads it as the question word "what"
+    # and drops it: no chunk may light up "want" for it.
+    got = ask_json(served.ask("wat do i need to close my account"))
+    marked = {c["text"][a:b].lower() for c in got["chunks"] for a, b in c["matches"]}
+    assert {"close", "account"} <= marked and "want" not in marked

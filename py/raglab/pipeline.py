@@ -256,6 +256,9 @@ class Pipeline:
 
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""
+        from raglab.answer.respell import respell
+        from raglab.answer.synonyms import SAME_WORDS
+
         question = question if isinstance(question, str) else str(question)
         check_question_length(question)
         hits = self.search(question) if question.strip() else []
@@ -264,8 +267,9 @@ class Pipeline:
         terms = set(analyze(read_as))
         result = self.answer(question, top, self.config.threshold, [h.score for h in hits])
         # A misspelt word is highlighted where the answerer reads it ("agnet" as "agent"): the
-        # index word it stands for (`closest`), not only the spelling the index lacks.
-        marked = terms | {w for t in terms for w in self.closest(t)}
+        # index word it stands for, as the answerer respells it (`respell`: "wat" is a misspelt
+        # question word, not the "want" or "way" the index holds nearest), besides the spelling typed.
+        marked = terms | set(respell(sorted(terms), self.closest, SAME_WORDS.keys())[0])
         ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, marked))
                        for rank, (h, c) in enumerate(zip(hits, top), 1))
         return AskResult(question, result, tuple(sorted(terms)), self.config, ranked, read_as)
