@@ -203,7 +203,7 @@ def test_bangla_verb_endings(word, stem):
     # listed (কোম্পানি, আইনি, নমিনি), and হয়নি, whose হয় is a stopword: "রিচার্জ হয়নি" (the
     # recharge did not go through) would lose the word that says it failed
     ("আপনি", "আপনি"), ("তিনি", "তিনি"), ("মানি", "মানি"), ("উনি", "উনি"), ("কোম্পানি", "কোম্পানি"),
-    ("আইনি", "আইনি"), ("নমিনি", "নমিনি"), ("হয়নি", "হয়নি"),
+    ("আইনি", "আইনি"), ("নমিনি", "নমিনি"), ("হয়নি", "হয়নি"), ("কাহিনি", "কাহিনি"), ("পানির", "পানি"),
 ])
 def test_the_negative_past(word, stem):
     assert stem_bangla(word) == stem
