@@ -13,7 +13,7 @@ import json
 import re
 
 from raglab.text.answertypes import both_nukta_forms, cue_text, typed_spans
-from raglab.text.numbers import numbers
+from raglab.text.numbers import number_values, numbers
 from raglab.text.tables import read_table
 
 # A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
@@ -156,8 +156,8 @@ def only_lower(text: str) -> bool:
 def lower_for_upper(q_upper: bool, text: str, stated: frozenset[str] = frozenset()) -> bool:
     """Whether `text` names only a minimum while the question asks for the upper limit
     (`asks_upper`): its values answer nothing asked (no typed value, no echo, no short answer).
-    Unless the question states an amount below that minimum (`stated`, its numbers): "can I
-    recharge 15 taka?" is answered by "The minimum recharge is Tk 20".
+    Unless the question states an amount below that minimum (`stated`, its `number_values`, as the
+    text's: "১ হাজার" is 1000): "can I recharge 15 taka?" is answered by "The minimum recharge is Tk 20".
 
     >>> lower_for_upper(True, "The minimum recharge is Tk 20."), lower_for_upper(True, "The minimum recharge is Tk 20.", frozenset({"15"}))
     (True, False)
@@ -166,15 +166,16 @@ def lower_for_upper(q_upper: bool, text: str, stated: frozenset[str] = frozenset
     """
     if not (q_upper and only_lower(text)):
         return False
-    floor = [v for v in map(_value, numbers(text)) if v is not None]
+    floor = [v for v in map(_value, number_values(text)) if v is not None]
     return not (floor and any(v is not None and v < min(floor) for v in map(_value, stated)))
 
 
 def _value(number: str) -> float | None:
-    """A number as `numbers` writes it, as a float; None for one that is no decimal ("5.12.2026")."""
-    return float(number) if number.count(".") <= 1 and number.replace(".", "").isdigit() else None
+    """A number as `number_values` writes it, as a float; None for no plain decimal ("5.12.2026", "²")."""
+    return float(number) if _DECIMAL.fullmatch(number) else None
 
 
+_DECIMAL = re.compile("[0-9]+(?:[.][0-9]+)?")
 _EXAMPLE = re.compile("^ (?:for example|for instance|suppose|let's say|উদাহরণ(?:স্বরূপ)?|ধরুন|ধরা যাক) ")
 
 

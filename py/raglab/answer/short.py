@@ -34,12 +34,13 @@ from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
-from raglab.text.numbers import numbers
+from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
 # classes (never \b or \w): the Unicode database differs between Pythons.
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
                      r"more than|less than|minimum of|maximum of|until|by|early|late|mid) $", re.IGNORECASE)
+_VALUES = ("amount", "percent", "count", "duration", "time", "age", "number")  # what `_widen` widens
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
 COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
 # A number's order of magnitude belongs to it ("196 million", "২ লাখ").
@@ -64,9 +65,13 @@ _RATE_BEFORE = re.compile("(?:^|(?<=[^\u0980-\u09ff]))(?:দিনে|মাস�
                           "প্রতিবার|বার্ষিক) $")
 
 
-def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, int]:
     """The value with the words that belong to it: its qualifier ("within 24 hours", "up to
-    Tk 25,000", "২৪ ঘণ্টার মধ্যে") and the period or unit it is counted in ("a day", "per Tk 1,000")."""
+    Tk 25,000", "২৪ ঘণ্টার মধ্যে") and the period or unit it is counted in ("a day", "per Tk 1,000").
+    Only a number, an amount or a time is widened: a name is no value ("founded by Tomas Lind",
+    "the late Queen Ingrid": "Tomas Lind", "Queen Ingrid")."""
+    if kind not in _VALUES:
+        return start, end
     m = _BEFORE.search(text[max(0, start - 16):start])
     if m:
         start -= len(text[max(0, start - 16):start]) - m.start()
@@ -205,7 +210,10 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
         off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
-        # "Who founded …": the agent, named after "by" ("was founded by Jess McMahon").
+        # "Who founded …": the agent, named after "by" ("was founded by Jess McMahon"); a place or a
+        # people's adjective is no founder ("a small publisher in Leeds", "an American promotion").
+        if agent and (_IN_PLACE.search(text[max(0, s - 40):s]) or stype == "name" and demonym(text, s, e)):
+            continue
         off += 1 if agent and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
@@ -255,9 +263,9 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     for a question about size or length, and the name a sentence opens with for a who- or
     which-question come first (`factoid.py`)."""
     short = abbreviation(question)
-    if short:
-        got = expansion_of(short, text)
-        return [got] if got else []
+    got = expansion_of(short, text) if short else None
+    if got:
+        return [got]  # no expansion in the sentence: the other readers
     if qtype in _SIZED and asks_size(question):
         sized = _measured(question_numbers, question_terms, text, order, qtype)
         if sized:
@@ -272,6 +280,8 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
 
 _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|developed|published|painted|wrote|"
                     r"designed|built|composed|discovered|directed|produced|established|started)(?![A-Za-z])", re.IGNORECASE)
+# A place: a name after "in", "at", "near", or after a place and a comma ("in Pawtucket, Rhode Island").
+_IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
 _SIZED = ("count", "duration", "amount", "other")
@@ -300,7 +310,8 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
             return sorted((s, e) for _, s, e in sorted(located)[:n])
     if accepts(qtype):
         out: list[tuple[int, int]] = []
-        if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text):
+        if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text,
+                                                                 frozenset(number_values(question))):
             return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
         spans = spans_of(text)
         at = {sp.start: i for i, sp in enumerate(spans)}
@@ -309,8 +320,8 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
                                     question)
         for s, e in _named_end_first(text, ranked, end):
             pick = _one_end(text, spans, at[s], end)
-            s, e = _widen(text, spans[pick].start, spans[pick].end) if pick is not None else \
-                _widen(text, *_joined(text, spans, at[s]))
+            s, e = _widen(text, spans[pick].start, spans[pick].end, spans[pick].type) if pick is not None else \
+                _widen(text, *_joined(text, spans, at[s]), spans[at[s]].type)
             if all(e <= a or s >= b for a, b in out):
                 out.append((s, e))
             if len(out) == n:

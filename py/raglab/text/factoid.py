@@ -47,8 +47,10 @@ _OPENING = re.compile(f"^(?:The )?({_WORD}(?:(?: (?:of the|of|de|la|le|von|van|d
 # One capitalised word with the ending of an adverb or an abstract noun opens many sentences and
 # names nothing ("Currently, …", "Eligibility is based on …").
 _COMMON = re.compile("(?:ly|ity|tion|sion|ment|ness|ance|ence|ing|ship|ism|ure|wise)$")
-# A one-word adjective of a people ("an American film producer") is no name of a person or thing.
+# A one-word adjective of a people ("an American film producer") is no name of a person or thing;
+# an article comes just before it (a first name does not: "Brian designed it", "Susan built it").
 _DEMONYM = re.compile(f"^[{_CAPITAL}][a-z]+(?:an|ese|ish)$")
+_ARTICLE_BEFORE = re.compile("(?:^|[^A-Za-z])(?:a|an|the|A|An|The) $")
 # … before a noun: a verb, a preposition or a conjunction after it makes it a name ("Japan is").
 _NOUN_AFTER = re.compile("^ (?!(?:is|was|are|were|has|had|have|and|or|in|on|at|of|to|for|by|with|from|as|the|an?)"
                          "(?![a-z]))[a-z]")
@@ -72,9 +74,10 @@ def opening_name(text: str, question_terms: set, order) -> tuple[int, int] | Non
 
 
 def demonym(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] is one word that names a people, used as an adjective ("an
-    American film producer"): no answer to a who- or which-question."""
-    return bool(_DEMONYM.match(text[start:end])) and bool(_NOUN_AFTER.match(text[end:end + 8]))
+    """Whether text[start:end] is one word that names a people, used as an adjective after an
+    article ("an American film producer"): no answer to a who- or which-question."""
+    return bool(_DEMONYM.match(text[start:end])) and bool(_NOUN_AFTER.match(text[end:end + 8])) \
+        and bool(_ARTICLE_BEFORE.search(text[max(0, start - 5):start]))
 
 
 # "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …".
@@ -105,18 +108,19 @@ def measures(text: str) -> list[tuple[int, int]]:
 
 
 # "What does IP stand for?", "What is PIN short for?", "What do the letters NID mean?"
-_STANDS = re.compile(r"^\s*what (?:does|do|did|is|was) (?:the |an? )?(?:letters |abbreviations? |acronym )?([A-Za-z]{2,8})"
-                     r"(?:'s| )(?:stand for|short for|an abbreviation (?:of|for)|mean)", re.IGNORECASE)
+# The abbreviation is written in capitals ("What does it mean?" asks about no IT).
+_STANDS = re.compile(r"^\s*(?i:what (?:does|do|did|is|was) (?:the |an? )?(?:letters |abbreviations? |acronym )?)([A-Z]{2,8})"
+                     r"(?i:(?:'s| )(?:stand for|short for|an abbreviation (?:of|for)|mean))")
 
 
 def abbreviation(question: str) -> str | None:
-    """The abbreviation a question asks to spell out, upper-cased; None for any other question.
+    """The abbreviation a question asks to spell out, written in capitals; None for any other question.
 
-    >>> abbreviation("What does OTP stand for?"), abbreviation("What does the fee cover?")
-    ('OTP', None)
+    >>> abbreviation("What does OTP stand for?"), abbreviation("What does the fee cover?"), abbreviation("What does it mean?")
+    ('OTP', None, None)
     """
     m = _STANDS.match(question)
-    return m.group(1).upper() if m else None
+    return m.group(1) if m else None
 
 
 _WORDS = re.compile(f"[{_LETTER}]+")
