@@ -166,8 +166,8 @@ def lower_for_upper(q_upper: bool, text: str, stated: frozenset[str] = frozenset
     """
     if not (q_upper and only_lower(text)):
         return False
-    floor = [v for v in map(_value, number_values(text)) if v is not None]
-    return not (floor and any(v is not None and v < min(floor) for v in map(_value, stated)))
+    floor = min((v for v in map(_value, number_values(text)) if v is not None), default=None)
+    return floor is None or not any(v is not None and v < floor for v in map(_value, stated))
 
 
 def _value(number: str) -> float | None:

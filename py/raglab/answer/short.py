@@ -294,20 +294,24 @@ def _measured(question_numbers: frozenset, question_terms: set, text: str, order
     the sentence states a duration (then "how long" asks about time)."""
     if qtype == "duration" and any(sp.type == "duration" for sp in spans_of(text)):
         return []
+    return _by_nearness([(s, e) for s, e in measures(text)
+                         if not (numbers(text[s:e]) and set(numbers(text[s:e])) <= question_numbers)], order, question_terms)
+
+
+def _by_nearness(spans: list[tuple[int, int]], order, question_terms: set) -> list[tuple[int, int]]:
+    """`spans` nearest to a question word in the text first (its `order` tokens), then the earlier."""
     anchors = [(s, e) for term, s, e in order if term in question_terms]
-    found = [(min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s, e)
-             for s, e in measures(text) if not (numbers(text[s:e]) and set(numbers(text[s:e])) <= question_numbers)]
-    return [(s, e) for _, s, e in sorted(found)]
+    return sorted(spans, key=lambda se: (min((abs(a - se[1]) if a >= se[1] else abs(se[0] - b) for a, b in anchors),
+                                             default=0), se))
 
 
 def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
                  question: str, n: int) -> list[tuple[int, int]]:
     if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
-        anchors = [(s, e) for term, s, e in order if term in question_terms]
-        located = [((min((abs(a - e) if a >= e else abs(s - b) for a, b in anchors), default=0), s), s, e)
-                   for s, e in places(text) if not all(t in question_terms for t, a, b in order if s <= a and b <= e)]
+        located = _by_nearness([(s, e) for s, e in places(text)
+                                if not all(t in question_terms for t, a, b in order if s <= a and b <= e)], order, question_terms)
         if located:
-            return sorted((s, e) for _, s, e in sorted(located)[:n])
+            return sorted(located[:n])
     if accepts(qtype):
         out: list[tuple[int, int]] = []
         if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text,
