@@ -13,7 +13,7 @@ is put in before the one of its chunks there that they score lowest, if it score
 Two ways of making room: `insert`, the rest move down one (whatever was third leaves the
 top three, another article's chunk too); `keep`, the article keeps the places it held and
 its last chunk there comes fourth (another article's chunk, a second fact's or the other
-language's, stays). `served` is the version served (`bilingual.with_asked_section`): the
+language's, stays). `served` is the version served (`ranking.with_asked_section`): the
 asked section takes the lowest of the article's places in the top three, if the asking
 sentences score it higher than the chunk there, which comes fourth; the places above and
 another article's stay. Each question is ranked as served without step 5 (the other
@@ -34,10 +34,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from fitting import dev_ranking, paired_cells, recall3, reciprocal, served_queries  # noqa: E402
-from raglab.retrieval.bilingual import SLOT, held_twice, with_other_language  # noqa: E402
-from raglab.retrieval.bilingual import with_asked_section as served_rule  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
-from raglab.retrieval.ranking import Hit, rounded, top_n  # noqa: E402
+from raglab.retrieval.ranking import SLOT, Hit, held_twice, rounded, top_n, with_other_language  # noqa: E402
+from raglab.retrieval.ranking import with_asked_section as served_rule  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 from raglab.text.answertypes import asking_sentences  # noqa: E402
 

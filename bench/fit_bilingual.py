@@ -39,8 +39,8 @@ from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
-from raglab.retrieval.bilingual import TABLE, BilingualRetriever, with_other_language  # noqa: E402
-from raglab.retrieval.ranking import top_n  # noqa: E402
+from raglab.retrieval.bilingual import TABLE, BilingualRetriever  # noqa: E402
+from raglab.retrieval.ranking import top_n, with_other_language  # noqa: E402
 
 MARGINS = [i / 40 for i in range(13)]
 SLICES = ("en, answered in bn", "bn, answered in en", "en, other", "bn, other")

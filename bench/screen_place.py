@@ -42,9 +42,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "py"))
 
 from fit_fusion import default_sets  # noqa: E402
-from raglab.retrieval.bilingual import centred, demoted, with_other_language  # noqa: E402
+from raglab.retrieval.bilingual import centred, demoted  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
-from raglab.retrieval.ranking import top_n  # noqa: E402
+from raglab.retrieval.ranking import top_n, with_other_language  # noqa: E402
 from raglab.retrieval.semantic import fuse  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 from screen_candidates import Set, score, served, served_ranking  # noqa: E402

@@ -43,15 +43,11 @@ from fit_fusion import default_sets  # noqa: E402
 from raglab.corpus.chunking import index_text  # noqa: E402
 from raglab.evaluation.metrics import RESAMPLES, SEED, gains, recall_at, reciprocal_rank, resamples  # noqa: E402
 from raglab.evaluation.stats import interval  # noqa: E402
-from raglab.retrieval.bilingual import (  # noqa: E402
-    centred,
-    demoted,
-    with_other_language,
-)
+from raglab.retrieval.bilingual import centred, demoted  # noqa: E402
 from raglab.retrieval.expansion import expand, matches  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
 from raglab.retrieval.prebuilt import bm25_of  # noqa: E402
-from raglab.retrieval.ranking import top_n  # noqa: E402
+from raglab.retrieval.ranking import top_n, with_other_language  # noqa: E402
 from raglab.retrieval.semantic import fuse  # noqa: E402
 from raglab.text.analyzer import analyze, has_bangla  # noqa: E402
 from raglab.text.banglish import Reader  # noqa: E402

@@ -51,9 +51,9 @@ from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
-from raglab.retrieval.bilingual import BilingualRetriever, sections_reordered  # noqa: E402
+from raglab.retrieval.bilingual import BilingualRetriever  # noqa: E402
 from raglab.retrieval.lexical import weighted_terms  # noqa: E402
-from raglab.retrieval.ranking import Hit  # noqa: E402
+from raglab.retrieval.ranking import Hit, sections_reordered  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 from raglab.text.answertypes import accepts, asking_sentences, question_types, typed_spans  # noqa: E402
 

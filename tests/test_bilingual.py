@@ -19,21 +19,17 @@ from raglab.pipeline import Config, Pipeline
 from raglab.retrieval import bilingual
 from raglab.retrieval.bilingual import (
     SECTION_WEIGHT,
-    SLOT,
     WINDOW,
     BilingualRetriever,
     demoted,
     fitted_opening_penalty,
     openings,
-    sections_reordered,
     translated,
     translated_queries,
-    with_asked_section,
-    with_other_language,
 )
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import respelt_text
-from raglab.retrieval.ranking import Hit, Query, top_n
+from raglab.retrieval.ranking import SLOT, Hit, Query, sections_reordered, top_n, with_asked_section, with_other_language
 from raglab.retrieval.semantic import FusionRetriever
 
 COVID = os.path.join(ROOT, "goldens", "external", "covid-qa-faq", "corpus")

@@ -4,9 +4,9 @@ by a cash-out sentence, nor one about the maximum by the minimum."""
 import pytest
 
 from helpers import docs
-from raglab.answer.asking import asked_halves, clashes, parse_contrasts
 from raglab.answer.sentences import COL
 from raglab.pipeline import Config, Pipeline
+from raglab.text.contrasts import asked_halves, clashes, parse_contrasts
 
 
 @pytest.fixture(scope="module")

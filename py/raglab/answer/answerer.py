@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.asking import left_out, limit_beside_price, named, names_another_half
+from raglab.answer.asking import limit_beside_price
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
 from raglab.answer.language import in_own_language, own_twin
@@ -34,6 +34,7 @@ from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import question_type
+from raglab.text.contrasts import left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
 
@@ -50,7 +51,7 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     """Whether `c` speaks of the half of a two-fact question that `best` leaves out: it holds a
     word of that half (`facts.missing_half`) or states a value of an asked kind `best` lacks
     (`facts.other_kind`). When the question names both halves of a contrast (cash in and cash
-    out) and `best` names one, that contrast's other half is the half left out (`asking.left_out`),
+    out) and `best` names one, that contrast's other half is the half left out (`contrasts.left_out`),
     named by `c` (its heading speaking for it when its words name neither half): the analyzer
     drops "in", so the words of "cash in" were those of "cash out" less "out", and a unit holding
     any word of the question's head ("the daily amount limits") passed for the other fact. At
@@ -58,7 +59,7 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     price `best` states (`asking.limit_beside_price`); at 1, a word in its own text, not only its
     heading's (a "Fees" article has "fee" there for every unit), with a value of an asked kind, or
     the value. A unit in `best`'s language stating only `best`'s values
-    repeats it, unless it names a half of a contrast `best` does not (`asking.names_another_half`):
+    repeats it, unless it names a half of a contrast `best` does not (`contrasts.names_another_half`):
     a word of the other half alone is not enough, for the halves are cut at the joining word and
     one may hold any word of the question ("what fee applies when using a Bangladeshi card": the
     card's fee row again). A twin in the other language is `language.own_twin`'s to drop."""
@@ -268,7 +269,7 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
 
 def names_other_half(a: Assessment) -> bool:
     """Whether the chosen unit names only the other half of a contrast the question names
-    (`asking.clashes`: "the cash out minimum" for "the minimum cash in?"). It answers another
+    (`contrasts.clashes`: "the cash out minimum" for "the minimum cash in?"). It answers another
     question however likely the model finds it, so such a unit is never quoted: `assess` drops it
     from the candidates when any other is left, and the answerer abstains when none is (the help
     centre may state no such fact at all: it names no cash-in minimum). The sentence model is fitted

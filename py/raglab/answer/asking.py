@@ -2,19 +2,17 @@
 
 Predicates over `answertypes.cue_text` (NFC, lower case, one space between words) shared by the
 sentence model's features (`sentences.py`) and the short answer (`short.py`): whether a question
-asks for a limit and whether a unit states only a price, the period a limit is counted in, and
-whether a unit names only the other half of a contrast the question names (cash in / cash out).
+asks for a limit and whether a unit states only a price, the period a limit is counted in, the
+places a unit names and what it negates. The halves of a contrast are read in `text/contrasts.py`.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
 
 from raglab.text.answertypes import both_nukta_forms, cue_text, typed_spans
 from raglab.text.numbers import number_values, numbers
-from raglab.text.tables import read_table
 
 # A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
 # for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
@@ -339,112 +337,3 @@ def asks_need(question: str) -> bool:
 def states_need(text: str) -> bool:
     """Whether a unit says what one needs ("You will need two things: …", "… লাগবে")."""
     return bool(_STATES_NEED.search(cue_text(text)))
-
-
-# The other half of a contrast. "ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?" (the minimum cash in) was answered
-# with "প্রতিবার ক্যাশ আউটের ন্যূনতম পরিমাণ ৫০ টাকা।" (the cash out minimum), "max recharge amount in one
-# go?" with "Minimum per recharge — Amount: Tk 20". Coverage cannot see it: the English analyzer drops
-# "in" as a stopword, so "cash in" and "cash out" differ by "out" alone. The pairs are a reviewed
-# table (`data/contrasts.json`), matched on `cue_text`, where the stopword still stands.
-
-_FORBIDDEN = ("\\b", "\\B", "\\s", "\\S", "\\w", "\\W", "\\d", "\\D")  # classes that differ between Pythons
-
-
-def parse_contrasts(data: dict) -> tuple[tuple[re.Pattern, re.Pattern], ...]:
-    """One (first half, second half) pattern pair per row of `data/contrasts.json`."""
-    out = []
-    for i, row in enumerate(data.get("pairs", ())):
-        halves = row.get("halves", ())
-        if len(halves) != 2 or not all(halves):
-            raise ValueError(f"contrasts.json: pairs[{i}] must have two halves of patterns")
-        compiled = []
-        for half in halves:
-            for p in half:
-                if any(c in p for c in _FORBIDDEN):
-                    raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} uses a class the browser reads otherwise")
-                try:  # each alone, so the error names the pattern to mend, not a place in the joined one
-                    re.compile(p)
-                except re.error as err:
-                    raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} is not a valid pattern ({err.msg})") from None
-            compiled.append(re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in half))))
-        out.append((compiled[0], compiled[1]))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=1)
-def contrast_pairs() -> tuple[tuple[re.Pattern, re.Pattern], ...]:
-    return parse_contrasts(json.loads(read_table("contrasts.json")))
-
-
-@functools.lru_cache(maxsize=50_000)
-def named(text: str) -> tuple[tuple[bool, bool], ...]:
-    """Per pair: whether `text` names its first half, and its second."""
-    cue = cue_text(text)
-    return tuple((bool(a.search(cue)), bool(b.search(cue))) for a, b in contrast_pairs())
-
-
-@functools.lru_cache(maxsize=4096)
-def asked_halves(question: str) -> tuple[tuple[int, int], ...]:
-    """(pair, half) for every pair of which the question names one half and not the other (a
-    question naming both, "cash in and cash out", asks for both: no half is the wrong one).
-
-    >>> asked_halves("ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?"), asked_halves("What are the cash in and cash out fees?")
-    (((0, 0), (1, 0)), ())
-    """
-    out = []
-    for i, (first, second) in enumerate(named(question)):
-        if first != second:
-            out.append((i, 0 if first else 1))
-    return tuple(out)
-
-
-def halves_of(text: str, heading: str = "") -> tuple[tuple[bool, bool], ...]:
-    """Per pair: the halves a unit names. Its own words decide; when they name neither half, its
-    heading speaks for it (a row "Minimum — Tk 50" under "Cash out"): what a section is about is
-    what its rows and sentences that do not say so are about."""
-    own = named(text)
-    if not heading:
-        return own
-    return tuple(has if has[0] or has[1] else above for has, above in zip(own, named(heading)))
-
-
-def left_out(question: str, halves: tuple[tuple[bool, bool], ...]) -> tuple[int, int] | None:
-    """(pair, half) of the first pair whose two halves the question names and of which a unit
-    naming `halves` (`halves_of`) names one only: the half it leaves out.
-
-    >>> left_out("What are the daily limits for cash in and for cash out?", halves_of("Up to Tk 25,000 a day.", "Cash out limits"))
-    (0, 0)
-    >>> left_out("What is the cash in limit?", halves_of("Up to Tk 25,000 a day.", "Cash out limits")) is None
-    True
-    """
-    for i, ((a, b), (x, y)) in enumerate(zip(named(question), halves)):
-        if a and b and x != y:
-            return i, 1 if x else 0
-    return None
-
-
-def names_another_half(best_text: str, text: str) -> bool:
-    """Whether `text` names a half of a contrast (cash in / cash out, minimum / maximum) that
-    `best_text` does not: "৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন" states another fact with the same number."""
-    return any((a and not x) or (b and not y) for (a, b), (x, y) in zip(named(text), named(best_text)))
-
-
-def clashes(asked: tuple[tuple[int, int], ...], text: str, heading: str = "") -> bool:
-    """Whether a unit names the other half of a pair the question names one half of, and not the
-    asked half. The unit's own words decide; when they name neither half, its heading speaks for
-    it (a row "Minimum — Tk 50" under "Cash out"): what a section is about is what its rows and
-    sentences that do not say so are about. A heading naming both halves decides nothing.
-
-    >>> clashes(asked_halves("What is the minimum cash in?"), "The minimum cash out is Tk 50.")
-    True
-    >>> clashes(asked_halves("What is the cash in limit?"), "Up to Tk 25,000 a day.", "Cash out at an agent")
-    True
-    """
-    if not asked:
-        return False
-    halves = halves_of(text, heading)
-    for pair, half in asked:
-        has = halves[pair]
-        if has[1 - half] and not has[half]:
-            return True
-    return False

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Callable
 
-from raglab.answer.asking import asked_halves, asks_limit, asks_more, asks_need, halves_of, negated, negated_loosely, periods_of
+from raglab.answer.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
 from raglab.answer.respell import question_type_of, respell
 from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
@@ -24,6 +24,7 @@ from raglab.answer.units import Unit, introduced, introduces, may_introduce, uni
 from raglab.corpus.chunking import Chunk
 from raglab.text.analyzer import analyze, scoped, tokens, words
 from raglab.text.answertypes import asking_sentences, question_types
+from raglab.text.contrasts import asked_halves, halves_of
 from raglab.text.limits import index_heading
 from raglab.text.numbers import number_values, numbers
 
@@ -55,7 +56,7 @@ class Candidate:
     next_at: int | None = None
     in_heading: frozenset = frozenset()  # question terms in its section's heading path
     items: tuple = ()  # the quotes of the list or table an introducing unit ("You also need:") announces
-    halves: tuple = ()  # per contrast pair, the halves it names (`asking.halves_of`)
+    halves: tuple = ()  # per contrast pair, the halves it names (`contrasts.halves_of`)
 
 
 @functools.lru_cache(maxsize=50_000)

@@ -55,7 +55,7 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     row_period      period_match, and u is a table row (1/0)
     need            q asks what one needs and u says what one needs (1/0)
     contrast_clash  q names one half of a contrast (cash in / cash out, the minimum / the
-                    maximum) and u names only the other (`asking.clashes`; its heading
+                    maximum) and u names only the other (`contrasts.clashes`; its heading
                     speaks for a unit that names neither half) (1/0)
     ask_cover       share of the idf mass of q's terms in its asking sentences that u holds,
                     when q tells a story first (`answertypes.asking_sentences`; else 0): a
@@ -73,10 +73,11 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import clashes, illustrates_in, lower_for_upper, periods_of, places, price_for_limit, states_need
+from raglab.answer.asking import illustrates_in, lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, typed_spans
+from raglab.text.contrasts import clashes
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
 
@@ -195,7 +196,7 @@ class Question:
     negated: frozenset = frozenset()  # its terms a negation stands near (`asking.negated_loosely`)
     upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
     need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
-    contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`asking.asked_halves`)
+    contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`contrasts.asked_halves`)
     asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
     amounts: frozenset = frozenset()  # the values it states as written, in words too ("৫ হাজার" is 5000: `number_values`)
 

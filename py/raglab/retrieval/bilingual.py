@@ -97,7 +97,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
-from raglab.retrieval.ranking import Hit, Query, rounded, top_n
+from raglab.retrieval.ranking import SLOT, Hit, Query, other_best, rounded, sections_reordered, top_n, with_asked_section, with_other_language
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.answertypes import asking_sentences
@@ -105,7 +105,6 @@ from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
 OPENING_TABLE = "opening.json"
-SLOT = 3  # the place the other language may take (the served k)
 SECTION_WEIGHT = 0.6  # step 6's cosine weight, chosen on dev (bench/section_trial.py)
 WINDOW = 10  # the hits step 6 re-orders (MRR@10's depth), however many are asked for
 
@@ -218,102 +217,6 @@ def bridged(typed: dict[int, float], translated: dict[int, float], langs: list[s
     {0: 0.5, 1: 0.5}
     """
     return {i: typed[i] if langs[i] == lang else (typed[i] + translated[i]) / 2.0 for i in sorted(typed)}
-
-
-def other_best(judge: dict[int, float], langs: list[str], lang: str) -> int | None:
-    """The chunk in another language than `lang` that `judge` scores highest (ties: the earlier)."""
-    best = None
-    for i in sorted(judge):
-        if langs[i] != lang and (best is None or rounded(judge[i]) > rounded(judge[best])):
-            best = i
-    return best
-
-
-def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
-                        margin: float, choice: dict[int, float] | None = None, slot: int = SLOT) -> list[Hit]:
-    """`hits` (best first) with the other language's best chunk moved to place `slot` when
-    none of the first `slot` is in another language than `lang` and its score comes within
-    `margin` of the score it displaces (step 3 of the module docstring). `choice`, when
-    given, says which chunk is that language's best (`other_best`); `scores` still says
-    whether it comes close enough.
-
-    >>> hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)]
-    >>> [h.index for h in with_other_language(hits, {0: 0.9, 1: 0.8, 2: 0.7, 3: 0.6}, ["en"] * 3 + ["bn"], "en", 0.3, slot=1)]
-    [3, 0, 1]
-    """
-    if len(hits) < slot or any(langs[h.index] != lang for h in hits[:slot]):
-        return hits
-    best = other_best(scores if choice is None else choice, langs, lang)
-    if best is None or rounded(scores[best] + margin) < hits[slot - 1].score:
-        return hits
-    rest = [h for h in hits[slot - 1:] if h.index != best]
-    # It is shown with the score of the place it takes, so scores never rise down the list.
-    return hits[:slot - 1] + [Hit(best, hits[slot - 1].score)] + rest[:len(hits) - slot]
-
-
-def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tuple[str, int] | None:
-    """The article two of the first `SLOT` hits come from (the first by name if two are) and
-    its chunk `asked` scores best (ties: the earlier chunk), or None when no article is held
-    twice or `asked` scores none of its chunks (step 5).
-
-    >>> held_twice([Hit(0, 0.9), Hit(1, 0.8), Hit(5, 0.7)], {2: 3.0, 0: 1.0}, ["a", "a", "a", "b", "b", "c"])
-    ('a', 2)
-    """
-    if len(hits) < SLOT:
-        return None
-    top = [docs[h.index] for h in hits[:SLOT]]
-    doc = next((d for d in sorted(set(top)) if top.count(d) >= 2), None)
-    own = [i for i in sorted(asked) if docs[i] == doc]
-    if doc is None or not own:
-        return None
-    return doc, max(own, key=lambda i: (rounded(asked[i]), -i))
-
-
-def with_asked_section(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> list[Hit]:
-    """`hits` (best first) with the asked section put in when two of the first `SLOT` come
-    from one article (step 5 of the module docstring): the lowest of the article's places
-    there goes to the article's chunk `asked` scores best, if it scores higher than the chunk
-    in that place, which comes next after the first `SLOT`. Ties: the earlier chunk is the best.
-
-    >>> docs = ["a", "a", "a", "b", "b", "c"]
-    >>> [h.index for h in with_asked_section([Hit(0, 0.9), Hit(1, 0.8), Hit(5, 0.7), Hit(3, 0.6)], {2: 3.0, 0: 1.0}, docs)]
-    [0, 2, 5, 1]
-    >>> [h.index for h in with_asked_section([Hit(0, 0.9), Hit(5, 0.8), Hit(1, 0.7)], {2: 3.0, 1: 3.0}, docs)]
-    [0, 5, 1]
-    """
-    found = held_twice(hits, asked, docs)
-    if found is None:
-        return hits
-    doc, best = found
-    at = max(k for k in range(SLOT) if docs[hits[k].index] == doc)
-    if any(h.index == best for h in hits[:SLOT]) or rounded(asked[best]) <= rounded(asked.get(hits[at].index, 0.0)):
-        return hits
-    # The chunks it moves are shown with the scores of the places they take, so scores never
-    # rise down the list.
-    out = hits[:at] + [Hit(best, hits[at].score)] + hits[at + 1:SLOT] + [Hit(hits[at].index, hits[SLOT - 1].score)]
-    return (out + [h for h in hits[SLOT:] if h.index != best])[:len(hits)]
-
-
-def sections_reordered(hits: list[Hit], docs: list[str], key: dict[int, float]) -> list[Hit]:
-    """`hits` with the chunks of the first hit's article re-ordered among the places they
-    hold, by `key` (highest first, ties to the earlier place; step 6). Scores stay with the
-    places, so they never rise down the list.
-
-    >>> hits = [Hit(0, 0.9), Hit(3, 0.8), Hit(1, 0.7)]
-    >>> [h.index for h in sections_reordered(hits, ["a", "a", "b", "b"], {0: 0.1, 1: 0.5})]
-    [1, 3, 0]
-    >>> [h.score for h in sections_reordered(hits, ["a", "a", "b", "b"], {0: 0.1, 1: 0.5})]
-    [0.9, 0.8, 0.7]
-    """
-    if not hits:
-        return hits
-    doc = docs[hits[0].index]
-    places = [k for k, h in enumerate(hits) if docs[h.index] == doc]
-    order = sorted(places, key=lambda k: (-rounded(key[hits[k].index]), k))
-    out = list(hits)
-    for k, j in zip(places, order):
-        out[k] = Hit(hits[j].index, hits[k].score)
-    return out
 
 
 class BilingualRetriever:
