@@ -104,3 +104,11 @@ def test_a_misspelt_question_word_highlights_no_other_word(served):
     got = ask_json(served.ask("wat do i need to close my account"))
     marked = {c["text"][a:b].lower() for c in got["chunks"] for a, b in c["matches"]}
     assert {"close", "account"} <= marked and "want" not in marked
+
+
+@pytest.mark.parametrize("keywords,short", [("cash out fee", "1.85%"), ("ক্যাশ আউট চার্জ", "১.৮৫%")])
+def test_keywords_without_a_question_mark_get_the_answer_the_question_gets(served, keywords, short):
+    # Typed the way one types into a search box; before, only "cash out fee?" was answered.
+    bare, asked = ask_json(served.ask(keywords)), ask_json(served.ask(keywords + "?"))
+    assert not bare["abstained"], bare["confidence"]
+    assert bare["short_answer"]["text"] == asked["short_answer"]["text"] == short
