@@ -126,8 +126,17 @@ def test_keywords_typed_into_a_search_box_ask_what_the_question_would(keywords):
     assert question_type(keywords) == question_type(keywords + "?") == "amount"
 
 
-def test_a_fee_word_inside_a_statement_asks_nothing_more():
-    assert question_type("the fee was taken twice from my wallet") == "other"
+@pytest.mark.parametrize("keywords,expected", [("cash out limit", "amount"), ("ক্যাশ আউট লিমিট", "amount"),
+                                               ("সেন্ড মানি সীমা", "amount"), ("customer care number", "contact"),
+                                               ("refund time", "duration"), ("ekyc processing time", "duration")])
+def test_limits_numbers_and_times_typed_as_keywords(keywords, expected):
+    assert question_type(keywords) == question_type(keywords + "?") == expected
+
+
+@pytest.mark.parametrize("text", ["the fee was taken twice from my wallet", "my first time", "I sent money last time",
+                                  "my number"])
+def test_a_keyword_inside_a_statement_asks_nothing_more(text):
+    assert question_type(text) == "other"
 
 
 def test_precomposed_and_nukta_forms_are_the_same_cue():
