@@ -29,7 +29,7 @@ from raglab.retrieval.bilingual import (
 )
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import respelt_text
-from raglab.retrieval.ranking import SLOT, Hit, Query, sections_reordered, top_n, with_asked_section, with_other_language
+from raglab.retrieval.ranking import SLOT, Hit, Query, other_language_placed, sections_reordered, top_n, with_asked_section, with_other_language
 from raglab.retrieval.semantic import FusionRetriever
 
 COVID = os.path.join(ROOT, "goldens", "external", "covid-qa-faq", "corpus")
@@ -72,9 +72,9 @@ def test_the_other_language_takes_place_three_or_for_a_glossary_detail_one(fixed
         cosines, lexical = r.cosines(query), r.lexical_scores(query)
         scores, choice = r.fused(cosines, lexical), r.place_choice(cosines, lexical)
         plain = top_n(scores, 10)
-        got = with_other_language(plain, scores, r.langs, query.lang, r.margin, choice, 1) \
-            if r.leads(query, scores, choice) else plain
-        first = got is not plain
+        best = r.other_best(scores, query, choice)
+        got = other_language_placed(plain, scores, r.langs, query.lang, r.margin, best, 1) if r.leads(query, best) else None
+        first = got is not None
         if not first:
             got = with_other_language(plain, scores, r.langs, query.lang, r.margin, choice)
         # The search is step 3's ranking with the asked section of step 5 put in, then step 6.
@@ -359,7 +359,7 @@ def test_a_detail_only_the_bangla_articles_word_comes_first(recursive):
     third = ids_of(chunks, with_other_language(top_n(scores, 10), scores, r.langs, query.lang, r.margin,
                                                r.place_choice(cosines, lexical)))
     got = ids_of(chunks, r.search(query, 10))
-    assert r.leads(query, scores, r.place_choice(cosines, lexical))
+    assert r.leads(query, r.other_best(scores, query, r.place_choice(cosines, lexical)))
     assert third[SLOT - 1] == "bn-send-money#2" and got[0] == "bn-send-money#2"
     assert got[1:SLOT] == third[:SLOT - 1]  # the same three, the own language's two below it
 
@@ -368,6 +368,29 @@ def test_without_a_glossary_detail_the_place_stays_third(recursive):
     chunks, r = recursive
     query = expand("How much is the cash out fee at an agent?")
     cosines, lexical = r.cosines(query), r.lexical_scores(query)
-    assert not r.leads(query, r.fused(cosines, lexical), r.place_choice(cosines, lexical))
+    assert not r.leads(query, r.other_best(r.fused(cosines, lexical), query, r.place_choice(cosines, lexical)))
     got = ids_of(chunks, r.search(query, SLOT))
     assert got[0].startswith("en-") and got[SLOT - 1].startswith("bn-")
+
+
+
+def test_the_other_languages_chunk_is_chosen_once_per_search(recursive, monkeypatch):
+    """Step 3 asks once which of the other language's chunks is its best, and hands that chunk
+    both to the test of the first place (`leads`) and to the place itself."""
+    from raglab.retrieval import ranking
+
+    chunks, r = recursive
+    calls = []
+    original = ranking.other_best
+
+    def counted(judge, langs, lang):
+        calls.append(lang)
+        return original(judge, langs, lang)
+
+    monkeypatch.setattr(ranking, "other_best", counted)
+    monkeypatch.setattr(bilingual, "other_best", counted)
+    for text, first in (("How much is the cash out fee at an agent?", "en-"),  # no glossary detail: third
+                        ("Can I delete the Shapla Pay SMS after I send money?", "bn-")):  # a glossary detail: first
+        calls.clear()
+        assert chunks[r.search(expand(text), SLOT)[0].index].id.startswith(first)
+        assert len(calls) == 1, text

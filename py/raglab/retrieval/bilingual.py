@@ -97,7 +97,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
-from raglab.retrieval.ranking import SLOT, Hit, Query, other_best, rounded, sections_reordered, top_n, with_asked_section, with_other_language
+from raglab.retrieval.ranking import SLOT, Hit, Query, other_best, other_language_placed, rounded, sections_reordered, top_n, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.answertypes import asking_sentences
@@ -319,25 +319,32 @@ class BilingualRetriever:
     def scores(self, query: Query) -> dict[int, float]:
         return self.fused(self.cosines(query), self.lexical_scores(query))
 
+    def other_best(self, scores: dict[int, float], query: Query, choice: dict[int, float] | None = None) -> int | None:
+        """The chunk the other language's place would take (step 3): the other language's best
+        by `choice` (`place_choice`) when given, else by the fused `scores`; None on a corpus in
+        one language."""
+        return other_best(scores if choice is None else choice, self.langs, query.lang) if self.two_languages else None
+
     def ranked(self, scores: dict[int, float], query: Query, n: int,
                choice: dict[int, float] | None = None) -> list[Hit]:
         """The n best of fused `scores`, the other language given its place (step 3), its
         chunk chosen by `choice` (`place_choice`) when given, then the asked section (step 5)."""
         hits = top_n(scores, max(n, SLOT))
-        placed = with_other_language(hits, scores, self.langs, query.lang, self.margin, choice, 1) \
-            if self.leads(query, scores, choice) else hits
-        if placed is hits:
-            placed = with_other_language(hits, scores, self.langs, query.lang, self.margin, choice)
-        return with_asked_section(placed, self.asked_scores(query), self.docs)[:n]
+        best = self.other_best(scores, query, choice)
+        placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best, 1) \
+            if self.leads(query, best) else None
+        if placed is None:
+            placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best)
+        return with_asked_section(hits if placed is None else placed, self.asked_scores(query), self.docs)[:n]
 
-    def leads(self, query: Query, scores: dict[int, float], choice: dict[int, float] | None) -> bool:
-        """Whether the other language's place is the first (step 3): the question names a detail
-        only that language's articles word, and BM25 ranks first of all the chunk the place takes."""
-        if not (self.two_languages and query.expanded and beyond_own_language(query.text)):
+    def leads(self, query: Query, best: int | None) -> bool:
+        """Whether the other language's place is the first (step 3) for its chunk `best`
+        (`other_best`): the question names a detail only that language's articles word, and
+        BM25 ranks `best` first of all chunks."""
+        if best is None or not (self.two_languages and query.expanded and beyond_own_language(query.text)):
             return False
         lexical = self.lexical_scores(query)
-        best = other_best(scores if choice is None else choice, self.langs, query.lang)
-        return best is not None and best == min(lexical, key=lambda i: (-rounded(lexical[i]), i), default=None)
+        return best == min(lexical, key=lambda i: (-rounded(lexical[i]), i), default=None)
 
     def bangla_sections(self, hits: list[Hit], cosines: dict[int, float], lexical: dict[int, float],
                       query: Query) -> list[Hit]:
