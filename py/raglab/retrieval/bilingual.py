@@ -97,7 +97,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
-from raglab.retrieval.ranking import SLOT, Hit, Query, other_best, other_language_placed, rounded, sections_reordered, top_n, with_asked_section
+from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, other_best, other_language_placed, rounded, sections_reordered, top_n, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.answertypes import asking_sentences
@@ -331,17 +331,17 @@ class BilingualRetriever:
         chunk chosen by `choice` (`place_choice`) when given, then the asked section (step 5)."""
         hits = top_n(scores, max(n, SLOT))
         best = self.other_best(scores, query, choice)
-        placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best, 1) \
-            if self.leads(query, best) else None
-        if placed is None:
-            placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best)
-        return with_asked_section(hits if placed is None else placed, self.asked_scores(query), self.docs)[:n]
+        placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best)
+        top = hits if placed is None else placed
+        if self.leads(query, best) and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
+            top = brought_first(top, best)
+        return with_asked_section(top, self.asked_scores(query), self.docs)[:n]
 
     def leads(self, query: Query, best: int | None) -> bool:
-        """Whether the other language's place is the first (step 3) for its chunk `best`
-        (`other_best`): the question names a detail only that language's articles word, and
-        BM25 ranks `best` first of all chunks."""
-        if best is None or not (self.two_languages and query.expanded and beyond_own_language(query.text)):
+        """Whether the other language's chunk `best` (`other_best`) comes first (step 3): an
+        English question names a glossary detail, one only the Bangla articles word, and BM25,
+        reading the glossary's Bangla wording, ranks `best` first of all chunks."""
+        if best is None or query.lang != "en" or not (self.two_languages and query.expanded and beyond_own_language(query.text)):
             return False
         lexical = self.lexical_scores(query)
         return best == min(lexical, key=lambda i: (-rounded(lexical[i]), i), default=None)

@@ -144,6 +144,21 @@ def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[s
     return hits if placed is None else placed
 
 
+def brought_first(hits: list[Hit], index: int) -> list[Hit]:
+    """`hits` with chunk `index` first, shown with the first place's score, and the others in
+    their order below it (as many hits as before: the last gives way when `index` was not among
+    them). Step 3's first place for a glossary detail.
+
+    >>> [(h.index, h.score) for h in brought_first([Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)], 2)]
+    [(2, 0.9), (0, 0.9), (1, 0.8)]
+    >>> [h.index for h in brought_first([Hit(0, 0.9), Hit(1, 0.8)], 5)]
+    [5, 0]
+    """
+    if not hits or hits[0].index == index:
+        return hits
+    return [Hit(index, hits[0].score)] + [h for h in hits if h.index != index][:len(hits) - 1]
+
+
 def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tuple[str, int] | None:
     """The article two of the first `SLOT` hits come from (the first by name if two are) and
     its chunk `asked` scores best (ties: the earlier chunk), or None when no article is held
