@@ -333,7 +333,8 @@ class BilingualRetriever:
         best = self.other_best(scores, query, choice)
         placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best)
         top = hits if placed is None else placed
-        if self.leads(query, best) and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
+        if best is not None and self.leads(query, best) \
+                and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
             top = brought_first(top, best)
         return with_asked_section(top, self.asked_scores(query), self.docs)[:n]
 
