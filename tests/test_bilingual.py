@@ -434,3 +434,15 @@ def test_a_bangla_question_naming_an_english_only_topic_is_not_led(recursive):
     cosines, lexical = r.cosines(query), r.lexical_scores(query)
     scores = r.fused(cosines, lexical)
     assert not r.leads(query, r.other_best(scores, query, r.place_choice(cosines, lexical)))
+
+
+def test_an_opening_first_on_bm25_does_not_keep_a_glossary_detail_third(recursive):
+    """Prepaid (a glossary detail): BM25 ranks the English article's opening first, which names
+    every topic of the article (step 4 lowers it for that); among the other chunks it ranks the
+    Bangla one that says when a prepaid recharge is added first, and that chunk comes first."""
+    chunks, r = recursive
+    query = expand("Recharged a prepaid Grameenphone number from my wallet, how quickly is the balance added?")
+    lexical = r.lexical_scores(query)
+    assert ids_of(chunks, top_n(lexical, 2)) == ["en-mobile-recharge#1", "bn-mobile-recharge#5"]
+    assert r.opening[top_n(lexical, 1)[0].index]
+    assert ids_of(chunks, r.search(query, 1)) == ["bn-mobile-recharge#5"]

@@ -341,10 +341,13 @@ class BilingualRetriever:
     def leads(self, query: Query, best: int | None) -> bool:
         """Whether the other language's chunk `best` (`other_best`) comes first (step 3): an
         English question names a glossary detail, one only the Bangla articles word, and BM25,
-        reading the glossary's Bangla wording, ranks `best` first of all chunks."""
+        reading the glossary's Bangla wording, ranks `best` first of all chunks but the openings
+        that give way (step 4: an opening names every topic of its article, not the detail)."""
         if best is None or query.lang != "en" or not (self.two_languages and query.expanded and beyond_own_language(query.text)):
             return False
         lexical = self.lexical_scores(query)
+        if self.opening_penalty:
+            lexical = {i: s for i, s in lexical.items() if not self.opening[i]}
         return best == min(lexical, key=lambda i: (-rounded(lexical[i]), i), default=None)
 
     def bangla_sections(self, hits: list[Hit], cosines: dict[int, float], lexical: dict[int, float],
