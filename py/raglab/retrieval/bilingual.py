@@ -38,11 +38,15 @@ steps 5 and 6, move chunks within the top ten):
    dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json`` (a table without a place
    weight judges on the fused score itself). The first `SLOT` − 1 places are never
    touched, so a same-language question keeps its first answers; the reader sees the best
-   the other language offers at the third place. It comes *first* instead when the question
-   names a detail only the other language's articles word (`expansion.beyond_own_language`:
-   the glossary) and BM25, reading that language's wording, ranks the same chunk first of
-   all (`leads`), if its fused score comes within `margin` of the first's: the question's
-   own language then holds the topic, not the detail asked.
+   the other language offers at the third place. It comes *first* instead when an English
+   question names a detail only the Bangla articles word (`expansion.beyond_own_language`:
+   the glossary) and BM25, reading that language's wording, ranks the same chunk first of all
+   but the openings that give way in step 4 (`leads`), if the chunk stands among the first
+   `SLOT` (by its fused score or by the place) or its fused score comes within `margin` of the
+   first's, whatever that chunk's language: the English articles then hold the topic, another
+   Bangla section the topic's neighbourhood, not the detail asked. (A Bangla question's
+   concepts without Bangla wording are the topics of English-only articles, which all their
+   sections share: it is not led.)
 4. **An article's opening chunk gives way.** The first chunk of an article, where it holds
    the lead (text under the title alone; on recursive chunks the title and the lead
    paragraph), restates the title, so it sits close to every question about the article and
