@@ -29,7 +29,7 @@ from raglab.retrieval.bilingual import (
 )
 from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import respelt_text
-from raglab.retrieval.ranking import SLOT, Hit, Query, sections_reordered, top_n, with_asked_section, with_other_language
+from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, sections_reordered, top_n, with_asked_section, with_other_language
 from raglab.retrieval.semantic import FusionRetriever
 
 COVID = os.path.join(ROOT, "goldens", "external", "covid-qa-faq", "corpus")
@@ -72,24 +72,24 @@ def test_the_other_language_takes_place_three_or_for_a_glossary_detail_one(fixed
         cosines, lexical = r.cosines(query), r.lexical_scores(query)
         scores, choice = r.fused(cosines, lexical), r.place_choice(cosines, lexical)
         plain = top_n(scores, 10)
-        got = with_other_language(plain, scores, r.langs, query.lang, r.margin, choice, 1) \
-            if r.leads(query, scores, choice) else plain
-        first = got is not plain
-        if not first:
-            got = with_other_language(plain, scores, r.langs, query.lang, r.margin, choice)
+        best = r.other_best(scores, query, choice)
+        third = with_other_language(plain, scores, r.langs, query.lang, r.margin, choice)
+        first = r.leads(query, best) and (best in [h.index for h in third[:SLOT]]
+                                          or round(scores[best] + r.margin, 9) >= round(plain[0].score, 9))
+        got = brought_first(third, best) if first else third
         # The search is step 3's ranking with the asked section of step 5 put in, then step 6.
         stepped = with_asked_section(got, r.asked_scores(query), r.docs)
         assert r.bangla_sections(stepped, cosines, lexical, query) == r.search(query, 10), q.id
-        slot = 1 if first else SLOT
-        assert got[:slot - 1] == plain[:slot - 1], q.id  # the places above are the fused ranking's
-        if first:  # the rest keep the fused ranking's order below it
-            assert [h.index for h in got[1:]] == [h.index for h in plain if h.index != got[0].index][:len(got) - 1]
         assert len({h.index for h in got}) == len(got)  # no chunk twice
+        if first:  # only an English question's glossary detail comes first; the rest keep their order below it
+            assert query.lang == "en" and got[0].index == best and r.langs[best] == "bn"
+            assert [h.index for h in got[1:]] == [h.index for h in third if h.index != best][:len(got) - 1]
+        elif third != plain:  # the third place, the two above it the fused ranking's
+            assert third[:SLOT - 1] == plain[:SLOT - 1] and r.langs[third[SLOT - 1].index] != query.lang
+            assert all(r.langs[h.index] == query.lang for h in plain[:SLOT])
         if got != plain:
             moved += 1
             led += first
-            assert r.langs[got[slot - 1].index] != query.lang
-            assert all(r.langs[h.index] == query.lang for h in plain[:slot])
     assert moved > led > 0
 
 
@@ -359,7 +359,7 @@ def test_a_detail_only_the_bangla_articles_word_comes_first(recursive):
     third = ids_of(chunks, with_other_language(top_n(scores, 10), scores, r.langs, query.lang, r.margin,
                                                r.place_choice(cosines, lexical)))
     got = ids_of(chunks, r.search(query, 10))
-    assert r.leads(query, scores, r.place_choice(cosines, lexical))
+    assert r.leads(query, r.other_best(scores, query, r.place_choice(cosines, lexical)))
     assert third[SLOT - 1] == "bn-send-money#2" and got[0] == "bn-send-money#2"
     assert got[1:SLOT] == third[:SLOT - 1]  # the same three, the own language's two below it
 
@@ -368,6 +368,81 @@ def test_without_a_glossary_detail_the_place_stays_third(recursive):
     chunks, r = recursive
     query = expand("How much is the cash out fee at an agent?")
     cosines, lexical = r.cosines(query), r.lexical_scores(query)
-    assert not r.leads(query, r.fused(cosines, lexical), r.place_choice(cosines, lexical))
+    assert not r.leads(query, r.other_best(r.fused(cosines, lexical), query, r.place_choice(cosines, lexical)))
     got = ids_of(chunks, r.search(query, SLOT))
     assert got[0].startswith("en-") and got[SLOT - 1].startswith("bn-")
+
+
+
+def test_the_other_languages_chunk_is_chosen_once_per_search(recursive, monkeypatch):
+    """Step 3 asks once which of the other language's chunks is its best, and hands that chunk
+    both to the test of the first place (`leads`) and to the place itself."""
+    from raglab.retrieval import ranking
+
+    chunks, r = recursive
+    calls = []
+    original = ranking.other_best
+
+    def counted(judge, langs, lang):
+        calls.append(lang)
+        return original(judge, langs, lang)
+
+    monkeypatch.setattr(ranking, "other_best", counted)
+    monkeypatch.setattr(bilingual, "other_best", counted)
+    for text, first in (("How much is the cash out fee at an agent?", "en-"),  # no glossary detail: third
+                        ("Can I delete the Shapla Pay SMS after I send money?", "bn-")):  # a glossary detail: first
+        calls.clear()
+        assert chunks[r.search(expand(text), SLOT)[0].index].id.startswith(first)
+        assert len(calls) == 1, text
+
+
+def test_a_glossary_detail_in_the_top_three_comes_first(recursive):
+    """Naming Priyo numbers' names (a glossary detail): BM25 ranks the Bangla chunk that words
+    it first, but its fused score is too far below the first's for the first place; it takes
+    the third, and as the detail asked, it is shown first. The same three chunks either way."""
+    chunks, r = recursive
+    query = expand("Can I save my Priyo numbers with names?")
+    cosines, lexical = r.cosines(query), r.lexical_scores(query)
+    scores = r.fused(cosines, lexical)
+    best = r.other_best(scores, query, r.place_choice(cosines, lexical))
+    assert r.leads(query, best) and chunks[best].id == "bn-send-money#6"
+    assert round(scores[best] + r.margin, 9) < round(top_n(scores, 1)[0].score, 9)  # too far for the first place alone
+    third = ids_of(chunks, with_other_language(top_n(scores, 10), scores, r.langs, query.lang, r.margin, r.place_choice(cosines, lexical)))
+    got = ids_of(chunks, r.search(query, SLOT))
+    assert third[SLOT - 1] == "bn-send-money#6" and got == ["bn-send-money#6"] + third[:SLOT - 1]
+
+
+def test_a_glossary_detail_comes_first_when_another_bangla_chunk_leads(recursive):
+    """The remittance company asking for the relationship (a glossary detail): another section
+    of the Bangla article is first on the fused score; the one BM25 ranks first through the
+    glossary's wording (সম্পর্ক) comes first instead."""
+    chunks, r = recursive
+    query = expand("Will the remittance company ask about my relationship to the sender?")
+    cosines, lexical = r.cosines(query), r.lexical_scores(query)
+    scores = r.fused(cosines, lexical)
+    plain = ids_of(chunks, top_n(scores, SLOT))
+    got = ids_of(chunks, r.search(query, SLOT))
+    assert plain[0].startswith("bn-") and plain[0] != "bn-remittance#2"
+    assert got[0] == "bn-remittance#2" and set(got) == set(plain)
+
+
+def test_a_bangla_question_naming_an_english_only_topic_is_not_led(recursive):
+    """A Bangla question's concepts without Bangla wording are the topics of English-only articles
+    (loans), which all their sections share, not a detail: nothing is brought first."""
+    chunks, r = recursive
+    query = expand("ন্যানো লোন কি মেয়াদের আগে শোধ করা যায়?")
+    cosines, lexical = r.cosines(query), r.lexical_scores(query)
+    scores = r.fused(cosines, lexical)
+    assert not r.leads(query, r.other_best(scores, query, r.place_choice(cosines, lexical)))
+
+
+def test_an_opening_first_on_bm25_does_not_keep_a_glossary_detail_third(recursive):
+    """Prepaid (a glossary detail): BM25 ranks the English article's opening first, which names
+    every topic of the article (step 4 lowers it for that); among the other chunks it ranks the
+    Bangla one that says when a prepaid recharge is added first, and that chunk comes first."""
+    chunks, r = recursive
+    query = expand("Recharged a prepaid Grameenphone number from my wallet, how quickly is the balance added?")
+    lexical = r.lexical_scores(query)
+    assert ids_of(chunks, top_n(lexical, 2)) == ["en-mobile-recharge#1", "bn-mobile-recharge#5"]
+    assert r.opening[top_n(lexical, 1)[0].index]
+    assert ids_of(chunks, r.search(query, 1)) == ["bn-mobile-recharge#5"]

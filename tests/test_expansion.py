@@ -150,6 +150,8 @@ def test_the_storys_time_place_or_feeling_names_no_glossary_detail(question, con
     ("Someone threatened me to send money", "threats"),
     ("Someone is trying to scare me into sharing my OTP", "threats"),
     ("Can I add a note for house rent?", "reference note"),
+    ("My eKYC failed. I took the selfie with the lights off", "selfie in the dark"),
+    ("There was no light in the room when I took my selfie, is that a problem?", "selfie in the dark"),
 ])
 def test_the_detail_itself_still_triggers_its_glossary_entry(question, concept):
     assert concept in [g.concept for g, _ in matches(question)]

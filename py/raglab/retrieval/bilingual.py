@@ -38,11 +38,15 @@ steps 5 and 6, move chunks within the top ten):
    dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json`` (a table without a place
    weight judges on the fused score itself). The first `SLOT` − 1 places are never
    touched, so a same-language question keeps its first answers; the reader sees the best
-   the other language offers at the third place. It comes *first* instead when the question
-   names a detail only the other language's articles word (`expansion.beyond_own_language`:
-   the glossary) and BM25, reading that language's wording, ranks the same chunk first of
-   all (`leads`), if its fused score comes within `margin` of the first's: the question's
-   own language then holds the topic, not the detail asked.
+   the other language offers at the third place. It comes *first* instead when an English
+   question names a detail only the Bangla articles word (`expansion.beyond_own_language`:
+   the glossary) and BM25, reading that language's wording, ranks the same chunk first of all
+   but the openings that give way in step 4 (`leads`), if the chunk stands among the first
+   `SLOT` (by its fused score or by the place) or its fused score comes within `margin` of the
+   first's, whatever that chunk's language: the English articles then hold the topic, another
+   Bangla section the topic's neighbourhood, not the detail asked. (A Bangla question's
+   concepts without Bangla wording are the topics of English-only articles, which all their
+   sections share: it is not led.)
 4. **An article's opening chunk gives way.** The first chunk of an article, where it holds
    the lead (text under the title alone; on recursive chunks the title and the lead
    paragraph), restates the title, so it sits close to every question about the article and
@@ -97,7 +101,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
-from raglab.retrieval.ranking import SLOT, Hit, Query, other_best, rounded, sections_reordered, top_n, with_asked_section, with_other_language
+from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, other_best, other_language_placed, rounded, sections_reordered, top_n, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.answertypes import asking_sentences
@@ -319,25 +323,36 @@ class BilingualRetriever:
     def scores(self, query: Query) -> dict[int, float]:
         return self.fused(self.cosines(query), self.lexical_scores(query))
 
+    def other_best(self, scores: dict[int, float], query: Query, choice: dict[int, float] | None = None) -> int | None:
+        """The chunk the other language's place would take (step 3): the other language's best
+        by `choice` (`place_choice`) when given, else by the fused `scores`; None on a corpus in
+        one language."""
+        return other_best(scores if choice is None else choice, self.langs, query.lang) if self.two_languages else None
+
     def ranked(self, scores: dict[int, float], query: Query, n: int,
                choice: dict[int, float] | None = None) -> list[Hit]:
         """The n best of fused `scores`, the other language given its place (step 3), its
         chunk chosen by `choice` (`place_choice`) when given, then the asked section (step 5)."""
         hits = top_n(scores, max(n, SLOT))
-        placed = with_other_language(hits, scores, self.langs, query.lang, self.margin, choice, 1) \
-            if self.leads(query, scores, choice) else hits
-        if placed is hits:
-            placed = with_other_language(hits, scores, self.langs, query.lang, self.margin, choice)
-        return with_asked_section(placed, self.asked_scores(query), self.docs)[:n]
+        best = self.other_best(scores, query, choice)
+        placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best)
+        top = hits if placed is None else placed
+        if best is not None and self.leads(query, best) \
+                and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
+            top = brought_first(top, best)
+        return with_asked_section(top, self.asked_scores(query), self.docs)[:n]
 
-    def leads(self, query: Query, scores: dict[int, float], choice: dict[int, float] | None) -> bool:
-        """Whether the other language's place is the first (step 3): the question names a detail
-        only that language's articles word, and BM25 ranks first of all the chunk the place takes."""
-        if not (self.two_languages and query.expanded and beyond_own_language(query.text)):
+    def leads(self, query: Query, best: int | None) -> bool:
+        """Whether the other language's chunk `best` (`other_best`) comes first (step 3): an
+        English question names a glossary detail, one only the Bangla articles word, and BM25,
+        reading the glossary's Bangla wording, ranks `best` first of all chunks but the openings
+        that give way (step 4: an opening names every topic of its article, not the detail)."""
+        if best is None or query.lang != "en" or not (self.two_languages and query.expanded and beyond_own_language(query.text)):
             return False
         lexical = self.lexical_scores(query)
-        best = other_best(scores if choice is None else choice, self.langs, query.lang)
-        return best is not None and best == min(lexical, key=lambda i: (-rounded(lexical[i]), i), default=None)
+        if self.opening_penalty:
+            lexical = {i: s for i, s in lexical.items() if not self.opening[i]}
+        return best == min(lexical, key=lambda i: (-rounded(lexical[i]), i), default=None)
 
     def bangla_sections(self, hits: list[Hit], cosines: dict[int, float], lexical: dict[int, float],
                       query: Query) -> list[Hit]:

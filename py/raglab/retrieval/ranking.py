@@ -102,13 +102,36 @@ def other_best(judge: dict[int, float], langs: list[str], lang: str) -> int | No
     return best
 
 
+def other_language_placed(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
+                          margin: float, best: int | None, slot: int = SLOT) -> list[Hit] | None:
+    """`hits` (best first) with chunk `best`, the other language's best (`other_best`), moved to
+    place `slot` when none of the first `slot` is in another language than `lang` and its score
+    comes within `margin` of the score it displaces (step 3 of `bilingual`); None when nothing
+    moves (no such chunk, fewer than `slot` hits, the other language already there, too far).
+
+    >>> hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)]
+    >>> scores = {0: 0.9, 1: 0.8, 2: 0.7, 3: 0.6}
+    >>> [h.index for h in other_language_placed(hits, scores, ["en"] * 3 + ["bn"], "en", 0.3, 3, slot=1)]
+    [3, 0, 1]
+    >>> other_language_placed(hits, scores, ["en"] * 3 + ["bn"], "en", 0.05, 3) is None
+    True
+    """
+    if best is None or len(hits) < slot or any(langs[h.index] != lang for h in hits[:slot]):
+        return None
+    if rounded(scores[best] + margin) < hits[slot - 1].score:
+        return None
+    rest = [h for h in hits[slot - 1:] if h.index != best]
+    # It is shown with the score of the place it takes, so scores never rise down the list.
+    return hits[:slot - 1] + [Hit(best, hits[slot - 1].score)] + rest[:len(hits) - slot]
+
+
 def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
                         margin: float, choice: dict[int, float] | None = None, slot: int = SLOT) -> list[Hit]:
     """`hits` (best first) with the other language's best chunk moved to place `slot` when
     none of the first `slot` is in another language than `lang` and its score comes within
-    `margin` of the score it displaces (step 3 of the module docstring). `choice`, when
-    given, says which chunk is that language's best (`other_best`); `scores` still says
-    whether it comes close enough.
+    `margin` of the score it displaces (`other_language_placed`; `hits` itself when nothing
+    moves). `choice`, when given, says which chunk is that language's best (`other_best`);
+    `scores` still says whether it comes close enough.
 
     >>> hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)]
     >>> [h.index for h in with_other_language(hits, {0: 0.9, 1: 0.8, 2: 0.7, 3: 0.6}, ["en"] * 3 + ["bn"], "en", 0.3, slot=1)]
@@ -116,12 +139,24 @@ def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[s
     """
     if len(hits) < slot or any(langs[h.index] != lang for h in hits[:slot]):
         return hits
-    best = other_best(scores if choice is None else choice, langs, lang)
-    if best is None or rounded(scores[best] + margin) < hits[slot - 1].score:
+    placed = other_language_placed(hits, scores, langs, lang, margin,
+                                   other_best(scores if choice is None else choice, langs, lang), slot)
+    return hits if placed is None else placed
+
+
+def brought_first(hits: list[Hit], index: int) -> list[Hit]:
+    """`hits` with chunk `index` first, shown with the first place's score, and the others in
+    their order below it (as many hits as before: the last gives way when `index` was not among
+    them). Step 3's first place for a glossary detail.
+
+    >>> [(h.index, h.score) for h in brought_first([Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)], 2)]
+    [(2, 0.9), (0, 0.9), (1, 0.8)]
+    >>> [h.index for h in brought_first([Hit(0, 0.9), Hit(1, 0.8)], 5)]
+    [5, 0]
+    """
+    if not hits or hits[0].index == index:
         return hits
-    rest = [h for h in hits[slot - 1:] if h.index != best]
-    # It is shown with the score of the place it takes, so scores never rise down the list.
-    return hits[:slot - 1] + [Hit(best, hits[slot - 1].score)] + rest[:len(hits) - slot]
+    return [Hit(index, hits[0].score)] + [h for h in hits if h.index != index][:len(hits) - 1]
 
 
 def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tuple[str, int] | None:
