@@ -172,9 +172,8 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
 
 
 def numbered(spans, text: str) -> list[Span]:
-    """The spans, less the amounts that state no number ("Tk 25,000", not "free") and the names (a
-    limit is no name: "Shapla Pay" answered "what is the most reward points I can earn …?")."""
-    return [s for s in spans if s.type not in ("amount", "name") or s.type == "amount" and numbers(text[s.start:s.end])]
+    """The spans, less the amounts that state no number ("Tk 25,000", not "free")."""
+    return [s for s in spans if s.type != "amount" or numbers(text[s.start:s.end])]
 
 
 @dataclass(frozen=True)
