@@ -52,7 +52,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the shared fitting code next to this script
 
 from fitting import fit_logistic, fit_softmax  # noqa: E402
-from raglab.answer.answerer import compose, names_other_half, signals_of  # noqa: E402
+from raglab.answer.answerer import compose, counts_another_period, names_other_half, signals_of  # noqa: E402
 from raglab.answer.candidates import read_question, score_candidates  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus, parse_corpus  # noqa: E402
@@ -200,7 +200,7 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
     out = []
     for e, a in zip(exs, assessed(exs, weights, k) if assessments is None else assessments):
         pipe = e["pipe"]
-        if a is None or names_other_half(a):  # the answerer abstains whatever the confidence
+        if a is None or names_other_half(a) or counts_another_period(a):  # the answerer abstains whatever the confidence
             out.append((None, None, None, 0))
             continue
         ans = compose(a, pipe.docs, m)

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/holdout_trial.py                 # fit on q001-q697, judge q698 on
     .venv/bin/python bench/holdout_trial.py --from 746
+    .venv/bin/python bench/holdout_trial.py --to 890       # judge q698-q889 only
     .venv/bin/python bench/holdout_trial.py --folds question --l2 1,10 --cols ";bias,probability,coverage,missing"
     .venv/bin/python bench/holdout_trial.py --folds question --dump 0.6   # the later answers at 0.6 or more, to read
                                                                           # (with their evidence and signals)
@@ -120,6 +121,8 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None)
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--from", dest="cut", type=int, default=698, help="first dev question number held out")
+    p.add_argument("--to", dest="end", type=int, default=0,
+                   help="first dev question number past the held-out ones (0: none; later ones are left out)")
     p.add_argument("--folds", default="question,fact")
     p.add_argument("--l2", default="1")
     p.add_argument("--cols", default="", help="';'-separated sets of comma-separated confidence signals to try")
@@ -131,7 +134,8 @@ def main(argv=None) -> int:
         data = sets()
         ours = data["served"]
         early = [e for e in ours if int(e["question"].id[1:]) < args.cut]
-        late = [e for e in ours if int(e["question"].id[1:]) >= args.cut]
+        late = [e for e in ours if int(e["question"].id[1:]) >= args.cut
+                and (not args.end or int(e["question"].id[1:]) < args.end)]
         print(f"early {len(early)}, late {len(late)}", file=sys.stderr)
         for how in args.folds.split(","):
             for l2 in (float(x) for x in args.l2.split(",")):

@@ -277,6 +277,16 @@ def names_other_half(a: Assessment) -> bool:
     return a.order[0][1].features[COL["contrast_clash"]] > 0
 
 
+def counts_another_period(a: Assessment) -> bool:
+    """Whether the chosen unit names only another period than the one the question asks about
+    (`period_clash`: "Up to 5 cash-outs a day." for "how many times a month …?", the daily and
+    monthly figures for "সপ্তাহে সর্বোচ্চ কত?"). Its value answers another question, and the help
+    centre may state none for the asked period at all (it counts nothing by the week), so the
+    answerer abstains, as for the other half of a contrast: `_shorts` already gave such a unit no
+    short answer, yet its quote was shown at the confidence of the value it states."""
+    return a.order[0][1].features[COL["period_clash"]] > 0
+
+
 def signals_of(a: Assessment, composed: Answer) -> list[float]:
     """The confidence's inputs for the answer `compose` made of `a`: the assessment's signals and
     whether a question asking two things got one quote with at most one short answer
@@ -298,6 +308,6 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     composed = compose(a, docs, m)
     conf = confidence(m, signals_of(a, composed))
     coverage = a.order[0][1].features[COL["coverage"]]
-    if conf < threshold or not speaks_to(a.signals) or names_other_half(a):
+    if conf < threshold or not speaks_to(a.signals) or names_other_half(a) or counts_another_period(a):
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype)
     return replace(composed, confidence=conf)

@@ -18,7 +18,7 @@ from raglab.text.numbers import number_values, numbers
 # for a number: "free" or "costs nothing" says what a fee is, not how far one may go. Bangla is
 # often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read, and য় in both
 # of its encodings. Matched on `answertypes.cue_text` (NFC, lower case, one space between words).
-_LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|capped|cap) "
+_LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|smallest|largest|biggest|capped|cap) "
                     "|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে(?:\u09df|\u09af\u09bc)ে (?:বেশি|কম)|কমপক্ষে")
 
 # What states a price ("The first Tk 25,000 you send in a calendar month is free", "১.৮৫% চার্জ"):
@@ -65,12 +65,32 @@ def price_for_limit(question: str, text: str) -> bool:
     nothing asked (no typed value for the sentence model, no short answer)."""
     return asks_only_limit(question) and only_price(text)
 
-# The period a limit is counted in: a day, a month, or one transaction. Limits of one service
-# differ only by it (Tk 25,000 a day, Tk 1,50,000 a month), so a question that names one is
-# answered by the unit that names the same. Matched on `cue_text`.
+def limit_for_price(question: str, text: str) -> bool:
+    """Whether `text` states only a limit while `question` asks only a price, not how much one can
+    do ("nano loan nile processing fee koto?": "You can borrow up to Tk 20,000 as a nano loan."): its
+    amounts say how far one may go, not what it costs, so they answer nothing asked
+    (`price_for_limit` the other way).
+
+    >>> limit_for_price("What is the processing fee for a nano loan?", "You can borrow up to Tk 20,000 as a nano loan.")
+    True
+    >>> limit_for_price("What is the cash out fee?", "The cash out fee is 1.85%, up to Tk 25,000 a day.")
+    False
+    """
+    cue, said = cue_text(question), cue_text(text)  # "how much can I load per day?" asks a limit too
+    return bool(_PRICE.search(cue)) and not _LIMIT.search(cue) and not _CAN.search(cue) \
+        and bool(_STATES_LIMIT.search(said)) and not _PRICE.search(said)
+
+
+# The period a limit is counted in: a day, a week, a month, or one transaction. Limits of one
+# service differ only by it (Tk 25,000 a day, Tk 1,50,000 a month), so a question that names one
+# is answered by the unit that names the same. The help centre counts no limit by the week, so a
+# question naming one ("সপ্তাহে সর্বোচ্চ কত", "weekly limit") is answered by none of its daily
+# or monthly figures. Matched on `cue_text`.
 # Whole words only: "দিনের" in "৩০ দিনের মধ্যে" is a deadline, not a daily limit.
 _PERIODS = (("day", re.compile(" (?:daily|a day|per day|each day|every day|one day|in a day|today|dine|din e|doinik"
                                "|দৈনিক|দিনে|একদিনে) ")),
+            ("week", re.compile(" (?:weekly|a week|per week|each week|every week|this week|in a week|one week"
+                                "|soptahe|shoptahe|saptahe|সাপ্তাহিক|সপ্তাহে) ")),
             ("month", re.compile(" (?:monthly|a month|per month|each month|every month|this month|in a month|calendar month"
                                  "|mashe|mase|masik|মাসিক|মাসে|মাসের) ")),
             ("once", re.compile(" (?:per (?:recharge|transaction|send|cash out|cash-out)|in one go|at once|one time"
@@ -84,6 +104,8 @@ def periods_of(text: str) -> frozenset[str]:
 
     >>> sorted(periods_of("Up to Tk 25,000 in total a day.")), sorted(periods_of("মাসিক সীমা কত?"))
     (['day'], ['month'])
+    >>> sorted(periods_of("এক সপ্তাহে সর্বোচ্চ কত টাকা পাঠানো যায়?")), sorted(periods_of("Pending reviews finish within 24 hours, including on weekends."))
+    (['week'], [])
     """
     cue = cue_text(text)
     return frozenset(name for name, pattern in _PERIODS if pattern.search(cue))

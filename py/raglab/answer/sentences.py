@@ -73,7 +73,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import illustrates_in, lower_for_upper, periods_of, places, price_for_limit, states_need
+from raglab.answer.asking import illustrates_in, limit_for_price, lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, typed_spans
@@ -338,6 +338,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
+        elif limit_for_price(q.text, text):  # and "up to Tk 20,000" is a limit, not a fee
+            fresh = []
         if lower_for_upper(q.upper, text, q.amounts):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
+from raglab.answer.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import accepts, cue_text
 from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
@@ -314,7 +314,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
             return sorted(located[:n])
     if accepts(qtype):
         out: list[tuple[int, int]] = []
-        if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text,
+        if price_for_limit(question, text) or limit_for_price(question, text) or lower_for_upper(asks_upper(question), text,
                                                                  frozenset(number_values(question))):
             return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
         spans = spans_of(text)
