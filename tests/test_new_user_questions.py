@@ -104,3 +104,29 @@ def test_a_misspelt_question_word_highlights_no_other_word(served):
     got = ask_json(served.ask("wat do i need to close my account"))
     marked = {c["text"][a:b].lower() for c in got["chunks"] for a, b in c["matches"]}
     assert {"close", "account"} <= marked and "want" not in marked
+
+
+# --- a third reading: twenty more new users' questions -----------------------------------------
+
+
+def test_a_note_label_is_no_imperative_verb():
+    # "Note:" labels a remark; read as the verb "note", the closing fraud warning of the recharge
+    # article told the reader what to do and beat the steps for a recharge without balance.
+    from raglab.answer.sentences import imperative
+
+    assert not imperative("Note: Shapla Pay staff will never call and ask you to recharge a number to claim a prize.")
+    assert imperative("Note: Enter your PIN only on your own phone.")  # the sentence after the label decides
+    assert imperative("Note the agent number before you leave.")
+
+
+@pytest.mark.parametrize("question", [
+    "রিচার্জ সফল দেখাইছে কিন্তু ফোনে ব্যালেন্স আসে নাই, এখন কী করব?",
+    "the recharge shows successful but no balance came on my phone, what do i do now?",
+])
+def test_what_to_do_when_a_recharge_shows_successful_without_balance(served, question):
+    # What the answerer quotes (withheld at the served threshold: its confidence is below it).
+    hits = served.search(question)
+    got = served.answer(question, [served.chunks[h.index] for h in hits], 0.0, [h.score for h in hits])
+    quoted = [q.text for q in got.quotes]
+    assert "Restart the phone and check the balance with the operator's balance code." in quoted
+    assert not any(text.startswith("Note:") for text in quoted)
