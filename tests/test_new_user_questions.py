@@ -130,3 +130,19 @@ def test_what_to_do_when_a_recharge_shows_successful_without_balance(served, que
     quoted = [q.text for q in got.quotes]
     assert "Restart the phone and check the balance with the operator's balance code." in quoted
     assert not any(text.startswith("Note:") for text in quoted)
+
+
+def test_an_instruction_after_a_long_condition_is_an_instruction(served):
+    # The comma of "If X, do Y" was looked for in the first 40 characters only, so the add-money
+    # article's "If your bank or card was charged but your wallet was not credited, call …" told
+    # the reader nothing to do, and a sentence restating the question's story could win.
+    from raglab.answer.sentences import imperative
+
+    assert imperative("If your bank or card was charged but your wallet was not credited, call customer care on "
+                      "16789 and keep the transaction ID ready.")
+    assert not imperative("If you need to add more than the daily limit, you can add the rest the next day.")
+    assert not imperative("When the money reaches your wallet, you receive an SMS and a notification in the app.")
+    question = "A stranger says they sent me money by mistake; what should I do first?"
+    hits = served.search(question)
+    got = served.answer(question, [served.chunks[h.index] for h in hits], 0.0, [h.score for h in hits])
+    assert got.quotes[0].text == "If money really did arrive from an unknown number, do not send it back yourself."
