@@ -146,3 +146,11 @@ def test_an_instruction_after_a_long_condition_is_an_instruction(served):
     hits = served.search(question)
     got = served.answer(question, [served.chunks[h.index] for h in hits], 0.0, [h.score for h in hits])
     assert got.quotes[0].text == "If money really did arrive from an unknown number, do not send it back yourself."
+
+
+def test_an_abbreviation_in_capitals_stays_english_in_a_banglish_question(served):
+    # "QR" sounds like কার (whose) within a vowel slip; the page's "Read as Bangla" line showed
+    # "merchant account এর কার কোড …" and the question searched for it.
+    read = served.read("merchant account er QR code harai gele notun kivabe pabo?")
+    assert "QR" in read and "কার" not in read
+    assert served.read("ATM theke cash out korle charge koto?").startswith("ATM থেকে ক্যাশ আউট")
