@@ -103,6 +103,15 @@ function title(raw) {
   return raw;
 }
 
+/** The dev risk the threshold rule may not exceed, as the English note states it: the report's
+ * `risk_budget` (`stats.RISK_BUDGET`), else the bound its rule's text names ("stays <= 0.10"),
+ * for a report written before the setting was. */
+export function riskBudget(settings) {
+  if (typeof settings.risk_budget === "number") return settings.risk_budget;
+  const m = /<= ([0-9]+(?:\.[0-9]+)?)/.exec(settings.tuning_rule || "");
+  return m ? Number(m[1]) : null;
+}
+
 function notes(raw, report) {
   const st = report.settings;
   const k = num(st.k);
@@ -126,7 +135,7 @@ function notes(raw, report) {
     case "Answers":
       return [
         "সীমা: প্রতিটি কনফিগারেশনের জন্য ০.০০, ০.০৫, …, ১.০০ এর মধ্যে সেই বিরতির সীমা, যা dev-এর ঝুঁকি (উত্তর দেওয়া প্রশ্নের "
-          + "মধ্যে ভুলের ভাগ) ০.১০ বা কম রেখে dev-এর সবচেয়ে বেশি উত্তরযোগ্য প্রশ্নের উত্তর দেয়; সেটিই রিপোর্টের স্প্লিটে অপরিবর্তিত প্রয়োগ হয়।",
+          + `মধ্যে ভুলের ভাগ) ${num(riskBudget(st), 2)} বা কম রেখে dev-এর সবচেয়ে বেশি উত্তরযোগ্য প্রশ্নের উত্তর দেয়; সেটিই রিপোর্টের স্প্লিটে অপরিবর্তিত প্রয়োগ হয়।`,
         "তথ্য ঠিক: উত্তর (সংক্ষিপ্ত উত্তর ও উদ্ধৃত বাক্য) রেফারেন্স উত্তরের প্রতিটি সংখ্যা ও বাকি শব্দের অন্তত অর্ধেক বলে; "
           + "সংক্ষিপ্ত F1 ও EM: সংক্ষিপ্ত উত্তরের (না থাকলে উদ্ধৃত বাক্যের) টোকেন F1 ও হুবহু মিল, রেফারেন্সের সঙ্গে।",
         `F1 ও EM উদ্ধৃত বাক্যের, উত্তরযোগ্য প্রশ্নে (বিরত থাকলে ০); বিশ্বস্ততা: উত্তরের যত বাক্য শীর্ষ ${k}টি অংশে হুবহু আছে তার ভাগ; `

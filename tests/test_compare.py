@@ -236,6 +236,11 @@ def bm25_dev():
     return cfg, evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7, evaluator=keep), evaluated[0]
 
 
+def test_the_report_states_the_risk_bound_its_thresholds_were_chosen_under(bm25_dev):
+    # The page's Bangla note of the threshold rule renders this figure (js/report_text.js).
+    assert bm25_dev[1]["settings"]["risk_budget"] == stats.RISK_BUDGET
+
+
 def test_the_report_is_deterministic_and_the_seed_moves_only_the_intervals(bm25_dev):
     cfg, a, evaluated = bm25_dev
     b = evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7)

@@ -229,15 +229,20 @@ log look make move note open pay pick press put read recharge refuse register re
 scan see select send set share show sign slide start stay submit switch take tap tell top transfer try turn type
 unlock update upload use verify visit wait withdraw write""".split())
 _EN_LEAD = frozenset("please always never first then just simply instead".split())
+_LABELS = ("note:", "tip:", "important:")  # a label before the sentence, not its verb
+_CONDITIONS = ("if ", "when ", "once ", "before ", "after ", "while ", "until ")
 _BN_IMPERATIVE = re.compile("(?:ুন|দিন|নিন|যান|ান|"
                             "বেন(?: না)?)[।!.]?$")
 
 
 def imperative(text: str) -> bool:
     """Whether a sentence tells the reader to do something (see above)."""
-    head = text[:80].lower()
+    head = text[:120].lower()
+    if head.startswith(_LABELS):  # "Note: Shapla Pay staff will never call …" is a remark, not "note …"
+        head = head[head.index(":") + 1:].lstrip()
     comma = head.find(", ")
-    if 0 < comma < 40:  # "Before doing anything, check …"
+    # "Before doing anything, check …"; a condition may run longer ("If … was not credited, call …")
+    if 0 < comma < 40 or 0 < comma and head.startswith(_CONDITIONS):
         head = head[comma + 2:]
     words = [w for w in re.split("[^A-Za-z']+", head) if w][:4]
     i = 0

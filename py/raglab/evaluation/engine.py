@@ -34,7 +34,7 @@ from raglab.evaluation.metrics import MRR_DEPTH, RESAMPLES, SEED, citation_preci
 from raglab.evaluation.recommend import recommendation
 from raglab.evaluation.risk import answer_typing, curve_fields, draw_counts, memoized_outcome, outcome, question_fields
 from raglab.evaluation.significance import paired_tests, sign_patterns
-from raglab.evaluation.stats import MIN_TUNING_QUESTIONS, STAGE_HELP, STAGES, THRESHOLDS, TUNING_RULE, answered, interval, paired, round_report, summarise, tune
+from raglab.evaluation.stats import MIN_TUNING_QUESTIONS, RISK_BUDGET, STAGE_HELP, STAGES, THRESHOLDS, TUNING_RULE, answered, interval, paired, round_report, summarise, tune
 from raglab.pipeline import POOL, Config, Pipeline, check_k
 from raglab.retrieval.ranking import Query
 from raglab.retrieval.registry import RETRIEVERS, first_stage
@@ -390,6 +390,7 @@ def run(docs, questions, configs=None, split: str = "test", min_coverage: float 
     report: dict[str, Any] = {
         "settings": {"split": split, "k": k, "min_coverage": min_coverage, "seed": seed, "resamples": RESAMPLES,
                      "baseline": baseline, "served": Config().label, "tuning_rule": TUNING_RULE,
+                     "risk_budget": RISK_BUDGET,
                      "thresholds": list(THRESHOLDS),
                      "articles": len(docs), "questions": len(chosen), "answerable": len(answerable_ids),
                      "unanswerable": len(chosen) - len(answerable_ids),

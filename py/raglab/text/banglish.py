@@ -225,6 +225,8 @@ class Reader:
         consonant further, "time" is not "এটিএমে" (at the ATM)."""
         if typed.lower() in ABBREVIATIONS:
             return ABBREVIATIONS[typed.lower()]
+        if len(typed) > 1 and typed.isupper() and typed.lower() in self.english:
+            return None  # an abbreviation the English articles use ("QR", "NID") is no Bangla word ("QR" was কার)
         sound = latin(typed)
         near = len(sound) <= SHORT or typed.lower() in self.english
         limit = 0.0 if exact else VOWEL_COST if near else MAX_DISTANCE
