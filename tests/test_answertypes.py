@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from raglab.answer.facts import asks_two
 from raglab.text import answertypes
 from raglab.text.answertypes import SPAN_TYPES, TYPES, accepts, cue_text, parse_table, question_type, question_types, typed_spans
 
@@ -134,9 +135,25 @@ def test_limits_numbers_and_times_typed_as_keywords(keywords, expected):
 
 
 @pytest.mark.parametrize("text", ["the fee was taken twice from my wallet", "my first time", "I sent money last time",
-                                  "my number"])
+                                  "my number", "I reached my limit.", "I was charged a fee", "I need more time",
+                                  "it takes time", "best time", "Why was my payment over the limit?"])
 def test_a_keyword_inside_a_statement_asks_nothing_more(text):
     assert question_type(text) == "other"
+
+
+@pytest.mark.parametrize("question,expected", [("How do I increase my cash out limit?", "procedure"),
+                                               ("Where can I see my cash out limit?", "place"),
+                                               ("টাকা কি ফিরবে?", "yesno"), ("লেনদেন কি সীমাবদ্ধ?", "yesno"),
+                                               ("e-KYC processing time", "duration"), ("opening time", "other")])
+def test_a_question_ending_in_a_keyword_keeps_what_its_words_ask(question, expected):
+    # Only a short phrase of keywords is read as asking the keyword's value; a how-to or where
+    # question that ends in "limit", or a Bangla verb that starts like ফি or সীমা, is not.
+    assert question_type(question) == expected
+
+
+def test_a_story_clause_ending_in_a_fee_asks_no_second_fact():
+    assert not asks_two("I was charged the fee, how long until the refund?")
+    assert not asks_two("I hit my limit, when does it reset?")
 
 
 def test_precomposed_and_nukta_forms_are_the_same_cue():

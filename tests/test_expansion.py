@@ -132,6 +132,7 @@ def test_a_glossary_detail_is_beyond_its_own_language():
     ("I'm scared I'll forget the monthly date. Do you remind me?", "threats"),
     ("I run a grocery. How much can I cash in a month?", "reference note"),
     ("Scanned the wrong QR at the bazaar. What now?", "reference note"),
+    ("My phone has no light for the QR scanner, can I still pay?", "selfie in the dark"),
 ])
 def test_the_storys_time_place_or_feeling_names_no_glossary_detail(question, concept):
     """A glossary trigger names the detail asked, not when, where or how the customer's story
@@ -151,7 +152,6 @@ def test_the_storys_time_place_or_feeling_names_no_glossary_detail(question, con
     ("Someone is trying to scare me into sharing my OTP", "threats"),
     ("Can I add a note for house rent?", "reference note"),
     ("My eKYC failed. I took the selfie with the lights off", "selfie in the dark"),
-    ("There was no light in the room when I took my selfie, is that a problem?", "selfie in the dark"),
 ])
 def test_the_detail_itself_still_triggers_its_glossary_entry(question, concept):
     assert concept in [g.concept for g, _ in matches(question)]

@@ -52,3 +52,17 @@ def test_the_smallest_asks_a_limit(served):
     # "The first Tk 25,000 you send in a calendar month is free." states a price, not a limit: it was
     # shown at 0.77 as the smallest amount one can send.
     assert ask_json(served.ask("What is the smallest amount I can send to another Shapla Pay account?"))["confidence"] < 0.75
+
+
+def test_a_period_in_the_story_does_not_withhold_an_answer_to_another_kind_of_question(served):
+    # "today" is when the customer opened the scheme, not a period the question counts by; the
+    # answer's "at once" is its reply. Only a limit, amount or count question is withheld for
+    # naming another period than its unit.
+    abstained, _, answer = shown(served, "I opened Shapla Sanchay today. When is the first deposit taken?")
+    assert not abstained and "at once" in answer
+
+
+@pytest.mark.parametrize("question", ["ক্যাশ আউটের চার্জ কত আর দিনে কয়বার?",
+                                      "What's the fee to cash out and how many times per day?"])
+def test_a_price_and_a_count_asked_together_keep_the_counts_value(question):
+    assert not limit_for_price(question, "Up to 5 cash-outs a day.")

@@ -283,8 +283,10 @@ def counts_another_period(a: Assessment) -> bool:
     monthly figures for "সপ্তাহে সর্বোচ্চ কত?"). Its value answers another question, and the help
     centre may state none for the asked period at all (it counts nothing by the week), so the
     answerer abstains, as for the other half of a contrast: `_shorts` already gave such a unit no
-    short answer, yet its quote was shown at the confidence of the value it states."""
-    return a.order[0][1].features[COL["period_clash"]] > 0
+    short answer, yet its quote was shown at the confidence of the value it states. Only for a
+    question asking a limit or an amount or count: "I opened it today. When is the first deposit
+    taken?" names a day in its story, and "… taken from your wallet at once" answers it."""
+    return (a.q.limit or a.q.qtype in ("amount", "count")) and a.order[0][1].features[COL["period_clash"]] > 0
 
 
 def signals_of(a: Assessment, composed: Answer) -> list[float]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from raglab.text.answertypes import both_nukta_forms, cue_text, typed_spans
+from raglab.text.answertypes import both_nukta_forms, cue_text, question_types, typed_spans
 from raglab.text.numbers import number_values, numbers
 
 # A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
@@ -65,6 +65,7 @@ def price_for_limit(question: str, text: str) -> bool:
     nothing asked (no typed value for the sentence model, no short answer)."""
     return asks_only_limit(question) and only_price(text)
 
+
 def limit_for_price(question: str, text: str) -> bool:
     """Whether `text` states only a limit while `question` asks only a price, not how much one can
     do ("nano loan nile processing fee koto?": "You can borrow up to Tk 20,000 as a nano loan."): its
@@ -75,9 +76,16 @@ def limit_for_price(question: str, text: str) -> bool:
     True
     >>> limit_for_price("What is the cash out fee?", "The cash out fee is 1.85%, up to Tk 25,000 a day.")
     False
+
+    A question asking two things ("the fee, and how many times a day?") or naming a period asks a
+    limit's figure beside the price, which such a unit may be.
+
+    >>> limit_for_price("What's the fee to cash out and how many times per day?", "Up to 5 cash-outs a day.")
+    False
     """
     cue, said = cue_text(question), cue_text(text)  # "how much can I load per day?" asks a limit too
     return bool(_PRICE.search(cue)) and not _LIMIT.search(cue) and not _CAN.search(cue) \
+        and len(question_types(question)) < 2 and not periods_of(question) \
         and bool(_STATES_LIMIT.search(said)) and not _PRICE.search(said)
 
 
