@@ -367,3 +367,37 @@ def asks_need(question: str) -> bool:
 def states_need(text: str) -> bool:
     """Whether a unit says what one needs ("You will need two things: …", "… লাগবে")."""
     return bool(_STATES_NEED.search(cue_text(text)))
+
+
+# What an instruction looks like: an English sentence that starts with a verb in the
+# imperative (optionally after "please", "always", "never", "do not" or "first,"), or a Bangla
+# sentence that ends with an imperative or polite-future verb ("দিন", "করুন", "দেবেন না").
+_EN_IMPERATIVE = frozenset("""add answer apply ask avoid block bring call cancel carry change check choose close collect
+come confirm contact count dial do download enter export fill find follow give go hand hang install keep let link
+log look make move note open pay pick press put read recharge refuse register remember report request reset save
+scan see select send set share show sign slide start stay submit switch take tap tell top transfer try turn type
+unlock update upload use verify visit wait withdraw write""".split())
+_EN_LEAD = frozenset("please always never first then just simply instead".split())
+_LABELS = ("note:", "tip:", "important:")  # a label before the sentence, not its verb
+_CONDITIONS = ("if ", "when ", "once ", "before ", "after ", "while ", "until ")
+_BN_IMPERATIVE = re.compile("(?:ুন|দিন|নিন|যান|ান|"
+                            "বেন(?: না)?)[।!.]?$")
+
+
+def imperative(text: str) -> bool:
+    """Whether a sentence tells the reader to do something (see above)."""
+    head = text[:120].lower()
+    if head.startswith(_LABELS):  # "Note: Shapla Pay staff will never call …" is a remark, not "note …"
+        head = head[head.index(":") + 1:].lstrip()
+    comma = head.find(", ")
+    # "Before doing anything, check …"; a condition may run longer ("If … was not credited, call …")
+    if 0 < comma < 40 or 0 < comma and head.startswith(_CONDITIONS):
+        head = head[comma + 2:]
+    words = [w for w in re.split("[^A-Za-z']+", head) if w][:4]
+    i = 0
+    while i < len(words) - 1 and (words[i] in _EN_LEAD or words[i] in ("do", "don't") and words[i + 1] in ("not", "never")
+                                  or words[i] == "not"):
+        i += 1
+    if words and words[i] in _EN_IMPERATIVE:
+        return True
+    return bool(_BN_IMPERATIVE.search(text.rstrip()[-12:]))
