@@ -32,14 +32,15 @@ import re
 
 from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
-from raglab.text.answertypes import accepts, cue_text
-from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
+from raglab.text.answertypes import Span, accepts, cue_text
+from raglab.text.factoid import abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, label, measures, opening_name, sentence_end
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
 # classes (never \b or \w): the Unicode database differs between Pythons.
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
-                     r"more than|less than|minimum of|maximum of|until|by|early|late|mid) $", re.IGNORECASE)
+                     r"more than|less than|minimum of|maximum of|until|by|early|late|mid|as many as|as much as|"
+                     r"as high as|as low as) $", re.IGNORECASE)
 _VALUES = ("amount", "percent", "count", "duration", "time", "age", "number")  # what `_widen` widens
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
 COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
@@ -59,7 +60,7 @@ _OR = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:or|অথবা|বা)(?=
 # The period or unit a value is counted in: "Tk 30,000 a day", "7% a year", "Tk 18.50 per Tk
 # 1,000", "Tk 50 per cash-out"; in Bangla it comes first: "দিনে ৩০,০০০ টাকা", "বছরে ৭%".
 _RATE_AFTER = re.compile(r"^(?: (?:a|an) (?:day|month|year|week|transaction)| (?:per|each|every) "
-                         r"(?:Tk\.? ?[0-9\u09e6-\u09ef](?:[,.]?[0-9\u09e6-\u09ef])*|[A-Za-z][A-Za-z-]*)| in total(?= |[.,;]|$))",
+                         r"(?:Tk\.? ?[0-9\u09e6-\u09ef](?:[,.]?[0-9\u09e6-\u09ef])*|(?:square |sq )?[A-Za-z][A-Za-z-]*)| in total(?= |[.,;]|$))",
                          re.IGNORECASE)
 _RATE_BEFORE = re.compile("(?:^|(?<=[^\u0980-\u09ff]))(?:দিনে|মাসে|বছরে|সপ্তাহে|প্রতিদিন|প্রতি মাসে|প্রতি বছর|"
                           "প্রতিবার|বার্ষিক) $")
@@ -191,13 +192,13 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         own = [t for t, a, b in order if s <= a and b <= e]
         if own and all(t in question_terms for t in own):
             continue  # the question's own words ("Shapla Pay" asked about)
-        if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
-            continue  # a footnote mark ("[16]"), an era ("BCE")
+        if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS or stype == "name" and label(text, s, e):
+            continue  # a footnote mark ("[16]"), an era ("BCE"), a label in a bracket ("(Spanish: …", "US: /…/")
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
         # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
-        after = [t for t, a, _ in order if a >= e][:COUNTED_WORDS]
+        after = [t for t, a, _ in order if a >= e and a < sentence_end(text, e)][:COUNTED_WORDS]
         counted = 0 if qtype != "count" or own and any(t in question_terms for t in own) or \
             any(t in question_terms for t in after) else 1
         # "one" is mostly no count at all ("one of the largest", "a one-off"); "once" and "twice"
@@ -209,7 +210,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
         per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
-        off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
+        off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 10):s]) else 1
         # "Who founded …": the agent, named after "by" ("was founded by Jess McMahon"); a place or a
         # people's adjective is no founder ("a small publisher in Leeds", "an American promotion").
         if agent and (_IN_PLACE.search(text[max(0, s - 40):s]) or stype == "name" and demonym(text, s, e)):
@@ -230,7 +231,7 @@ _BARE_HEAD = 3  # "a new coronavirus", "a military strategy": words of a head th
 # "What political party did Hitler belong to?", "Which country is …": the answer is a name.
 WHICH_NOUN = re.compile(r"^\s*(?:what|which) (?:[A-Za-z-]+ ){1,3}(?:did|does|do|is|was|are|were|has|have|had) ",
                         re.IGNORECASE)
-_PLACE_BEFORE = re.compile(r"(?:in|at|near|from|of) $")
+_PLACE_BEFORE = re.compile(r"(?:in|at|near|from|of)(?: the)? $")
 
 
 def definition_span(question_terms: set, text: str, order) -> tuple[int, int] | None:
@@ -271,7 +272,7 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
         if sized:
             return sized[:n]
     out = _short_spans(qtype, question_numbers, question_terms, text, order, question, n)
-    if qtype in ("person", "entity") or qtype == "other" and WHICH_NOUN.match(question):
+    if qtype in ("person", "entity") or qtype == "other" and (WHICH_NOUN.match(question) or asks_which_one(question)):
         first = opening_name(text, question_terms, order)
         if first is not None:
             return ([first] + [(s, e) for s, e in out if e <= first[0] or s >= first[1]])[:n]
@@ -305,6 +306,16 @@ def _by_nearness(spans: list[tuple[int, int]], order, question_terms: set) -> li
                                              default=0), se))
 
 
+def with_extra(spans, text: str, qtype: str) -> list:
+    """The typed spans of `text` with `factoid.extra_spans` in place of those they overlap
+    ("$3 million" for the bare number 3, "181-179 BC" for 181, 179 and the name "BC"); centuries
+    and years of an era only for a question asking when ("a 19th-century breed" says nothing of
+    how long a horse lives)."""
+    extra = [Span(kind, a, b) for kind, a, b in extra_spans(text) if kind != "time" or qtype == "time"]
+    kept = [sp for sp in spans if all(sp.end <= x.start or sp.start >= x.end for x in extra)]
+    return sorted(kept + extra, key=lambda sp: sp.start)
+
+
 def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
                  question: str, n: int) -> list[tuple[int, int]]:
     if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
@@ -317,7 +328,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         if price_for_limit(question, text) or lower_for_upper(asks_upper(question), text,
                                                                  frozenset(number_values(question))):
             return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
-        spans = spans_of(text)
+        spans = with_extra(spans_of(text), text, qtype)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None
         ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question),
@@ -335,6 +346,9 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
                 if (s >= out[0][1] and _OR.search(text[out[0][1]:s])) or (e <= out[0][0] and _OR.search(text[e:out[0][0]])):
                     return sorted(out + [(s, e)])
         return sorted(out) if n > 1 else out
+    if qtype == "other" and asks_which_one(question):
+        return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
+                                  question=question)[:n]
     if qtype == "other" and DEFINITION.match(question):
         got = definition_span(question_terms, text, order)
         return [got] if got else []

@@ -80,6 +80,24 @@ def demonym(text: str, start: int, end: int) -> bool:
         and bool(_ARTICLE_BEFORE.search(text[max(0, start - 5):start]))
 
 
+# A name right before a colon inside a bracket labels what follows: a language ("(Spanish:
+# Terremoto de Valdivia)") or a pronunciation ("(/ˈlɛzbɒs/, US: /ˈlɛzboʊs/)"), never an answer.
+def label(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end], a name, is followed by a colon inside an open bracket."""
+    return text[end:end + 1] == ":" and text.rfind("(", 0, start) > text.rfind(")", 0, start)
+
+
+# The end of the sentence a position is in, within one unit: a full stop, "?" or "!" (with any
+# footnote marks after it, "….[3] The …") before a space, or the danda.
+_SENTENCE_END = re.compile("(?<=[a-z0-9\u0980-\u09ff)\\]\"'\u2019])[.!?](?:\\[[^\\]]{1,12}\\])*(?= |$)|\u0964")
+
+
+def sentence_end(text: str, start: int) -> int:
+    """The offset where the sentence that `start` is in ends (the text's length at most)."""
+    m = _SENTENCE_END.search(text, start)
+    return m.start() if m else len(text)
+
+
 # "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …".
 _SIZE = re.compile(" how (?:big|large|long|tall|high|far|deep|wide) (?:is|are|was|were) | what (?:is|s|was) the "
                    "(?:total )?(?:area|size|length|height|depth|width|distance|elevation) |কত বড়|কত লম্বা|আয়তন|দৈর্ঘ্য")
@@ -105,6 +123,58 @@ def measures(text: str) -> list[tuple[int, int]]:
     """(start, end) of every measure of length or area in `text`, with the same measure in other
     units when a bracket follows ("87 km2 (34 sq mi)")."""
     return [(m.start(), m.end()) for m in _MEASURE.finditer(text)]
+
+
+# "What is the lightest gas?", "What was Madonna's first album?": a question for one named thing
+# that the answer-type cues leave untyped (a superlative not in their list, a name's first or last
+# work). Words of five letters or more in "-est" that are no superlative are left out.
+_WHICH_ONE = re.compile("^ (?:what|which)(?: s| is| was| are| were) (?:the (?:[a-z-]+ )?(?!(?:inter|for|requ|cont|prot|gu|ch|qu|"
+                        "cr|harv|conqu|manif|hon|mod|sugg|dig|arr|inv|ever|temp|pri)est )[a-z]{2,}est|(?:[a-z-]+ ){1,4}s "
+                        "(?:first|last|latest|debut|final|second|third|earliest)) ")
+
+
+def asks_which_one(question: str) -> bool:
+    """Whether a question asks for one named thing by a superlative or as someone's first or last
+    work, though no answer-type cue types it (the short answer reads a name for it).
+
+    >>> asks_which_one("What is the lightest gas?"), asks_which_one("What was Lena Berg's first novel?")
+    (True, True)
+    >>> asks_which_one("What is the interest on savings?")
+    False
+    """
+    return bool(_WHICH_ONE.search(cue_text(question)))
+
+
+# Values an encyclopaedia writes that the answer-type spans do not read; the short answer reads
+# them, the answerer's features do not (they stay as fitted): money in dollars, pounds or euros
+# ("over $3 million", "US$95 per barrel"), centuries and years of an era ("13th-century",
+# "late 7th century BCE", "181-179 BC"), and a number run into its magnitude ("6million").
+_FIGURE = "[0-9]+(?:[,.][0-9]+)*"
+_SCALE = "(?: ?(?:million|billion|trillion|thousand))?"
+_ORDINAL = ("(?:[0-9]{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+            "twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth)")
+_EXTRA = (("amount", re.compile(f"(?<![A-Za-z0-9])(?:(?:US|A|C|NZ|HK|S)?\\$|£|€) ?{_FIGURE}{_SCALE}(?![0-9A-Za-z])|"
+                                f"(?<![0-9.,]){_FIGURE}{_SCALE} (?:dollars|euros)(?![A-Za-z])")),
+          ("time", re.compile(f"(?<![A-Za-z0-9]){_ORDINAL}[ -](?:century|millennium)(?: (?:BC|BCE|AD|CE))?(?![A-Za-z0-9])|"
+                              "(?<![A-Za-z0-9.,])[0-9]{1,4}(?: ?[-\u2013] ?[0-9]{1,4})? (?:BC|BCE)(?![A-Za-z])|"
+                              "(?<![A-Za-z])(?:AD|CE) [0-9]{1,4}(?![0-9])")),
+          ("number", re.compile(f"(?<![A-Za-z0-9.,]){_FIGURE}(?:million|billion|trillion)(?![A-Za-z])")))
+
+
+def extra_spans(text: str) -> list[tuple[str, int, int]]:
+    """(type, start, end) of the money, era times and run-in magnitudes in `text` (above), in
+    text order, none overlapping an earlier one.
+
+    >>> s = "Built in the 13th-century, it sold for over $3 million (181-179 BC); 6million people."
+    >>> [(t, s[a:b]) for t, a, b in extra_spans(s)]
+    [('time', '13th-century'), ('amount', '$3 million'), ('time', '181-179 BC'), ('number', '6million')]
+    """
+    found = sorted((m.start(), -m.end(), kind) for kind, pattern in _EXTRA for m in pattern.finditer(text))
+    out: list[tuple[str, int, int]] = []
+    for start, neg_end, kind in found:
+        if not out or start >= out[-1][2]:
+            out.append((kind, start, -neg_end))
+    return out
 
 
 # "What does IP stand for?", "What is PIN short for?", "What do the letters NID mean?"
