@@ -33,7 +33,7 @@ import re
 from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import Span, accepts, cue_text
-from raglab.text.factoid import abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, label, measures, opening_name, sentence_end
+from raglab.text.factoid import abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, measures, opening_name, sentence_end
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
@@ -192,8 +192,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         own = [t for t, a, b in order if s <= a and b <= e]
         if own and all(t in question_terms for t in own):
             continue  # the question's own words ("Shapla Pay" asked about)
-        if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS or stype == "name" and label(text, s, e):
-            continue  # a footnote mark ("[16]"), an era ("BCE"), a label in a bracket ("(Spanish: …", "US: /…/")
+        if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
+            continue  # a footnote mark ("[16]"), an era ("BCE")
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)

@@ -80,13 +80,6 @@ def demonym(text: str, start: int, end: int) -> bool:
         and bool(_ARTICLE_BEFORE.search(text[max(0, start - 5):start]))
 
 
-# A name right before a colon inside a bracket labels what follows: a language ("(Spanish:
-# Terremoto de Valdivia)") or a pronunciation ("(/ˈlɛzbɒs/, US: /ˈlɛzboʊs/)"), never an answer.
-def label(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end], a name, is followed by a colon inside an open bracket."""
-    return text[end:end + 1] == ":" and text.rfind("(", 0, start) > text.rfind(")", 0, start)
-
-
 # The end of the sentence a position is in, within one unit: a full stop, "?" or "!" (with any
 # footnote marks after it, "….[3] The …") before a space, or the danda.
 _SENTENCE_END = re.compile("(?<=[a-z0-9\u0980-\u09ff)\\]\"'\u2019])[.!?](?:\\[[^\\]]{1,12}\\])*(?= |$)|\u0964")
