@@ -33,7 +33,8 @@ import re
 from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import Span, accepts, cue_text
-from raglab.text.factoid import abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, measures, opening_name, sentence_end
+from raglab.text.factoid import (abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, life_event,
+                                  measures, of_life, opening_name, sentence_end)
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
@@ -182,8 +183,10 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     wanted = accepts(qtype)
     anchors = [(s, e) for term, s, e in order if term in question_terms]
     agent = qtype in ("person", "entity") and bool(_AGENT.search(question))
+    life = life_event(question) if qtype == "time" else None
+    lived = [i for i, sp in enumerate(spans) if life and sp.type == "time" and of_life(text, spans, i) == life]
     keyed = []
-    for stype, s, e in spans:
+    for i, (stype, s, e) in enumerate(spans):
         if stype not in wanted:
             continue
         nums = numbers(text[s:e])
@@ -216,6 +219,9 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         if agent and (_IN_PLACE.search(text[max(0, s - 40):s]) or stype == "name" and demonym(text, s, e)):
             continue
         off += 1 if agent and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
+        # "When was … born?", "When did … die?": the date the sentence gives for it ("born 6 May 1856",
+        # the first or the second date of a lifespan, "(26 September 1889 – 26 May 1976)").
+        off += 1 if lived and i not in lived else 0
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
     return [(s, e) for _, s, e in keyed]

@@ -170,6 +170,41 @@ def extra_spans(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+# "When was … born?", "When did … die?": the sentence gives a lifespan, "(26 September 1889 – 26
+# May 1976)", or says it ("born 6 May 1856", "died on 3 September 1965").
+_BORN = re.compile(" (?:born|birth|birthday) ")
+_DIED = re.compile(" (?:die|died|dies|death|pass away|passed away) ")
+_LIFE_DASH = re.compile("^ ?[-\u2013\u2014] ?$")
+_SAYS_BORN = re.compile("(?:^|[^A-Za-z])born (?:on |in )?$")
+_SAYS_DIED = re.compile("(?:^|[^A-Za-z])died (?:on |in )?$")
+
+
+def life_event(question: str) -> str | None:
+    """"born" or "died" when a question asks when someone was born or died; None otherwise.
+
+    >>> life_event("When was Ada Kross born?"), life_event("When did the poet die?"), life_event("When was it built?")
+    ('born', 'died', None)
+    """
+    cue = cue_text(question)
+    born, died = bool(_BORN.search(cue)), bool(_DIED.search(cue))
+    return "born" if born and not died else "died" if died and not born else None
+
+
+def of_life(text: str, spans, i: int) -> str | None:
+    """"born" or "died" when spans[i], a time, is the first or the second date of a lifespan
+    (two times joined by a dash) or follows "born"/"died"; None otherwise."""
+    span = spans[i]
+    if _SAYS_BORN.search(text[max(0, span.start - 12):span.start]):
+        return "born"
+    if _SAYS_DIED.search(text[max(0, span.start - 12):span.start]):
+        return "died"
+    if i + 1 < len(spans) and spans[i + 1].type == "time" and _LIFE_DASH.match(text[span.end:spans[i + 1].start]):
+        return "born"
+    if i > 0 and spans[i - 1].type == "time" and _LIFE_DASH.match(text[spans[i - 1].end:span.start]):
+        return "died"
+    return None
+
+
 # "What does IP stand for?", "What is PIN short for?", "What do the letters NID mean?"
 # The abbreviation is written in capitals ("What does it mean?" asks about no IT).
 _STANDS = re.compile(r"^\s*(?i:what (?:does|do|did|is|was) (?:the |an? )?(?:letters |abbreviations? |acronym )?)([A-Z]{2,8})"
