@@ -291,6 +291,8 @@ _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|dev
 _IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+_SINCE = re.compile("(?:^|[^A-Za-z])(?:founded|established|built|born|formed|created|incorporated|opened|settled|"
+                    "dates back to|since)(?: in| on)? $", re.IGNORECASE)
 _SIZED = ("count", "duration", "amount", "other")
 _TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
 
@@ -347,6 +349,8 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
                 out.append((s, e))
             if len(out) == n:
                 break
+        if qtype == "age" and not out:  # "How old is the town?": the date it was founded ("founded in 1275")
+            out = [(sp.start, sp.end) for sp in spans if sp.type == "time" and _SINCE.search(text[max(0, sp.start - 20):sp.start])][:n]
         if qtype == "contact" and len(out) == 1 and _ASKS_WAY.search(cue_text(question)):  # the other one offered with "or"
             for s, e in ranked:
                 if (s >= out[0][1] and _OR.search(text[out[0][1]:s])) or (e <= out[0][0] and _OR.search(text[e:out[0][0]])):
