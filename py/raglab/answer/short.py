@@ -49,7 +49,7 @@ COUNTED_WORDS = 3  # "196 million people": the counted word within this many wor
 _MAGNITUDE = re.compile(r"^ (?:million|billion|trillion|thousand|hundred|lakh|crore|লাখ|কোটি|হাজার)(?![A-Za-z\u0980-\u09ff])",
                         re.IGNORECASE)
 # A value after "per" is the unit of a rate, not the answer ("Tk 18.50 per Tk 1,000").
-_PER = re.compile("(?:per|every|each|প্রতি|প্রতিটি) $", re.IGNORECASE)
+_PER = re.compile("(?:per|every|each|out of|প্রতি|প্রতিটি) $", re.IGNORECASE)
 # A value after "not" is the one the sentence denies, not the answer.
 _DENIED = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:not|rather than|instead of|other than) $", re.IGNORECASE)
 # Contacts offered as alternatives ("call 16789 or e-mail fraud@…", "১৬৭৮৯ নম্বরে কল করে অথবা …"): one answer.
