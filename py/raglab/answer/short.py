@@ -349,6 +349,9 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
                 out.append((s, e))
             if len(out) == n:
                 break
+        if qtype == "count" and not out and " how many " in cue_text(question):  # "How many people have PCS?": "about 15%"
+            out = [_widen(text, s, e, "percent") for s, e in
+                   typed_spans_ranked("percent", question_numbers, question_terms, text, spans, order)][:n]
         if qtype == "age" and not out:  # "How old is the town?": the date it was founded ("founded in 1275")
             out = [(sp.start, sp.end) for sp in spans if sp.type == "time" and _SINCE.search(text[max(0, sp.start - 20):sp.start])][:n]
         if qtype == "contact" and len(out) == 1 and _ASKS_WAY.search(cue_text(question)):  # the other one offered with "or"
