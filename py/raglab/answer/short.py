@@ -318,8 +318,9 @@ def with_extra(spans, text: str, qtype: str) -> list:
     """The typed spans of `text` with `factoid.extra_spans` in place of those they overlap
     ("$3 million" for the bare number 3, "181-179 BC" for 181, 179 and the name "BC"); centuries
     and years of an era only for a question asking when ("a 19th-century breed" says nothing of
-    how long a horse lives)."""
-    extra = [Span(kind, a, b) for kind, a, b in extra_spans(text) if kind != "time" or qtype == "time"]
+    how long a horse lives), a numbered name ("US 50") only for one asking which thing."""
+    kinds = ("amount", "number") + (("time",) if qtype == "time" else ("name",) if qtype == "entity" else ())
+    extra = [Span(kind, a, b) for kind, a, b in extra_spans(text, kinds)]
     kept = [sp for sp in spans if all(sp.end <= x.start or sp.start >= x.end for x in extra)]
     return sorted(kept + extra, key=lambda sp: sp.start)
 

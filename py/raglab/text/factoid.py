@@ -151,18 +151,22 @@ _EXTRA = (("amount", re.compile(f"(?<![A-Za-z0-9])(?:(?:US|A|C|NZ|HK|S)?\\$|Â£|â
           ("time", re.compile(f"(?<![A-Za-z0-9]){_ORDINAL}[ -](?:century|millennium)(?: (?:BC|BCE|AD|CE))?(?![A-Za-z0-9])|"
                               "(?<![A-Za-z0-9.,])[0-9]{1,4}(?: ?[-\u2013] ?[0-9]{1,4})? (?:BC|BCE)(?![A-Za-z])|"
                               "(?<![A-Za-z])(?:AD|CE) [0-9]{1,4}(?![0-9])")),
-          ("number", re.compile(f"(?<![A-Za-z0-9.,]){_FIGURE}(?:million|billion|trillion)(?![A-Za-z])")))
+          ("number", re.compile(f"(?<![A-Za-z0-9.,]){_FIGURE}(?:million|billion|trillion)(?![A-Za-z])")),
+          # A name numbered: "US 50", "Interstate 90", "Apollo 11" (not a date: "May 22").
+          ("name", re.compile(f"(?<![A-Za-z0-9])(?!(?:January|February|March|April|May|June|July|August|September|October|"
+                              f"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|The|In|On|At|By|Of|From) )"
+                              f"[{_CAPITAL}][A-Za-z-]*(?: [{_CAPITAL}][A-Za-z-]*)* [0-9]{{1,4}}(?![0-9A-Za-z%]|[,.:][0-9]| ?(?:{_UNIT}|%|percent|years?|days?|people)(?![A-Za-z]))")))
 
 
-def extra_spans(text: str) -> list[tuple[str, int, int]]:
-    """(type, start, end) of the money, era times and run-in magnitudes in `text` (above), in
-    text order, none overlapping an earlier one.
+def extra_spans(text: str, kinds: tuple = ("amount", "time", "number", "name")) -> list[tuple[str, int, int]]:
+    """(type, start, end) of the money, era times, run-in magnitudes and numbered names of the
+    `kinds` asked for in `text` (above), in text order, none overlapping an earlier one.
 
     >>> s = "Built in the 13th-century, it sold for over $3 million (181-179 BC); 6million people."
     >>> [(t, s[a:b]) for t, a, b in extra_spans(s)]
     [('time', '13th-century'), ('amount', '$3 million'), ('time', '181-179 BC'), ('number', '6million')]
     """
-    found = sorted((m.start(), -m.end(), kind) for kind, pattern in _EXTRA for m in pattern.finditer(text))
+    found = sorted((m.start(), -m.end(), kind) for kind, pattern in _EXTRA if kind in kinds for m in pattern.finditer(text))
     out: list[tuple[str, int, int]] = []
     for start, neg_end, kind in found:
         if not out or start >= out[-1][2]:
