@@ -91,12 +91,15 @@ def sentence_end(text: str, start: int) -> int:
     return m.start() if m else len(text)
 
 
-# "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …".
+# "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …", and in
+# Bangla "কত বড়/লম্বা/দূর/উঁচু/গভীর/চওড়া", "আয়তন", "দৈর্ঘ্য", "উচ্চতা", "দূরত্ব" …; a Bangla unit keeps its
+# case ending ("৬.১৫ কিলোমিটারের", "২ মাইলে").
 _SIZE = re.compile(" how (?:big|large|long|tall|high|far|deep|wide) (?:is|are|was|were) | what (?:is|s|was) the "
-                   "(?:total )?(?:area|size|length|height|depth|width|distance|elevation) |কত বড়|কত লম্বা|আয়তন|দৈর্ঘ্য")
-_TIME_WORDS = re.compile(" (?:take|takes|took|wait|delay|process|processing|last|lasts|valid|until|ago|before|after) ")
+                   "(?:total )?(?:area|size|length|height|depth|width|distance|elevation) |কত(?:ো)? (?:বড়|লম্বা|দূর|উঁচু|গভীর|চওড়া|বিশাল)|আয়তন|দৈর্ঘ্য|উচ্চতা|দূরত্ব|গভীরতা|প্রস্থ")
+# … not how long something takes ("কত লম্বা সময় লাগে", "how long is the wait").
+_TIME_WORDS = re.compile(" (?:take|takes|took|wait|delay|process|processing|last|lasts|valid|until|ago|before|after) | (?:সময়|লাগে|লাগবে|লাগতে|লেগে|অপেক্ষা|মিনিট|ঘণ্টা|ঘন্টা|দিন|মাস|বছর|কতক্ষণ|কতদিন)")
 _UNIT = ("(?:square |sq ?|cubic )?(?:kilomet(?:re|er)s?|km2|km²|km|miles?|mi|sqmi|met(?:re|er)s?|m2|m²|feet|ft|foot|"
-         "yards?|inches|acres?|hectares?|ha)|(?:বর্গ ?)?(?:কিলোমিটার|মাইল|মিটার|ফুট|একর|হেক্টর)")
+         "yards?|inches|acres?|hectares?|ha)|(?:বর্গ ?)?(?:কিলোমিটার|মাইল|মিটার|ফুট|একর|হেক্টর)(?:ের|এর|র|ে|এ|তে)?")
 _NUM = "[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*(?: ?(?:million|thousand|লাখ|হাজার))?"
 _MEASURE = re.compile(f"(?<![0-9\u09e6-\u09ef.,A-Za-z]){_NUM} ?(?:{_UNIT})(?![A-Za-z\u0980-\u09ff])"
                       f"(?: ?\\((?:about |approx\\. |c\\. )?{_NUM} ?(?:{_UNIT})\\))?")
