@@ -44,6 +44,8 @@ _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|afte
                      r"as high as|as low as) $", re.IGNORECASE)
 _VALUES = ("amount", "percent", "count", "duration", "time", "age", "number")  # what `_widen` widens
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
+# A Bangla case ending after a value's last word belongs to the word ("৫ দিনের", "২ বছরে").
+_CASE_ENDING = re.compile("(?:ের|এর|র|তে|ে|এ|য়)(?![\u0980-\u09ff])")
 COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
 # A number's order of magnitude belongs to it ("196 million", "২ লাখ").
 _MAGNITUDE = re.compile(r"^ (?:million|billion|trillion|thousand|hundred|lakh|crore|লাখ|কোটি|হাজার)(?![A-Za-z\u0980-\u09ff])",
@@ -82,6 +84,9 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
         start -= len(text[max(0, start - 16):start]) - m.start()
     m = _MAGNITUDE.match(text[end:end + 12])
     if m:
+        end += m.end()
+    m = _CASE_ENDING.match(text[end:end + 8]) if "\u0980" <= text[end - 1:end] <= "\u09ff" else None
+    if m:  # the whole word: "২৪ ঘণ্টার", "৫ সংখ্যার", "১০ মিনিটের", not "২৪ ঘণ্টা" of it
         end += m.end()
     m = _AFTER.match(text[end:end + 10])
     if m:
