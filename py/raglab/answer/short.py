@@ -283,6 +283,8 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
         if sized:
             return sized[:n]
     out = _short_spans(qtype, question_numbers, question_terms, text, order, question, n)
+    if qtype == "place":  # a place with the region it lies in ("Birkdale, Southport", "Pawtucket, Rhode Island")
+        out = [(s, m.end()) if (m := _REGION.match(text, e)) and _NAME_START.match(text, s) else (s, e) for s, e in out]
     if qtype in ("person", "entity") or qtype == "other" and (WHICH_NOUN.match(question) or asks_which_one(question)):
         first = opening_name(text, question_terms, order)
         if first is not None:
@@ -296,6 +298,10 @@ _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|dev
 _IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+# The regions after a place, each after a comma: "Birkdale, Southport", "Albany, New York", "Washington, D.C."
+# (a full stop only inside an abbreviation, not the sentence's: "Dublin, Ireland.").
+_NAME_START = re.compile("[A-Z\u00c0-\u00de]")  # a name, not a phrase ("in your transaction history")
+_REGION = re.compile(r"(?:, [A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*(?: [A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*)*(?:(?<=[A-Z])\.)?)+")
 _SINCE = re.compile("(?:^|[^A-Za-z])(?:founded|established|built|born|formed|created|incorporated|opened|settled|"
                     "dates back to|since)(?: in| on)? $", re.IGNORECASE)
 _SIZED = ("count", "duration", "amount", "other")
