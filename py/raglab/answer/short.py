@@ -33,8 +33,7 @@ import re
 from raglab.answer.asking import asks_limit, asks_upper, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import Span, accepts, cue_text
-from raglab.text.factoid import (abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, life_event,
-                                  measures, of_life, opening_name, sentence_end)
+from raglab.text.factoid import abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, life_event, measures, of_life, opening_name, sentence_end
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
