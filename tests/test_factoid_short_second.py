@@ -128,3 +128,8 @@ def test_a_bangla_value_keeps_its_words_case_ending(question, text, want):
 
 def test_the_misspelt_bangla_how_long_asks_a_duration():
     assert question_type("রিচার্জ ব্যর্থ হলে টাকা কতক্ষনের মধ্যে ফেরত আসে?") == "duration"
+
+
+def test_a_year_in_quotation_marks_is_a_title():
+    text = 'It aired on 20 March 2015, along with the previous episode, "2009".'
+    assert shorts("When did the last episode air?", text) == ["20 March 2015"]

@@ -201,6 +201,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # the question's own words ("Shapla Pay" asked about)
         if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
             continue  # a footnote mark ("[16]"), an era ("BCE")
+        if text[s - 1:s] in _QUOTE_MARKS and text[e:e + 1] in _QUOTE_MARKS and s > 0 and stype != "name":
+            continue  # a title in quotation marks ("the previous episode, "2009""), no value
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
@@ -297,6 +299,7 @@ _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|dev
 _IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+_QUOTE_MARKS = "\"\u201c\u201d\u2018\u2019'"
 # The regions after a place, each after a comma: "Birkdale, Southport", "Albany, New York", "Washington, D.C."
 # (a full stop only inside an abbreviation, not the sentence's: "Dublin, Ireland.").
 _NAME_START = re.compile("[A-Z\u00c0-\u00de]")  # a name, not a phrase ("in your transaction history")
