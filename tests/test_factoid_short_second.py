@@ -133,3 +133,10 @@ def test_the_misspelt_bangla_how_long_asks_a_duration():
 def test_a_year_in_quotation_marks_is_a_title():
     text = 'It aired on 20 March 2015, along with the previous episode, "2009".'
     assert shorts("When did the last episode air?", text) == ["20 March 2015"]
+
+
+def test_a_when_question_keeps_ago():
+    text = "The breed was first kept by farmers about 6,000 years ago in the hills."
+    assert shorts("When was the breed first kept?", text) == ["about 6,000 years ago"]
+    # How old: the duration alone.
+    assert shorts("How old is the breed?", text) == ["about 6,000 years"]

@@ -299,6 +299,7 @@ _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|dev
 _IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+_AGO = re.compile(" ago(?![A-Za-z])")
 _QUOTE_MARKS = "\"\u201c\u201d\u2018\u2019'"
 # The regions after a place, each after a comma: "Birkdale, Southport", "Albany, New York", "Washington, D.C."
 # (a full stop only inside an abbreviation, not the sentence's: "Dublin, Ireland.").
@@ -359,6 +360,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
             pick = _one_end(text, spans, at[s], end)
             s, e = _widen(text, spans[pick].start, spans[pick].end, spans[pick].type) if pick is not None else \
                 _widen(text, *_joined(text, spans, at[s]), spans[at[s]].type)
+            e += 4 if qtype == "time" and _AGO.match(text, e) else 0  # when: "10,000 years ago", a time, not a duration
             if all(e <= a or s >= b for a, b in out):
                 out.append((s, e))
             if len(out) == n:
