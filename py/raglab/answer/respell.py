@@ -52,7 +52,7 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
     """The question with each misspelt cue word put right: a word the index lacks (its term
     is not `closest(term)`) whose nearest cue word (within the fuzzy distance, `text.fuzzy`) is
     also what the index reads it as (the index word, or the stopword, `closest` names; or the
-    index holds nothing near it and the cue word is one edit away: "কতক্ষন", a question word help
+    index holds nothing near it and the cue word is one edit away: "কতোক্ষণ", a question word help
     articles never use), so that
     "acount" stays "acount" (the index reads it as "account", the cues as "amount"). The
     question itself when `closest` is None."""

@@ -32,22 +32,25 @@ import re
 
 from raglab.answer.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
-from raglab.text.answertypes import accepts, cue_text
-from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, measures, opening_name
+from raglab.text.answertypes import Span, accepts, cue_text
+from raglab.text.factoid import abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, life_event, measures, of_life, opening_name, sentence_end
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
 # classes (never \b or \w): the Unicode database differs between Pythons.
 _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|after|only|about|over|under|"
-                     r"more than|less than|minimum of|maximum of|until|by|early|late|mid) $", re.IGNORECASE)
+                     r"more than|less than|minimum of|maximum of|until|by|early|late|mid|as many as|as much as|"
+                     r"as high as|as low as) $", re.IGNORECASE)
 _VALUES = ("amount", "percent", "count", "duration", "time", "age", "number")  # what `_widen` widens
 _AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
+# A Bangla case ending after a value's last word belongs to the word ("৫ দিনের", "২ বছরে").
+_CASE_ENDING = re.compile("(?:ের|এর|র|তে|ে|এ|য়)(?![\u0980-\u09ff])")
 COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
 # A number's order of magnitude belongs to it ("196 million", "২ লাখ").
 _MAGNITUDE = re.compile(r"^ (?:million|billion|trillion|thousand|hundred|lakh|crore|লাখ|কোটি|হাজার)(?![A-Za-z\u0980-\u09ff])",
                         re.IGNORECASE)
 # A value after "per" is the unit of a rate, not the answer ("Tk 18.50 per Tk 1,000").
-_PER = re.compile("(?:per|every|each|প্রতি|প্রতিটি) $", re.IGNORECASE)
+_PER = re.compile("(?:per|every|each|out of|প্রতি|প্রতিটি) $", re.IGNORECASE)
 # A value after "not" is the one the sentence denies, not the answer.
 _DENIED = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:not|rather than|instead of|other than) $", re.IGNORECASE)
 # Contacts offered as alternatives ("call 16789 or e-mail fraud@…", "১৬৭৮৯ নম্বরে কল করে অথবা …"): one answer.
@@ -59,7 +62,7 @@ _OR = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:or|অথবা|বা)(?=
 # The period or unit a value is counted in: "Tk 30,000 a day", "7% a year", "Tk 18.50 per Tk
 # 1,000", "Tk 50 per cash-out"; in Bangla it comes first: "দিনে ৩০,০০০ টাকা", "বছরে ৭%".
 _RATE_AFTER = re.compile(r"^(?: (?:a|an) (?:day|month|year|week|transaction)| (?:per|each|every) "
-                         r"(?:Tk\.? ?[0-9\u09e6-\u09ef](?:[,.]?[0-9\u09e6-\u09ef])*|[A-Za-z][A-Za-z-]*)| in total(?= |[.,;]|$))",
+                         r"(?:Tk\.? ?[0-9\u09e6-\u09ef](?:[,.]?[0-9\u09e6-\u09ef])*|(?:square |sq )?[A-Za-z][A-Za-z-]*)| in total(?= |[.,;]|$))",
                          re.IGNORECASE)
 _RATE_BEFORE = re.compile("(?:^|(?<=[^\u0980-\u09ff]))(?:দিনে|মাসে|বছরে|সপ্তাহে|প্রতিদিন|প্রতি মাসে|প্রতি বছর|"
                           "প্রতিবার|বার্ষিক) $")
@@ -80,6 +83,9 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
         start -= len(text[max(0, start - 16):start]) - m.start()
     m = _MAGNITUDE.match(text[end:end + 12])
     if m:
+        end += m.end()
+    m = _CASE_ENDING.match(text[end:end + 8]) if "\u0980" <= text[end - 1:end] <= "\u09ff" else None
+    if m:  # the whole word: "২৪ ঘণ্টার", "৫ সংখ্যার", "১০ মিনিটের", not "২৪ ঘণ্টা" of it
         end += m.end()
     m = _AFTER.match(text[end:end + 10])
     if m:
@@ -181,8 +187,10 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     wanted = accepts(qtype)
     anchors = [(s, e) for term, s, e in order if term in question_terms]
     agent = qtype in ("person", "entity") and bool(_AGENT.search(question))
+    life = life_event(question) if qtype == "time" else None
+    lived = [i for i, sp in enumerate(spans) if life and sp.type == "time" and of_life(text, spans, i) == life]
     keyed = []
-    for stype, s, e in spans:
+    for i, (stype, s, e) in enumerate(spans):
         if stype not in wanted:
             continue
         nums = numbers(text[s:e])
@@ -193,11 +201,13 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # the question's own words ("Shapla Pay" asked about)
         if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
             continue  # a footnote mark ("[16]"), an era ("BCE")
+        if text[s - 1:s] in _QUOTE_MARKS and text[e:e + 1] in _QUOTE_MARKS and s > 0 and stype != "name":
+            continue  # a title in quotation marks ("the previous episode, "2009""), no value
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
         # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
-        after = [t for t, a, _ in order if a >= e][:COUNTED_WORDS]
+        after = [t for t, a, _ in order if a >= e and a < sentence_end(text, e)][:COUNTED_WORDS]
         counted = 0 if qtype != "count" or own and any(t in question_terms for t in own) or \
             any(t in question_terms for t in after) else 1
         # "one" is mostly no count at all ("one of the largest", "a one-off"); "once" and "twice"
@@ -209,12 +219,15 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
         per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
-        off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 6):s]) else 1
+        off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 10):s]) else 1
         # "Who founded …": the agent, named after "by" ("was founded by Jess McMahon"); a place or a
         # people's adjective is no founder ("a small publisher in Leeds", "an American promotion").
         if agent and (_IN_PLACE.search(text[max(0, s - 40):s]) or stype == "name" and demonym(text, s, e)):
             continue
         off += 1 if agent and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
+        # "When was … born?", "When did … die?": the date the sentence gives for it ("born 6 May 1856",
+        # the first or the second date of a lifespan, "(26 September 1889 – 26 May 1976)").
+        off += 1 if lived and i not in lived else 0
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
     return [(s, e) for _, s, e in keyed]
@@ -230,7 +243,7 @@ _BARE_HEAD = 3  # "a new coronavirus", "a military strategy": words of a head th
 # "What political party did Hitler belong to?", "Which country is …": the answer is a name.
 WHICH_NOUN = re.compile(r"^\s*(?:what|which) (?:[A-Za-z-]+ ){1,3}(?:did|does|do|is|was|are|were|has|have|had) ",
                         re.IGNORECASE)
-_PLACE_BEFORE = re.compile(r"(?:in|at|near|from|of) $")
+_PLACE_BEFORE = re.compile(r"(?:in|at|near|from|of)(?: the)? $")
 
 
 def definition_span(question_terms: set, text: str, order) -> tuple[int, int] | None:
@@ -271,7 +284,9 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
         if sized:
             return sized[:n]
     out = _short_spans(qtype, question_numbers, question_terms, text, order, question, n)
-    if qtype in ("person", "entity") or qtype == "other" and WHICH_NOUN.match(question):
+    if qtype == "place":  # a place with the region it lies in ("Birkdale, Southport", "Pawtucket, Rhode Island")
+        out = [(s, m.end()) if (m := _REGION.match(text, e)) and _NAME_START.match(text, s) else (s, e) for s, e in out]
+    if qtype in ("person", "entity") or qtype == "other" and (WHICH_NOUN.match(question) or asks_which_one(question)):
         first = opening_name(text, question_terms, order)
         if first is not None:
             return ([first] + [(s, e) for s, e in out if e <= first[0] or s >= first[1]])[:n]
@@ -284,6 +299,14 @@ _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|dev
 _IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+_AGO = re.compile(" ago(?![A-Za-z])")
+_QUOTE_MARKS = "\"\u201c\u201d\u2018\u2019'"
+# The regions after a place, each after a comma: "Birkdale, Southport", "Albany, New York", "Washington, D.C."
+# (a full stop only inside an abbreviation, not the sentence's: "Dublin, Ireland.").
+_NAME_START = re.compile("[A-Z\u00c0-\u00de]")  # a name, not a phrase ("in your transaction history")
+_REGION = re.compile(r"(?:, [A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*(?: [A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*)*(?:(?<=[A-Z])\.)?)+")
+_SINCE = re.compile("(?:^|[^A-Za-z])(?:founded|established|built|born|formed|created|incorporated|opened|settled|"
+                    "dates back to|since)(?: in| on)? $", re.IGNORECASE)
 _SIZED = ("count", "duration", "amount", "other")
 _TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
 
@@ -305,6 +328,17 @@ def _by_nearness(spans: list[tuple[int, int]], order, question_terms: set) -> li
                                              default=0), se))
 
 
+def with_extra(spans, text: str, qtype: str) -> list:
+    """The typed spans of `text` with `factoid.extra_spans` in place of those they overlap
+    ("$3 million" for the bare number 3, "181-179 BC" for 181, 179 and the name "BC"); centuries
+    and years of an era only for a question asking when ("a 19th-century breed" says nothing of
+    how long a horse lives), a numbered name ("US 50") only for one asking which thing."""
+    kinds = ("amount", "number") + (("time",) if qtype == "time" else ("name",) if qtype == "entity" else ())
+    extra = [Span(kind, a, b) for kind, a, b in extra_spans(text, kinds)]
+    kept = [sp for sp in spans if all(sp.end <= x.start or sp.start >= x.end for x in extra)]
+    return sorted(kept + extra, key=lambda sp: sp.start)
+
+
 def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
                  question: str, n: int) -> list[tuple[int, int]]:
     if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
@@ -317,7 +351,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         if price_for_limit(question, text) or limit_for_price(question, text) or lower_for_upper(asks_upper(question), text,
                                                                  frozenset(number_values(question))):
             return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
-        spans = spans_of(text)
+        spans = with_extra(spans_of(text), text, qtype)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None
         ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question),
@@ -326,15 +360,24 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
             pick = _one_end(text, spans, at[s], end)
             s, e = _widen(text, spans[pick].start, spans[pick].end, spans[pick].type) if pick is not None else \
                 _widen(text, *_joined(text, spans, at[s]), spans[at[s]].type)
+            e += 4 if qtype == "time" and _AGO.match(text, e) else 0  # when: "10,000 years ago", a time, not a duration
             if all(e <= a or s >= b for a, b in out):
                 out.append((s, e))
             if len(out) == n:
                 break
+        if qtype == "count" and not out and " how many " in cue_text(question):  # "How many people have PCS?": "about 15%"
+            out = [_widen(text, s, e, "percent") for s, e in
+                   typed_spans_ranked("percent", question_numbers, question_terms, text, spans, order)][:n]
+        if qtype == "age" and not out:  # "How old is the town?": the date it was founded ("founded in 1275")
+            out = [(sp.start, sp.end) for sp in spans if sp.type == "time" and _SINCE.search(text[max(0, sp.start - 20):sp.start])][:n]
         if qtype == "contact" and len(out) == 1 and _ASKS_WAY.search(cue_text(question)):  # the other one offered with "or"
             for s, e in ranked:
                 if (s >= out[0][1] and _OR.search(text[out[0][1]:s])) or (e <= out[0][0] and _OR.search(text[e:out[0][0]])):
                     return sorted(out + [(s, e)])
         return sorted(out) if n > 1 else out
+    if qtype == "other" and asks_which_one(question):
+        return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
+                                  question=question)[:n]
     if qtype == "other" and DEFINITION.match(question):
         got = definition_span(question_terms, text, order)
         return [got] if got else []

@@ -80,12 +80,26 @@ def demonym(text: str, start: int, end: int) -> bool:
         and bool(_ARTICLE_BEFORE.search(text[max(0, start - 5):start]))
 
 
-# "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …".
+# The end of the sentence a position is in, within one unit: a full stop, "?" or "!" (with any
+# footnote marks after it, "….[3] The …") before a space, or the danda.
+_SENTENCE_END = re.compile("(?<=[a-z0-9\u0980-\u09ff)\\]\"'\u2019])[.!?](?:\\[[^\\]]{1,12}\\])*(?= |$)|\u0964")
+
+
+def sentence_end(text: str, start: int) -> int:
+    """The offset where the sentence that `start` is in ends (the text's length at most)."""
+    m = _SENTENCE_END.search(text, start)
+    return m.start() if m else len(text)
+
+
+# "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …", and in
+# Bangla "কত বড়/লম্বা/দূর/উঁচু/গভীর/চওড়া", "আয়তন", "দৈর্ঘ্য", "উচ্চতা", "দূরত্ব" …; a Bangla unit keeps its
+# case ending ("৬.১৫ কিলোমিটারের", "২ মাইলে").
 _SIZE = re.compile(" how (?:big|large|long|tall|high|far|deep|wide) (?:is|are|was|were) | what (?:is|s|was) the "
-                   "(?:total )?(?:area|size|length|height|depth|width|distance|elevation) |কত বড়|কত লম্বা|আয়তন|দৈর্ঘ্য")
-_TIME_WORDS = re.compile(" (?:take|takes|took|wait|delay|process|processing|last|lasts|valid|until|ago|before|after) ")
+                   "(?:total )?(?:area|size|length|height|depth|width|distance|elevation) |কত(?:ো)? (?:বড়|লম্বা|দূর|উঁচু|গভীর|চওড়া|বিশাল)|আয়তন|দৈর্ঘ্য|উচ্চতা|দূরত্ব|গভীরতা|প্রস্থ")
+# … not how long something takes ("কত লম্বা সময় লাগে", "how long is the wait").
+_TIME_WORDS = re.compile(" (?:take|takes|took|wait|delay|process|processing|last|lasts|valid|until|ago|before|after) | (?:সময়|লাগে|লাগবে|লাগতে|লেগে|অপেক্ষা|মিনিট|ঘণ্টা|ঘন্টা|দিন|মাস|বছর|কতক্ষণ|কতদিন)")
 _UNIT = ("(?:square |sq ?|cubic )?(?:kilomet(?:re|er)s?|km2|km²|km|miles?|mi|sqmi|met(?:re|er)s?|m2|m²|feet|ft|foot|"
-         "yards?|inches|acres?|hectares?|ha)|(?:বর্গ ?)?(?:কিলোমিটার|মাইল|মিটার|ফুট|একর|হেক্টর)")
+         "yards?|inches|acres?|hectares?|ha)|(?:বর্গ ?)?(?:কিলোমিটার|মাইল|মিটার|ফুট|একর|হেক্টর)(?:ের|এর|র|ে|এ|তে)?")
 _NUM = "[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*(?: ?(?:million|thousand|লাখ|হাজার))?"
 _MEASURE = re.compile(f"(?<![0-9\u09e6-\u09ef.,A-Za-z]){_NUM} ?(?:{_UNIT})(?![A-Za-z\u0980-\u09ff])"
                       f"(?: ?\\((?:about |approx\\. |c\\. )?{_NUM} ?(?:{_UNIT})\\))?")
@@ -105,6 +119,97 @@ def measures(text: str) -> list[tuple[int, int]]:
     """(start, end) of every measure of length or area in `text`, with the same measure in other
     units when a bracket follows ("87 km2 (34 sq mi)")."""
     return [(m.start(), m.end()) for m in _MEASURE.finditer(text)]
+
+
+# "What is the lightest gas?", "What was Madonna's first album?": a question for one named thing
+# that the answer-type cues leave untyped (a superlative not in their list, a name's first or last
+# work). Words of five letters or more in "-est" that are no superlative are left out.
+_WHICH_ONE = re.compile("^ (?:what|which)(?: s| is| was| are| were) (?:the (?:[a-z-]+ )?(?!(?:inter|for|requ|cont|prot|gu|ch|qu|"
+                        "cr|harv|conqu|manif|hon|mod|sugg|dig|arr|inv|ever|temp|pri)est )[a-z]{2,}est|(?:[a-z-]+ ){1,4}s "
+                        "(?:first|last|latest|debut|final|second|third|earliest)) ")
+
+
+def asks_which_one(question: str) -> bool:
+    """Whether a question asks for one named thing by a superlative or as someone's first or last
+    work, though no answer-type cue types it (the short answer reads a name for it).
+
+    >>> asks_which_one("What is the lightest gas?"), asks_which_one("What was Lena Berg's first novel?")
+    (True, True)
+    >>> asks_which_one("What is the interest on savings?")
+    False
+    """
+    return bool(_WHICH_ONE.search(cue_text(question)))
+
+
+# Values an encyclopaedia writes that the answer-type spans do not read; the short answer reads
+# them, the answerer's features do not (they stay as fitted): money in dollars, pounds or euros
+# ("over $3 million", "US$95 per barrel"), centuries and years of an era ("13th-century",
+# "late 7th century BCE", "181-179 BC"), and a number run into its magnitude ("6million").
+_FIGURE = "[0-9]+(?:[,.][0-9]+)*"
+_SCALE = "(?: ?(?:million|billion|trillion|thousand))?"
+_ORDINAL = ("(?:[0-9]{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+            "twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth)")
+_EXTRA = (("amount", re.compile(f"(?<![A-Za-z0-9])(?:(?:US|A|C|NZ|HK|S)?\\$|£|€) ?{_FIGURE}{_SCALE}(?![0-9A-Za-z])|"
+                                f"(?<![0-9.,]){_FIGURE}{_SCALE} (?:dollars|euros)(?![A-Za-z])")),
+          ("time", re.compile(f"(?<![A-Za-z0-9]){_ORDINAL}[ -](?:century|millennium)(?: (?:BC|BCE|AD|CE))?(?![A-Za-z0-9])|"
+                              "(?<![A-Za-z0-9.,])[0-9]{1,4}(?: ?[-\u2013] ?[0-9]{1,4})? (?:BC|BCE)(?![A-Za-z])|"
+                              "(?<![A-Za-z])(?:AD|CE) [0-9]{1,4}(?![0-9])")),
+          ("number", re.compile(f"(?<![A-Za-z0-9.,]){_FIGURE}(?:million|billion|trillion)(?![A-Za-z])")),
+          # A name numbered: "US 50", "Interstate 90", "Apollo 11" (not a date: "May 22").
+          ("name", re.compile(f"(?<![A-Za-z0-9])(?!(?:January|February|March|April|May|June|July|August|September|October|"
+                              f"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|The|In|On|At|By|Of|From) )"
+                              f"[{_CAPITAL}][A-Za-z-]*(?: [{_CAPITAL}][A-Za-z-]*)* [0-9]{{1,4}}(?![0-9A-Za-z%]|[,.:][0-9]| ?(?:{_UNIT}|%|percent|years?|days?|people)(?![A-Za-z]))")))
+
+
+def extra_spans(text: str, kinds: tuple = ("amount", "time", "number", "name")) -> list[tuple[str, int, int]]:
+    """(type, start, end) of the money, era times, run-in magnitudes and numbered names of the
+    `kinds` asked for in `text` (above), in text order, none overlapping an earlier one.
+
+    >>> s = "Built in the 13th-century, it sold for over $3 million (181-179 BC); 6million people."
+    >>> [(t, s[a:b]) for t, a, b in extra_spans(s)]
+    [('time', '13th-century'), ('amount', '$3 million'), ('time', '181-179 BC'), ('number', '6million')]
+    """
+    found = sorted((m.start(), -m.end(), kind) for kind, pattern in _EXTRA if kind in kinds for m in pattern.finditer(text))
+    out: list[tuple[str, int, int]] = []
+    for start, neg_end, kind in found:
+        if not out or start >= out[-1][2]:
+            out.append((kind, start, -neg_end))
+    return out
+
+
+# "When was … born?", "When did … die?": the sentence gives a lifespan, "(26 September 1889 – 26
+# May 1976)", or says it ("born 6 May 1856", "died on 3 September 1965").
+_BORN = re.compile(" (?:born|birth|birthday) ")
+_DIED = re.compile(" (?:die|died|dies|death|pass away|passed away) ")
+_LIFE_DASH = re.compile("^ ?[-\u2013\u2014] ?$")
+_SAYS_BORN = re.compile("(?:^|[^A-Za-z])born (?:on |in )?$")
+_SAYS_DIED = re.compile("(?:^|[^A-Za-z])died (?:on |in )?$")
+
+
+def life_event(question: str) -> str | None:
+    """"born" or "died" when a question asks when someone was born or died; None otherwise.
+
+    >>> life_event("When was Ada Kross born?"), life_event("When did the poet die?"), life_event("When was it built?")
+    ('born', 'died', None)
+    """
+    cue = cue_text(question)
+    born, died = bool(_BORN.search(cue)), bool(_DIED.search(cue))
+    return "born" if born and not died else "died" if died and not born else None
+
+
+def of_life(text: str, spans, i: int) -> str | None:
+    """"born" or "died" when spans[i], a time, is the first or the second date of a lifespan
+    (two times joined by a dash) or follows "born"/"died"; None otherwise."""
+    span = spans[i]
+    if _SAYS_BORN.search(text[max(0, span.start - 12):span.start]):
+        return "born"
+    if _SAYS_DIED.search(text[max(0, span.start - 12):span.start]):
+        return "died"
+    if i + 1 < len(spans) and spans[i + 1].type == "time" and _LIFE_DASH.match(text[span.end:spans[i + 1].start]):
+        return "born"
+    if i > 0 and spans[i - 1].type == "time" and _LIFE_DASH.match(text[spans[i - 1].end:span.start]):
+        return "died"
+    return None
 
 
 # "What does IP stand for?", "What is PIN short for?", "What do the letters NID mean?"
