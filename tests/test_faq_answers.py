@@ -1,13 +1,16 @@
 """Answers on an FAQ help centre: a section whose heading asks a question answers it first."""
 
+import math
 import os
 
 import pytest
 
-from raglab.answer.answerer import answer
+from raglab.answer.answerer import answer, assess
+from raglab.answer.sentences import CONFIDENCE_COL
 from raglab.corpus.articles import load_corpus, parse_article
 from raglab.corpus.chunking import chunk_document
 from raglab.pipeline import Config, Pipeline
+from raglab.retrieval.ranking import rounded
 from raglab.text.analyzer import analyze
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -60,3 +63,21 @@ def covid():
 def test_an_faq_page_answers_with_the_lead_of_the_asked_section(covid):
     got = covid.ask(QUESTION).answer
     assert got.quotes[0].text == LEAD
+
+
+def assessed(heading: str):
+    doc = parse_article("faq", FAQ_TEXT.format(heading=heading))
+    return assess(analyze(QUESTION), chunk_document(doc, "recursive"), idf, question=QUESTION, docs={"faq": doc})
+
+
+def test_the_confidence_reads_an_faq_lead_with_its_whole_section():
+    # The sentence model's belief is spread over the three sentences of one FAQ answer; the lead
+    # answers for all of them, so the confidence reads their share together.
+    a = assessed("Should I use soap and water or a hand sanitizer to protect against the virus?")
+    share = a.signals[CONFIDENCE_COL["probability"]]
+    assert a.order[0][1].quote.text == LEAD
+    assert share > a.probs[0]
+    other = "It is not certain how long the virus survives on surfaces."
+    assert share == rounded(math.fsum(p for (_, c), p in zip(a.order, a.probs) if c.quote.text != other))
+    named = assessed("Hand hygiene")
+    assert named.signals[CONFIDENCE_COL["probability"]] == named.probs[0]

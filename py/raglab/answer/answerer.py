@@ -20,6 +20,7 @@ answerer abstains.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -78,6 +79,24 @@ def faq_lead(order: list, docs: dict | None) -> list:
         if c.quote.doc == best.quote.doc and asking_section(c, docs) == sec and opens(c, sec, docs):
             return [order[i]] + order[:i] + order[i + 1:]
     return order
+
+
+def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple[float, float] | None:
+    """(probability, margin) for the confidence when the best unit opens a section whose heading
+    asks a question (`faq_lead`), else None: it then answers for its section, so the probability
+    is the share the sentence model gives all of the section's units, and the margin is the
+    section's best logit over the best one outside it. The model spreads its belief over the
+    sentences of one FAQ answer, which all point to the same question; read unit by unit, an
+    FAQ's right answer looked as unsure as a wrong one. Our help centre asks no question in its
+    headings, so its answers keep their own unit's figures."""
+    best = order[0][1]
+    sec = asking_section(best, docs) if docs else None
+    if sec is None or docs is None or not opens(best, sec, docs):
+        return None
+    inside = [c.quote.doc == best.quote.doc and asking_section(c, docs) == sec for _, c in order]
+    top = max(z for (z, _), i in zip(order, inside) if i)
+    outside = next((z for (z, _), i in zip(order, inside) if not i), top - 4.0)
+    return rounded(math.fsum(p for p, i in zip(probs, inside) if i)), top - outside
 
 
 def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[tuple[float, Candidate]]:
@@ -227,7 +246,8 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
-    signals = confidence_features(best.features[COL["coverage"]], missing, probs[0], margin,
+    share, margin = section_reading(order, probs, docs) or (probs[0], margin)
+    signals = confidence_features(best.features[COL["coverage"]], missing, share, margin,
                                   order[0][0], best.features[COL["typed"]], best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
