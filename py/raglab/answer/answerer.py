@@ -68,7 +68,8 @@ def faq_lead(order: list, docs: dict | None) -> list:
     explains after it, and the reader's question is a rewording of the heading: the sentences
     after the first share more of the reader's words ("If soap and water are not readily
     available, use … hand sanitizer" for "Can hand sanitizer protect against corona?") but answer
-    less. Our help centre's sections are named, not asked ("## Fees"), so this moves nothing there."""
+    less. Our help centre names its sections ("## Fees"); its two that ask ("## Is there a fee?")
+    are answered by their first unit already."""
     if not order or not docs:
         return order
     best = order[0][1]
@@ -87,8 +88,8 @@ def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple
     is the share the sentence model gives all of the section's units, and the margin is the
     section's best logit over the best one outside it. The model spreads its belief over the
     sentences of one FAQ answer, which all point to the same question; read unit by unit, an
-    FAQ's right answer looked as unsure as a wrong one. Our help centre asks no question in its
-    headings, so its answers keep their own unit's figures."""
+    FAQ's right answer looked as unsure as a wrong one. The weights are the ones fitted on our
+    answers, which nearly all come from named sections and keep their own unit's figures."""
     best = order[0][1]
     sec = asking_section(best, docs) if docs else None
     if sec is None or docs is None or not opens(best, sec, docs):
