@@ -20,6 +20,7 @@ answerer abstains.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -37,6 +38,66 @@ from raglab.text.answertypes import question_type
 from raglab.text.contrasts import left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
+# What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
+# the full-width one.
+QUESTION_MARKS = ("?", "\uff1f")
+
+
+def asking_section(c: Candidate, docs: dict | None):
+    """The section `c` is in, when its own heading (not the article's title) asks a question
+    ("## Can pets spread the virus?"); None otherwise, or without the article at hand."""
+    doc = docs.get(c.quote.doc) if docs else None
+    if doc is None:
+        return None
+    sec = doc.section_at(c.quote.start)
+    return sec if len(sec.heading) > 1 and sec.heading[-1].rstrip().endswith(QUESTION_MARKS) else None
+
+
+def opens(c: Candidate, sec, docs: dict) -> bool:
+    """Whether `c` is the first unit of `sec`: nothing but blank space between the end of the
+    heading line and it."""
+    text = docs[c.quote.doc].text
+    line = text.find("\n", sec.start, c.quote.start)
+    return line >= 0 and not text[line:c.quote.start].strip()
+
+
+def faq_lead(order: list, docs: dict | None) -> list:
+    """`order` ((logit, candidate), best first) with the first unit of the best unit's section put
+    first, when that section's heading asks a question and its first unit is a candidate too;
+    otherwise `order` itself. An FAQ answers its heading's question in its first sentence and
+    explains after it, and the reader's question is a rewording of the heading: the sentences
+    after the first share more of the reader's words ("If soap and water are not readily
+    available, use … hand sanitizer" for "Can hand sanitizer protect against corona?") but answer
+    less. Our help centre names its sections ("## Fees"); its two that ask ("## Is there a fee?")
+    are answered by their first unit already."""
+    if not order or not docs:
+        return order
+    best = order[0][1]
+    sec = asking_section(best, docs)
+    if sec is None or opens(best, sec, docs):
+        return order
+    for i, (z, c) in enumerate(order[1:], 1):
+        if c.quote.doc == best.quote.doc and asking_section(c, docs) == sec and opens(c, sec, docs):
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order
+
+
+def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple[float, float] | None:
+    """(probability, margin) for the confidence when the best unit opens a section whose heading
+    asks a question (`faq_lead`), else None: it then answers for its section, so the probability
+    is the share the sentence model gives all of the section's units, and the margin is the
+    section's best logit over the best one outside it. The model spreads its belief over the
+    sentences of one FAQ answer, which all point to the same question; read unit by unit, an
+    FAQ's right answer looked as unsure as a wrong one. The weights are the ones fitted on our
+    answers, which nearly all come from named sections and keep their own unit's figures."""
+    best = order[0][1]
+    sec = asking_section(best, docs) if docs else None
+    if sec is None or docs is None or not opens(best, sec, docs):
+        return None
+    inside = [c.quote.doc == best.quote.doc and asking_section(c, docs) == sec for _, c in order]
+    top = max(z for (z, _), i in zip(order, inside) if i)
+    outside = next((z for (z, _), i in zip(order, inside) if not i), top - 4.0)
+    return rounded(math.fsum(p for p, i in zip(probs, inside) if i)), top - outside
 
 
 def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[tuple[float, Candidate]]:
@@ -182,10 +243,12 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     missing = missing_share(q, chunks, cands)  # over every unit of the chunks, the dropped ones too
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = in_own_language(q, ranked(q, cands, m))
+    order = faq_lead(order, docs)  # an FAQ's answer opens its section
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
-    signals = confidence_features(best.features[COL["coverage"]], missing, probs[0], margin,
+    share, margin = section_reading(order, probs, docs) or (probs[0], margin)
+    signals = confidence_features(best.features[COL["coverage"]], missing, share, margin,
                                   order[0][0], best.features[COL["typed"]], best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)

@@ -387,7 +387,8 @@ def confidence_features(coverage: float, missing: float, probability: float, mar
     """What the confidence is computed from: the chosen unit's coverage of the question; the
     share of the question's idf mass found nowhere in the retrieved chunks (a question about
     something the help centre never mentions); the sentence model's probability for the
-    chosen unit and its lead over the next one (margin, in logits, capped at 4); its logit
+    chosen unit and its lead over the next one (margin, in logits, capped at 4; for the first
+    unit of a section whose heading asks a question, its section's: `answerer.section_reading`); its logit
     itself (/ 10: how much it looks like an answer, whatever the other candidates); whether a
     typed question got a value of its type; the retrieval score of the chunk it came from
     relative to the top chunk; the share of the question in words the index does not

@@ -1,0 +1,83 @@
+"""Answers on an FAQ help centre: a section whose heading asks a question answers it first."""
+
+import math
+import os
+
+import pytest
+
+from raglab.answer.answerer import answer, assess
+from raglab.answer.sentences import CONFIDENCE_COL
+from raglab.corpus.articles import load_corpus, parse_article
+from raglab.corpus.chunking import chunk_document
+from raglab.pipeline import Config, Pipeline
+from raglab.retrieval.ranking import rounded
+from raglab.text.analyzer import analyze
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAQ_TEXT = """# Frequently asked questions
+
+## {heading}
+
+Handwashing is one of the best ways to protect yourself and your family from getting sick.
+Wash your hands often with soap and water for at least 20 seconds.
+If soap and water are not readily available, use an alcohol-based hand sanitizer with at least 60% alcohol.
+
+## How long does the virus live on surfaces?
+
+It is not certain how long the virus survives on surfaces.
+"""
+LEAD = "Handwashing is one of the best ways to protect yourself and your family from getting sick."
+WASH = "Wash your hands often with soap and water for at least 20 seconds."
+QUESTION = "Can hand sanitizer protect against the virus?"
+
+
+def idf(term):
+    return 1.0
+
+
+def ask(heading: str):
+    doc = parse_article("faq", FAQ_TEXT.format(heading=heading))
+    return answer(analyze(QUESTION), chunk_document(doc, "recursive"), idf, threshold=0.0, question=QUESTION,
+                  docs={"faq": doc})
+
+
+def test_a_question_heading_is_answered_by_its_first_sentence():
+    # The later sentences hold more of the reader's words (the model's choice is the second); the
+    # heading asks the question and its first sentence answers it.
+    got = ask("Should I use soap and water or a hand sanitizer to protect against the virus?")
+    assert got.quotes[0].text == LEAD
+
+
+def test_a_named_section_keeps_the_sentence_the_model_chooses():
+    # A heading that names the topic asks nothing: the sentence the model chooses is quoted.
+    got = ask("Hand hygiene")
+    assert got.quotes[0].text == WASH
+
+
+@pytest.fixture(scope="module")
+def covid():
+    folder = os.path.join(ROOT, "goldens", "external", "covid-qa-faq", "corpus")
+    return Pipeline(load_corpus(folder), Config(chunker="recursive", retriever="bm25", expand=False, threshold=0.0))
+
+
+def test_an_faq_page_answers_with_the_lead_of_the_asked_section(covid):
+    got = covid.ask(QUESTION).answer
+    assert got.quotes[0].text == LEAD
+
+
+def assessed(heading: str):
+    doc = parse_article("faq", FAQ_TEXT.format(heading=heading))
+    return assess(analyze(QUESTION), chunk_document(doc, "recursive"), idf, question=QUESTION, docs={"faq": doc})
+
+
+def test_the_confidence_reads_an_faq_lead_with_its_whole_section():
+    # The sentence model's belief is spread over the three sentences of one FAQ answer; the lead
+    # answers for all of them, so the confidence reads their share together.
+    a = assessed("Should I use soap and water or a hand sanitizer to protect against the virus?")
+    share = a.signals[CONFIDENCE_COL["probability"]]
+    assert a.order[0][1].quote.text == LEAD
+    assert share > a.probs[0]
+    other = "It is not certain how long the virus survives on surfaces."
+    assert share == rounded(math.fsum(p for (_, c), p in zip(a.order, a.probs) if c.quote.text != other))
+    named = assessed("Hand hygiene")
+    assert named.signals[CONFIDENCE_COL["probability"]] == named.probs[0]
