@@ -92,6 +92,10 @@ def test_normalize_nfc_lf_no_bom():
     ('লগইন পাতায় "পিন ভুলে গেছেন?" অপশনে চাপ দিন। তারপর', ['লগইন পাতায় "পিন ভুলে গেছেন?" অপশনে চাপ দিন।', "তারপর"]),
     ('A song, "Who Has Seen Coco?" She sang it.', ['A song, "Who Has Seen Coco?"', "She sang it."]),
     ('Is it "free?"\nNext', ['Is it "free?"', "Next"]),
+    # an initialism before a word in lower case goes on; before a capital it may end the sentence
+    ("People in the U.S. may be worried. Call us.", ["People in the U.S. may be worried.", "Call us."]),
+    ("Open 9 a.m. to 5 p.m. daily.", ["Open 9 a.m. to 5 p.m. daily."]),
+    ("It is in the U.S. The rest is not.", ["It is in the U.S.", "The rest is not."]),
 ])
 def test_sentences(text, expected):
     assert [text[s:e] for s, e in sentences(text)] == expected

@@ -390,7 +390,8 @@ def _is_break(text: str, i: int, end: int) -> bool:
     while j > 0 and text[j - 1] not in WHITESPACE:
         j -= 1
     word = text[j:i].lower().lstrip("(\"'")
-    return word not in _ABBREVIATIONS
+    nxt = next((k for k in range(nxt, end) if text[k] not in WHITESPACE), end)  # an initialism before a word
+    return word not in _ABBREVIATIONS and not ("." in word and nxt < end and text[nxt].islower())  # in lower case: "U.S. may"
 
 
 def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
