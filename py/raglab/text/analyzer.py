@@ -398,7 +398,8 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
     """Sentence spans in text[start:end]; together they hold every non-space character.
 
     Each line is split on . ? ! । ॥ followed by a space or the line end (not after
-    `Tk.`, `e.g.` and the like, and never inside `1.85`); headings, list items and
+    `Tk.`, `e.g.` and the like, nor after `U.S.` before a word in lower case, and never
+    inside `1.85`); headings, list items and
     table rows are therefore sentences of their own.
     """
     end = len(text) if end is None else end
