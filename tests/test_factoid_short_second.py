@@ -120,7 +120,10 @@ def test_a_bangla_unit_keeps_its_case_ending():
 @pytest.mark.parametrize("question, text, want", [
     ("পরপর তিনবার ভুল পিন দিলে অ্যাকাউন্ট কতক্ষণ লক থাকে?", "পরপর তিনবার ভুল পিন দিলে অ্যাকাউন্ট ২৪ ঘণ্টার জন্য লক থাকে।", "২৪ ঘণ্টার"),
     ("ইকেওয়াইসি কতক্ষণে শেষ হয়?", "ইকেওয়াইসি সাধারণত ১০ মিনিটের মধ্যে শেষ হয়।", "১০ মিনিটের মধ্যে"),
-    ("অভিযোগের জবাব কত দিনে আসে?", "অভিযোগের জবাব ৫ দিনের ভেতরে আসে।", "৫ দিনের"),
+    ("অভিযোগের জবাব কত দিনে আসে?", "অভিযোগের জবাব ৫ দিনের ভেতরে আসে।", "৫ দিনের ভেতরে"),  # within, as মধ্যে
+    # An amount keeps no case ending: "৩০,০০০ টাকার বেশি" is a limit, the bold its amount, and one
+    # value is bolded once, not as "৫,০০০ টাকার" beside "৫,০০০ টাকা".
+    ("দিনে সর্বোচ্চ কত টাকা জমা করা যায়?", "দিনে সব মিলিয়ে ৩০,০০০ টাকার বেশি জমা করা যায় না।", "৩০,০০০ টাকা"),
 ])
 def test_a_bangla_value_keeps_its_words_case_ending(question, text, want):
     assert shorts(question, text) == [want]
@@ -140,3 +143,47 @@ def test_a_when_question_keeps_ago():
     assert shorts("When was the breed first kept?", text) == ["about 6,000 years ago"]
     # How old: the duration alone.
     assert shorts("How old is the breed?", text) == ["about 6,000 years"]
+
+
+# --- from a second read: the factoid readers on a help centre's questions -------------------------
+
+
+@pytest.mark.parametrize("question, text", [
+    ("How many times a year is profit paid on savings?", "Shapla Sanchay pays a profit rate of 7% a year on your savings."),
+    ("How many taka is the cash out charge?", "The fee for cash out at an agent is 1.85% of the amount."),
+    ("How many merchants pay the service charge?", "The merchant pays 1.5% of each payment to Shapla Pay."),
+])
+def test_how_many_is_not_answered_by_a_fee_or_a_rate(question, text):
+    assert shorts(question, text) == []
+
+
+def test_how_many_people_is_answered_by_the_share_of_them():
+    assert shorts("How many people have the condition?", "It affects about 15% of adults.") == ["about 15%"]
+
+
+@pytest.mark.parametrize("question, text", [
+    ("What is the strongest PIN?", "Shapla Pay asks for your PIN before every payment."),
+    ("What is the earliest a refund can arrive?", "You get an SMS when the refund arrives."),
+    ("Which is the cheapest option to cash out?", "Shapla Pay agents charge 1.85% for cash out."),
+])
+def test_a_superlative_the_sentence_does_not_say_names_nothing(question, text):
+    assert shorts(question, text, qtype="other") == []
+
+
+@pytest.mark.parametrize("text", ["Repayment period | Within 3 months", "A mobile recharge failed | Within 24 hours",
+                                  "Step 1: Replace your SIM", "Minimum Tk 50 per cash-out"])
+def test_a_value_or_a_step_is_no_numbered_name(text):
+    assert extra_spans(text, ("name",)) == []
+
+
+def test_a_code_in_quotation_marks_is_still_the_answer():
+    assert shorts("What is the USSD code?", 'Dial "*247#" and follow the menu.') == ["*247#"]
+
+
+def test_a_customers_own_age_is_not_answered_by_a_date():
+    assert shorts("How old must my child be?", "The student account has been available since 2021.") == []
+
+
+def test_a_place_takes_no_weekday_or_list_as_its_region():
+    assert shorts("Where is the office?", "Our office is in Dhaka, Monday to Friday it is open.") == ["Dhaka"]
+    assert shorts("Where are the branches?", "Branches are in Gulshan, Banani or Uttara.") == ["Gulshan"]

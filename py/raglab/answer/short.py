@@ -33,7 +33,7 @@ import re
 from raglab.answer.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import Span, accepts, cue_text
-from raglab.text.factoid import abbreviation, asks_size, asks_which_one, demonym, expansion_of, extra_spans, life_event, measures, of_life, opening_name, sentence_end
+from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, life_event, measures, of_life, opening_name, sentence_end, which_one_in
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
@@ -42,7 +42,7 @@ _BEFORE = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:within|up to|at most|at least|afte
                      r"more than|less than|minimum of|maximum of|until|by|early|late|mid|as many as|as much as|"
                      r"as high as|as low as) $", re.IGNORECASE)
 _VALUES = ("amount", "percent", "count", "duration", "time", "age", "number")  # what `_widen` widens
-_AFTER = re.compile("^(?:(?:এর|ের|র)? ?মধ্যে(?:ই)?| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
+_AFTER = re.compile("^(?:(?:এর|ের|র)? ?(?:মধ্যে(?:ই)?|ভেতরে|ভিতরে)| ?পর্যন্ত|(?:এর|ের|র)? ?পরে?(?![\u0980-\u09ff]))")
 # A Bangla case ending after a value's last word belongs to the word ("৫ দিনের", "২ বছরে").
 _CASE_ENDING = re.compile("(?:ের|এর|র|তে|ে|এ|য়)(?![\u0980-\u09ff])")
 COUNTED_WORDS = 3  # "196 million people": the counted word within this many words after the number
@@ -84,7 +84,7 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
     m = _MAGNITUDE.match(text[end:end + 12])
     if m:
         end += m.end()
-    m = _CASE_ENDING.match(text[end:end + 8]) if "\u0980" <= text[end - 1:end] <= "\u09ff" else None
+    m = _CASE_ENDING.match(text[end:end + 8]) if kind != "amount" and "\u0980" <= text[end - 1:end] <= "\u09ff" else None
     if m:  # the whole word: "২৪ ঘণ্টার", "৫ সংখ্যার", "১০ মিনিটের", not "২৪ ঘণ্টা" of it
         end += m.end()
     m = _AFTER.match(text[end:end + 10])
@@ -201,13 +201,14 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # the question's own words ("Shapla Pay" asked about)
         if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
             continue  # a footnote mark ("[16]"), an era ("BCE")
-        if text[s - 1:s] in _QUOTE_MARKS and text[e:e + 1] in _QUOTE_MARKS and s > 0 and stype != "name":
+        if s > 0 and e < len(text) and text[s - 1] in _QUOTE_MARKS and text[e] in _QUOTE_MARKS and stype in ("time", "number"):
             continue  # a title in quotation marks ("the previous episode, "2009""), no value
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
         # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
-        after = [t for t, a, _ in order if a >= e and a < sentence_end(text, e)][:COUNTED_WORDS]
+        stop = sentence_end(text, e)
+        after = [t for t, a, _ in order if e <= a < stop][:COUNTED_WORDS]
         counted = 0 if qtype != "count" or own and any(t in question_terms for t in own) or \
             any(t in question_terms for t in after) else 1
         # "one" is mostly no count at all ("one of the largest", "a one-off"); "once" and "twice"
@@ -243,7 +244,7 @@ _BARE_HEAD = 3  # "a new coronavirus", "a military strategy": words of a head th
 # "What political party did Hitler belong to?", "Which country is …": the answer is a name.
 WHICH_NOUN = re.compile(r"^\s*(?:what|which) (?:[A-Za-z-]+ ){1,3}(?:did|does|do|is|was|are|were|has|have|had) ",
                         re.IGNORECASE)
-_PLACE_BEFORE = re.compile(r"(?:in|at|near|from|of)(?: the)? $")
+_PLACE_BEFORE = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|of)(?: the)? $")
 
 
 def definition_span(question_terms: set, text: str, order) -> tuple[int, int] | None:
@@ -286,7 +287,7 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     out = _short_spans(qtype, question_numbers, question_terms, text, order, question, n)
     if qtype == "place":  # a place with the region it lies in ("Birkdale, Southport", "Pawtucket, Rhode Island")
         out = [(s, m.end()) if (m := _REGION.match(text, e)) and _NAME_START.match(text, s) else (s, e) for s, e in out]
-    if qtype in ("person", "entity") or qtype == "other" and (WHICH_NOUN.match(question) or asks_which_one(question)):
+    if qtype in ("person", "entity") or qtype == "other" and (WHICH_NOUN.match(question) or which_one_in(question, text)):
         first = opening_name(text, question_terms, order)
         if first is not None:
             return ([first] + [(s, e) for s, e in out if e <= first[0] or s >= first[1]])[:n]
@@ -304,10 +305,16 @@ _QUOTE_MARKS = "\"\u201c\u201d\u2018\u2019'"
 # The regions after a place, each after a comma: "Birkdale, Southport", "Albany, New York", "Washington, D.C."
 # (a full stop only inside an abbreviation, not the sentence's: "Dublin, Ireland.").
 _NAME_START = re.compile("[A-Z\u00c0-\u00de]")  # a name, not a phrase ("in your transaction history")
-_REGION = re.compile(r"(?:, [A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*(?: [A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*)*(?:(?<=[A-Z])\.)?)+")
+_REGION = re.compile(r"(?:, (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)(?![A-Za-z]))[A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*(?: [A-Z\u00c0-\u00de](?:[A-Za-z\u00c0-\u024f'-]|\.(?=[A-Z]))*)*(?:(?<=[A-Z])\.)?)+(?![A-Za-z\u00c0-\u024f'-])(?! (?:or|and) )")
 _SINCE = re.compile("(?:^|[^A-Za-z])(?:founded|established|built|born|formed|created|incorporated|opened|settled|"
                     "dates back to|since)(?: in| on)? $", re.IGNORECASE)
 _SIZED = ("count", "duration", "amount", "other")
+# "How many people …" answered by a share of them ("about 15% of women"), never by a fee or a rate
+# ("How many times a year is profit paid?", "How many taka is the charge?").
+_HOW_MANY_OF = re.compile(" how many (?!times |taka |tk |টাকা )")
+_SHARE = re.compile(" of (?:the |all |its |their )?(?!(?:your|my|our|each|every|any) )(?:[a-z]+ )?"
+                    "(?:[a-z]+s|women|men|children|people|population)(?![A-Za-z])")  # "15% of adults", not "1.5% of each payment"
+_ASKS_OWN_AGE = re.compile(" (?:i|my|me|you|your|we|our|he|she|they|must|need|should|have to) ")  # a customer's own age, no date
 _TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
 
 
@@ -365,17 +372,17 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
                 out.append((s, e))
             if len(out) == n:
                 break
-        if qtype == "count" and not out and " how many " in cue_text(question):  # "How many people have PCS?": "about 15%"
-            out = [_widen(text, s, e, "percent") for s, e in
-                   typed_spans_ranked("percent", question_numbers, question_terms, text, spans, order)][:n]
-        if qtype == "age" and not out:  # "How old is the town?": the date it was founded ("founded in 1275")
+        if qtype == "count" and not out and _HOW_MANY_OF.search(cue_text(question)):  # "How many people have PCS?": "about 15%"
+            out = [_widen(text, s, e, "percent") for s, e in typed_spans_ranked("percent", question_numbers, question_terms,
+                                                                                 text, spans, order) if _SHARE.match(text, e)][:n]
+        if qtype == "age" and not out and not _ASKS_OWN_AGE.search(cue_text(question)):  # "How old is the town?": "founded in 1275"
             out = [(sp.start, sp.end) for sp in spans if sp.type == "time" and _SINCE.search(text[max(0, sp.start - 20):sp.start])][:n]
         if qtype == "contact" and len(out) == 1 and _ASKS_WAY.search(cue_text(question)):  # the other one offered with "or"
             for s, e in ranked:
                 if (s >= out[0][1] and _OR.search(text[out[0][1]:s])) or (e <= out[0][0] and _OR.search(text[e:out[0][0]])):
                     return sorted(out + [(s, e)])
         return sorted(out) if n > 1 else out
-    if qtype == "other" and asks_which_one(question):
+    if qtype == "other" and which_one_in(question, text):
         return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
                                   question=question)[:n]
     if qtype == "other" and DEFINITION.match(question):

@@ -129,6 +129,25 @@ _WHICH_ONE = re.compile("^ (?:what|which)(?: s| is| was| are| were) (?:the (?:[a
                         "(?:first|last|latest|debut|final|second|third|earliest)) ")
 
 
+def which_one_in(question: str, text: str) -> bool:
+    """Whether `question` asks for one named thing (`asks_which_one`) and `text` says it in the
+    question's own superlative or ordinal ("Hydrogen is the lightest element" for "What is the
+    lightest gas?"): a sentence without the word names something else ("What is the strongest
+    PIN?" is not answered by "Shapla Pay").
+
+    >>> which_one_in("What is the lightest gas?", "Hydrogen is the lightest element."), which_one_in("What is the strongest PIN?", "Shapla Pay asks for your PIN.")
+    (True, False)
+    """
+    m = _WHICH_ONE.search(cue_text(question))
+    if not m:
+        return False
+    word = next(w for w in reversed(m.group(0).split()) if w.endswith("est") or w in _ORDER_WORDS)
+    return f" {word} " in cue_text(text)
+
+
+_ORDER_WORDS = ("first", "last", "latest", "debut", "final", "second", "third", "earliest")
+
+
 def asks_which_one(question: str) -> bool:
     """Whether a question asks for one named thing by a superlative or as someone's first or last
     work, though no answer-type cue types it (the short answer reads a name for it).
@@ -157,8 +176,9 @@ _EXTRA = (("amount", re.compile(f"(?<![A-Za-z0-9])(?:(?:US|A|C|NZ|HK|S)?\\$|Â£|â
           ("number", re.compile(f"(?<![A-Za-z0-9.,]){_FIGURE}(?:million|billion|trillion)(?![A-Za-z])")),
           # A name numbered: "US 50", "Interstate 90", "Apollo 11" (not a date: "May 22").
           ("name", re.compile(f"(?<![A-Za-z0-9])(?!(?:January|February|March|April|May|June|July|August|September|October|"
-                              f"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|The|In|On|At|By|Of|From) )"
-                              f"[{_CAPITAL}][A-Za-z-]*(?: [{_CAPITAL}][A-Za-z-]*)* [0-9]{{1,4}}(?![0-9A-Za-z%]|[,.:][0-9]| ?(?:{_UNIT}|%|percent|years?|days?|people)(?![A-Za-z]))")))
+                              f"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|The|In|On|At|By|Of|From|"
+                              f"Tk|Within|Up|Step|Minimum|Maximum|Min|Max|Over|Under|About|Only|Around) )"
+                              f"[{_CAPITAL}][A-Za-z-]*(?: [{_CAPITAL}][A-Za-z-]*)* [0-9]{{1,4}}(?![0-9A-Za-z%]|[,.:][0-9]| ?(?:{_UNIT}|%|percent|years?|days?|hours?|minutes?|weeks?|months?|working|business|people)(?![A-Za-z]))")))
 
 
 def extra_spans(text: str, kinds: tuple = ("amount", "time", "number", "name")) -> list[tuple[str, int, int]]:
