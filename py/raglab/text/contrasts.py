@@ -1,4 +1,6 @@
-"""The halves of a contrast a question and a unit name (cash in / cash out, minimum / maximum).
+"""The halves of a contrast a question and a unit name (cash in / cash out, minimum / maximum), and
+the qualifier a customer names (a personal or a merchant account, the nano loan or another loan, a
+partner bank or not, money from a bank or from abroad, a loan's approval or its repayment).
 
 Read from a reviewed table (`data/contrasts.json`) on `answertypes.cue_text`; shared by the
 sentence model's features, the answerer's second quote and the confidence.
