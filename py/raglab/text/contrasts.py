@@ -1,4 +1,6 @@
-"""The halves of a contrast a question and a unit name (cash in / cash out, minimum / maximum).
+"""The halves of a contrast a question and a unit name (cash in / cash out, minimum / maximum), and
+the qualifier a customer names (a personal or a merchant account, the nano loan or another loan, a
+partner bank or not, money from a bank or from abroad, a loan's approval or its repayment).
 
 Read from a reviewed table (`data/contrasts.json`) on `answertypes.cue_text`; shared by the
 sentence model's features, the answerer's second quote and the confidence.
@@ -41,6 +43,24 @@ def parse_contrasts(data: dict) -> tuple[tuple[re.Pattern, re.Pattern], ...]:
             compiled.append(re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in half))))
         out.append((compiled[0], compiled[1]))
     return tuple(out)
+
+
+def parse_unsaid(data: dict) -> tuple[int | None, ...]:
+    """Per row of `data/contrasts.json`, the half a unit naming neither half is about (its
+    "unsaid": a help centre speaks of a personal account, of its one loan, of its partner banks
+    unless it says otherwise), or None when a unit naming neither is about neither."""
+    out = []
+    for i, row in enumerate(data.get("pairs", ())):
+        half = row.get("unsaid")
+        if half not in (None, 0, 1):
+            raise ValueError(f"contrasts.json: pairs[{i}]: unsaid must be 0 or 1, not {half!r}")
+        out.append(half)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def unsaid_halves() -> tuple[int | None, ...]:
+    return parse_unsaid(json.loads(read_table("contrasts.json")))
 
 
 @functools.lru_cache(maxsize=1)
@@ -105,18 +125,24 @@ def clashes(asked: tuple[tuple[int, int], ...], text: str, heading: str = "") ->
     """Whether a unit names the other half of a pair the question names one half of, and not the
     asked half. The unit's own words decide; when they name neither half, its heading speaks for
     it (a row "Minimum — Tk 50" under "Cash out"): what a section is about is what its rows and
-    sentences that do not say so are about. A heading naming both halves decides nothing.
+    sentences that do not say so are about. A heading naming both halves decides nothing. When
+    neither names a half, a pair's "unsaid" half (`parse_unsaid`) is the one it is about: no cash
+    out limit of this help centre is a merchant account's, so a question about one gets none.
 
     >>> clashes(asked_halves("What is the minimum cash in?"), "The minimum cash out is Tk 50.")
     True
     >>> clashes(asked_halves("What is the cash in limit?"), "Up to Tk 25,000 a day.", "Cash out at an agent")
     True
+    >>> clashes(asked_halves("What is the daily cash out limit of a merchant account?"), "Up to Tk 25,000 a day.", "Cash out limits")
+    True
     """
     if not asked:
         return False
-    halves = halves_of(text, heading)
+    halves, unsaid = halves_of(text, heading), unsaid_halves()
     for pair, half in asked:
         has = halves[pair]
+        if not (has[0] or has[1]) and unsaid[pair] is not None:
+            has = (unsaid[pair] == 0, unsaid[pair] == 1)
         if has[1 - half] and not has[half]:
             return True
     return False
