@@ -74,7 +74,9 @@ def faq_lead(order: list, docs: dict | None) -> list:
         return order
     best = order[0][1]
     sec = asking_section(best, docs)
-    if sec is None or opens(best, sec, docs):
+    # The reader asks the heading's question, not one its later sentence states in their own words
+    # ("Is the money in Shapla Pay electronic money?" under "What is Shapla Pay?").
+    if sec is None or opens(best, sec, docs) or best.features[COL["sentence_cover"]] > best.features[COL["heading_cover"]]:
         return order
     for i, (z, c) in enumerate(order[1:], 1):
         if c.quote.doc == best.quote.doc and asking_section(c, docs) == sec and opens(c, sec, docs):

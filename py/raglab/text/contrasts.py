@@ -13,6 +13,7 @@ import json
 import re
 
 from raglab.text.answertypes import both_nukta_forms, cue_text
+from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
 
 # The other half of a contrast. "ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?" (the minimum cash in) was answered
@@ -45,22 +46,45 @@ def parse_contrasts(data: dict) -> tuple[tuple[re.Pattern, re.Pattern], ...]:
     return tuple(out)
 
 
-def parse_unsaid(data: dict) -> tuple[int | None, ...]:
+def parse_unsaid(data: dict) -> tuple[tuple[int, re.Pattern | None, re.Pattern | None] | None, ...]:
     """Per row of `data/contrasts.json`, the half a unit naming neither half is about (its
     "unsaid": a help centre speaks of a personal account, of its one loan, of its partner banks
-    unless it says otherwise), or None when a unit naming neither is about neither."""
+    unless it says otherwise), or None when a unit naming neither is about neither; with the
+    patterns that scope it: `unsaid_within`, one of which the unit's heading must name (a partner
+    bank's ATM is what an ATM section is about, not an agent's counter), and `unsaid_unless`, none
+    of which the unit or its heading may name (a refund from a shop's merchant account is no
+    personal account's). Only a unit stating a figure is read so (`_unsaid`)."""
     out = []
     for i, row in enumerate(data.get("pairs", ())):
         half = row.get("unsaid")
         if half not in (None, 0, 1):
             raise ValueError(f"contrasts.json: pairs[{i}]: unsaid must be 0 or 1, not {half!r}")
-        out.append(half)
+        for p in (*row.get("unsaid_within", ()), *row.get("unsaid_unless", ())):
+            if any(c in p for c in _FORBIDDEN):
+                raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} uses a class the browser reads otherwise")
+        scope = [re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in row[key]))) if row.get(key) else None
+                 for key in ("unsaid_within", "unsaid_unless")]
+        out.append(None if half is None else (half, scope[0], scope[1]))
     return tuple(out)
 
 
 @functools.lru_cache(maxsize=1)
-def unsaid_halves() -> tuple[int | None, ...]:
+def unsaid_halves() -> tuple[tuple[int, re.Pattern | None, re.Pattern | None] | None, ...]:
     return parse_unsaid(json.loads(read_table("contrasts.json")))
+
+
+def _unsaid(scoped: tuple[int, re.Pattern | None, re.Pattern | None] | None, text: str, heading: str) -> int | None:
+    """The half a unit naming neither half is about, within its row's scope (`parse_unsaid`)."""
+    if scoped is None:
+        return None
+    half, within, unless = scoped
+    if not numbers(text):  # a figure is what a qualifier decides (a limit, a fee, a rate); "useful for loan applications" is none
+        return None
+    if within is not None and not within.search(cue_text(heading)):
+        return None
+    if unless is not None and (unless.search(cue_text(text)) or unless.search(cue_text(heading))):
+        return None
+    return half
 
 
 @functools.lru_cache(maxsize=1)
@@ -141,8 +165,9 @@ def clashes(asked: tuple[tuple[int, int], ...], text: str, heading: str = "") ->
     halves, unsaid = halves_of(text, heading), unsaid_halves()
     for pair, half in asked:
         has = halves[pair]
-        if not (has[0] or has[1]) and unsaid[pair] is not None:
-            has = (unsaid[pair] == 0, unsaid[pair] == 1)
+        about = _unsaid(unsaid[pair], text, heading) if not (has[0] or has[1]) else None
+        if about is not None:
+            has = (about == 0, about == 1)
         if has[1 - half] and not has[half]:
             return True
     return False
