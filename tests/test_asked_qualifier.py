@@ -99,3 +99,16 @@ def test_the_table_rejects_an_unsaid_half_that_is_not_one():
     assert parse_unsaid({"pairs": [{"halves": [["a"], ["b"]]}, {"unsaid": 1, "halves": [["a"], ["b"]]}]}) == (None, (1, None, None))
     with pytest.raises(ValueError, match=r"pairs\[0\]: unsaid"):
         parse_unsaid({"pairs": [{"unsaid": 2, "halves": [["a"], ["b"]]}]})
+
+
+@pytest.mark.parametrize("question, answer", [
+    # A shop's merchant account is the payee here, not the customer's account kind.
+    ("How long does a refund from a merchant account take?", "within 7 working days"),
+    # "loan applications" is no figure of a loan: a statement is still the answer.
+    ("Can I export a statement for my home loan application?", "export a statement"),
+    # Money sent from a bank abroad is money from abroad.
+    ("My son in Saudi Arabia sent money by bank transfer. How long until it reaches my wallet?", "within 1 hour"),
+])
+def test_a_qualifier_in_passing_keeps_the_answer(served, question, answer):
+    _, _, shown_answer = shown(served, question)
+    assert answer in shown_answer, shown_answer

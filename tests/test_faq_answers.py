@@ -91,3 +91,10 @@ def test_the_confidence_reads_an_faq_lead_with_its_whole_section():
     assert share == rounded(math.fsum(p for (_, c), p in zip(a.order, a.probs) if c.quote.text != other))
     named = assessed("Hand hygiene")
     assert named.signals[CONFIDENCE_COL["probability"]] == named.probs[0]
+
+
+def test_a_question_about_a_later_sentence_of_a_question_section_keeps_that_sentence():
+    # "## What is Shapla Pay?" opens with what Shapla Pay is; a question about its money asks what
+    # a later sentence states, not the heading's question.
+    got = Pipeline(load_corpus(os.path.join(ROOT, "corpus"))).ask("Is the money in Shapla Pay electronic money?").answer
+    assert "electronic money" in got.quotes[0].text
