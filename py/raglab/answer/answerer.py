@@ -26,7 +26,7 @@ from typing import Callable
 
 from raglab.answer.asking import limit_beside_price
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
-from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked
+from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked, states_each
 from raglab.answer.language import in_own_language, own_twin
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -163,6 +163,10 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     units = ([best] + [c for c in picked if c is not best]) if two else [best]
     # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
     both = len(units) == 1 and two and missing_half(q.text, best.found | best.in_heading) is None
+    # Or one value of each kind asked when it states both kinds, whatever words the halves use.
+    each = len(units) == 1 and two and not both and states_each(q.types, q.numbers, best.unit.text)
+    if each:
+        units = [best, best]
     for n, c in enumerate(units):
         if c.features[COL["period_clash"]]:  # its values count another period than the one asked: none in bold
             continue
@@ -171,6 +175,7 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
         # The second unit of a question asking for two kinds of value is read for the other kind
         # first ("how much can I borrow, and at what interest rate?": the rate, then the amount).
         kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if n else [q.qtype]
+        kinds = [q.types[n]] if each else kinds
         for kind in kinds:
             spans = short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
             if spans:

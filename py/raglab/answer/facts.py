@@ -176,6 +176,24 @@ def other_kind(asked, question_numbers: frozenset[str], best: tuple, other: tupl
     return False
 
 
+def states_each(asked, question_numbers: frozenset[str], text: str) -> bool:
+    """Whether a unit's `text` states a value of each of the first two kinds a question asks for
+    (`asked`, read as `other_kind` reads a kind): "The interest rate is 9% a year, and the loan must
+    be repaid within 3 months." answers "সুদ কত, আর কত দিনের মধ্যে শোধ করতে হবে?" whole, though
+    the half asking "how many days" has no word of it ("months").
+
+    >>> states_each(["percent", "duration"], frozenset(), "The rate is 9% a year, repaid within 3 months.")
+    True
+    >>> states_each(["percent", "duration"], frozenset(), "The rate is 9% a year.")
+    False
+    """
+    if len(asked) < 2 or asked[0] == asked[1]:
+        return False
+    spans = spans_of(text)
+    return all(fresh_spans(spans, text, tuple(a for a in accepts(t) if (a == t or a not in asked[:2]) and a not in ("number", "name")),
+                           question_numbers) for t in asked[:2])
+
+
 def restates(best_text: str, other_text: str, question_numbers: frozenset[str]) -> bool:
     """Whether a unit states numbers, all of which the best unit states too (the question's own
     aside): it repeats the first fact ("… within 30 days of the transaction." and the table row

@@ -164,12 +164,20 @@ def cue_text(question: str) -> str:
 
 def _cue_hits(question: str) -> list[tuple[int, int, str]]:
     """(position, table order, type) of every cue that matches the question."""
+    return [(start, order, qtype) for start, order, qtype, _ in _cue_matches(question)]
+
+
+def _cue_matches(question: str) -> list[tuple[int, int, str, tuple[int, int]]]:
+    """`_cue_hits` with the words each cue matched: (start, end) without the spaces and commas
+    around them."""
     text = cue_text(question)
     hits = []
     for order, (qtype, _, pattern) in enumerate(table().cues):
         m = pattern.search(text)
         if m:
-            hits.append((m.start(), order, qtype))
+            word = m.group(0)
+            start = m.start() + len(word) - len(word.lstrip(" ,"))
+            hits.append((m.start(), order, qtype, (start, max(start, m.start() + len(word.rstrip(" ,"))))))
     return hits
 
 
@@ -216,8 +224,12 @@ def question_types(text: str) -> list[str]:
 @functools.lru_cache(maxsize=4096)
 def _question_types(text: str) -> tuple[str, ...]:
     out: list[str] = []
-    for _, _, qtype in sorted(_cue_hits(text)):
-        if qtype not in out and qtype in table().accepts and table().accepts[qtype]:
+    hits = [h for h in _cue_matches(text) if table().accepts.get(h[2])]
+    for _, order, qtype, (a, b) in sorted(hits):
+        # A cue whose words are those of a cue earlier in the table asks that cue's question
+        # once: "সুদ কত, আর কত দিনের মধ্যে …" asks the rate (" সুদ কত") and a duration, and
+        # the rate's কত before the comma is no amount (" কত , ") asked besides.
+        if qtype not in out and not any(o < order and s < b and a < e for _, o, _, (s, e) in hits):
             out.append(qtype)
     return tuple(out)
 
