@@ -5,6 +5,7 @@ import os
 
 from raglab.corpus.articles import load_corpus
 from raglab.corpus.goldens import load_goldens
+from raglab.schema import ask_json
 from raglab.text.analyzer import WHITESPACE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -15,6 +16,12 @@ GOLDENS = os.path.join(ROOT, "goldens", "questions.jsonl")
 @functools.lru_cache(maxsize=None)
 def docs():
     return tuple(load_corpus(CORPUS))
+
+
+def shown(pipe, question: str) -> tuple[bool, list[str], str]:
+    """What a customer sees for `question`: whether it abstains, the bold short answers, the answer."""
+    got = ask_json(pipe.ask(question))
+    return got["abstained"], [s["text"] for s in got["short_answers"]], got["answer"] or ""
 
 
 @functools.lru_cache(maxsize=None)

@@ -6,7 +6,7 @@ sentence, never the neighbour's figure as the answer."""
 
 import pytest
 
-from helpers import docs
+from helpers import docs, shown
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 from raglab.text.contrasts import asked_halves, clashes, parse_unsaid
@@ -18,11 +18,6 @@ MERCHANT, BUSINESS_LOAN, NOT_PARTNER, FROM_BANK, ABROAD, APPROVAL = (2, 1), (3, 
 def served():
     # Every answer composed whatever its confidence: what is withheld here is withheld by a rule.
     return Pipeline(list(docs()), Config(threshold=0.0))
-
-
-def shown(pipe, question):
-    got = ask_json(pipe.ask(question))
-    return got["abstained"], [s["text"] for s in got["short_answers"]], got["answer"] or ""
 
 
 @pytest.mark.parametrize("question, neighbour", [

@@ -4,7 +4,7 @@ abstention or an answer without the neighbour's value in bold, never the neighbo
 
 import pytest
 
-from helpers import docs
+from helpers import docs, shown
 from raglab.answer.asking import limit_for_price, periods_of
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
@@ -15,11 +15,6 @@ def served():
     # The served configuration, every answer composed whatever its confidence: what is withheld
     # here is withheld by a rule, not by the threshold.
     return Pipeline(list(docs()), Config(threshold=0.0))
-
-
-def shown(pipe, question):
-    got = ask_json(pipe.ask(question))
-    return got["abstained"], [s["text"] for s in got["short_answers"]], got["answer"] or ""
 
 
 @pytest.mark.parametrize("question", [
