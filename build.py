@@ -966,9 +966,10 @@ def precompressed(files: dict[str, "str | bytes"]) -> dict[str, bytes]:
                 packed = _read(cached)
             else:
                 packed = compress(data)
-                with open(cached + ".partial", "wb") as fh:
+                partial = f"{cached}.{os.getpid()}.partial"  # test workers may build the page at once
+                with open(partial, "wb") as fh:
                     fh.write(packed)
-                os.replace(cached + ".partial", cached)
+                os.replace(partial, cached)
             if len(packed) < 0.9 * len(data):
                 out[f"{rel}.{ext}"] = packed
     return out
