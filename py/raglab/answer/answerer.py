@@ -68,14 +68,13 @@ def faq_lead(order: list, docs: dict | None) -> list:
     explains after it, and the reader's question is a rewording of the heading: the sentences
     after the first share more of the reader's words ("If soap and water are not readily
     available, use … hand sanitizer" for "Can hand sanitizer protect against corona?") but answer
-    less. Our help centre names its sections ("## Fees"); its two that ask ("## Is there a fee?")
-    are answered by their first unit already."""
+    less. Only when the question shares at least as much with the heading as with the best unit:
+    a question about a later sentence ("Is the money in Shapla Pay electronic money?" under "## What
+    is Shapla Pay?") asks that sentence's question, not the heading's."""
     if not order or not docs:
         return order
     best = order[0][1]
     sec = asking_section(best, docs)
-    # The reader asks the heading's question, not one its later sentence states in their own words
-    # ("Is the money in Shapla Pay electronic money?" under "What is Shapla Pay?").
     if sec is None or opens(best, sec, docs) or best.features[COL["sentence_cover"]] > best.features[COL["heading_cover"]]:
         return order
     for i, (z, c) in enumerate(order[1:], 1):

@@ -45,6 +45,13 @@ def asks_only_limit(question: str) -> bool:
 
 
 @functools.lru_cache(maxsize=50_000)
+def only_limit(text: str) -> bool:
+    """Whether a unit states a limit and no price (`only_price` the other way round)."""
+    cue = cue_text(text)
+    return bool(_STATES_LIMIT.search(cue)) and not _PRICE.search(cue)
+
+
+@functools.lru_cache(maxsize=50_000)
 def only_price(text: str) -> bool:
     """Whether a unit states a price and no limit ("The first Tk 25,000 you send in a calendar
     month is free."): its amounts answer no limit question."""
@@ -83,10 +90,9 @@ def limit_for_price(question: str, text: str) -> bool:
     >>> limit_for_price("What's the fee to cash out and how many times per day?", "Up to 5 cash-outs a day.")
     False
     """
-    cue, said = cue_text(question), cue_text(text)  # "how much can I load per day?" asks a limit too
+    cue = cue_text(question)  # "how much can I load per day?" asks a limit too
     return bool(_PRICE.search(cue)) and not _LIMIT.search(cue) and not _CAN.search(cue) \
-        and len(question_types(question)) < 2 and not periods_of(question) \
-        and bool(_STATES_LIMIT.search(said)) and not _PRICE.search(said)
+        and len(question_types(question)) < 2 and not periods_of(question) and only_limit(text)
 
 
 # The period a limit is counted in: a day, a week, a month, or one transaction. Limits of one
