@@ -34,7 +34,7 @@ from raglab.answer.short import short_spans
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
-from raglab.text.answertypes import question_type
+from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
@@ -194,6 +194,13 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
                 else:
                     start = c.quote.start
             out.append(ShortAnswer(value, c.quote.chunk, start, start + len(value)))
+    if not out and not two and len(picked) == 2 and accepts(q.qtype) and q.qtype not in ("other", "entity"):
+        # The other quoted sentence, when the best states no value of the asked kind and it is in the
+        # question's language ("… was born on 6 October 1887 in La Chaux-de-Fonds" beside "(He
+        # adopted the pseudonym of Le Corbusier in 1920.)"): the reader sees it, so its value is bold.
+        other = picked[1] if picked[0] is best else picked[0]
+        if lang_of(other.unit.text) == q.lang:
+            return _shorts(q, [other], other, docs, False)
     return out
 
 

@@ -50,7 +50,7 @@ _COMMON = re.compile("(?:ly|ity|tion|sion|ment|ness|ance|ence|ing|ship|ism|ure|w
 # A one-word adjective of a people ("an American film producer") is no name of a person or thing;
 # an article comes just before it (a first name does not: "Brian designed it", "Susan built it").
 _DEMONYM = re.compile(f"^[{_CAPITAL}][a-z]+(?:an|ese|ish)$")
-_ARTICLE_BEFORE = re.compile("(?:^|[^A-Za-z])(?:a|an|the|A|An|The) $")
+_ARTICLE_BEFORE = re.compile("(?:^|[^A-Za-z])(?:a|an|the|A|An|The|by) $")
 # … before a noun: a verb, a preposition or a conjunction after it makes it a name ("Japan is").
 _NOUN_AFTER = re.compile("^ (?!(?:is|was|are|were|has|had|have|and|or|in|on|at|of|to|for|by|with|from|as|the|an?)"
                          "(?![a-z]))[a-z]")
