@@ -33,7 +33,7 @@ import re
 from raglab.answer.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import Span, accepts, cue_text
-from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, life_event, measures, of_life, opening_name, sentence_end, which_one_in
+from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, which_one_in
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
@@ -385,6 +385,8 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
     if qtype == "other" and which_one_in(question, text):
         return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
                                   question=question)[:n]
+    if qtype == "other" and (got := how_phrase(question, text, [(a, b) for t, a, b in order if t in question_terms])):
+        return [got]  # how someone died, what a thing is made of, by what means, what it eats (`factoid.how_phrase`)
     if qtype == "other" and DEFINITION.match(question):
         got = definition_span(question_terms, text, order)
         return [got] if got else []

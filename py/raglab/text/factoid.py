@@ -276,3 +276,69 @@ def expansion_of(short: str, text: str) -> tuple[int, int] | None:
                 if all(text[prev[1]:nxt[0]] in (" ", "-") for prev, nxt in zip(words[i:j], words[i + 1:j])):
                     return words[i][0], words[j - 1][1]
     return None
+
+
+# A phrase that answers how or what an encyclopaedia's subject did, read from the sentence (the
+# reference is the phrase after the verb, not a name or a value):
+# - "How did Hutton die?": the cause after "died … of/from" ("died at the Royal Devon and Exeter
+#   Hospital, Exeter, of a brain haemorrhage, on 3 September 1965": "a brain haemorrhage"); a cause
+#   is written in lower case, never "of Paris" or the age ("died at the age of 75");
+# - "How is henna made?", "How did India get its name?": what it is made or named from ("a dye
+#   prepared from the plant Lawsonia inermis": "from the plant Lawsonia inermis");
+# - "How did Judas betray Jesus?": the means, "by" and a verb in -ing after a word of the question
+#   ("betrayed Jesus … by kissing him and addressing him as …"), to the end of the sentence;
+# - "What do sawfish eat?": what it feeds on ("feed on fish, crustaceans and molluscs").
+_HOW = re.compile(" how (?:did|does|do|is|was|are|were|has|have|had) (?!(?:i|you|we|my|your|our|it|they|he|she) )")
+_HOW_INVERTED = re.compile("^ how (?:[a-z0-9-]+ ){1,4}(?:is|was|are|were) (?:given|made|named|called|produced|formed) ")
+_DIE_ASKED = re.compile(" (?:die|died) (?:, )?$")
+_MADE_ASKED = re.compile(" (?:made|produced|prepared|formed|created|manufactured) ")
+_NAME_ASKED = re.compile(" (?:named|called|(?:get|got|given|gets) (?:its|their|his|her) name) ")
+_EAT_ASKED = re.compile("^ what (?:do|does|did) (?:[a-z0-9-]+ ){1,4}(?:eat|feed on) (?:, )?$")
+_PHRASE_END = f"(?=[,;:.!?(\\[]| (?:on|in|at|while|after|when|which|who|since|during|and (?:was|is|were|are)) |$)"
+_DIED_OF = re.compile(f"(?<![A-Za-z])(?:died|dies|die)(?P<gap>[^.;]{{0,80}}?) (?:of|from) (?P<cause>(?:a |an |the )?[a-z][a-z' -]*?){_PHRASE_END}")
+_MADE_FROM = re.compile(f"(?<![A-Za-z])(?:made|prepared|produced|derived|obtained|extracted|formed|distilled|brewed)"
+                        f" (?P<phrase>from [^,;:.(\\[]+?){_PHRASE_END}")
+_NAMED_FROM = re.compile(f"(?<![A-Za-z])(?:(?:takes|took|gets|got|derives|derived|draws|drew|has|had) (?:its|their|his|her) name|named)"
+                         f" (?P<phrase>(?:from|after|for) [^,;:.(\\[]+?){_PHRASE_END}")
+_BY_MEANS = re.compile(r"(?<![A-Za-z])by [a-z]+ing(?![A-Za-z])")
+_FEEDS_ON = re.compile(f"(?<![A-Za-z])(?:feeds? on|fed on|preys? on|diet (?:mainly |largely |chiefly )?(?:consists of|includes|is)|eats?)"
+                       f" (?P<phrase>[a-z][^;:.(\\[]*?)(?=[;:.(\\[]|$)")
+
+
+def how_phrase(question: str, text: str, question_spans) -> tuple[int, int] | None:
+    """(start, end) of the phrase in `text` that says how its subject died, what it is made or named
+    from, by what means it did what the question asks, or what it eats (above); None for any other
+    question, or when the sentence says none of it. `question_spans` are the (start, end) of the
+    question's words in `text`: the means must follow one of them.
+
+    >>> s = "He died at the Royal Hospital, Exeter, of a brain haemorrhage, on 3 September 1965."
+    >>> s[slice(*how_phrase("How did Hutton die?", s, []))]
+    'a brain haemorrhage'
+    >>> s = "Henna is a dye prepared from the plant Lawsonia inermis, also known as hina."
+    >>> s[slice(*how_phrase("How is henna made?", s, [(0, 5)]))]
+    'from the plant Lawsonia inermis'
+    >>> how_phrase("How did Lena die?", "Lena died at the age of 75.", []) is None
+    True
+    """
+    cue = cue_text(question)
+    if _EAT_ASKED.search(cue):
+        m = _FEEDS_ON.search(text)
+        return m.span("phrase") if m else None
+    if not (_HOW.search(cue) or _HOW_INVERTED.search(cue)):
+        return None
+    if _DIE_ASKED.search(cue):
+        for m in _DIED_OF.finditer(text):
+            if not m.group("gap").endswith(" age") and not m.group("gap").endswith(" the age"):
+                return m.span("cause")
+        return None
+    if _NAME_ASKED.search(cue):  # "takes its name from the Indus River", else what the name is derived from
+        m = _NAMED_FROM.search(text) or _MADE_FROM.search(text)
+        return m.span("phrase") if m else None
+    if _MADE_ASKED.search(cue):
+        m = _MADE_FROM.search(text)
+        return m.span("phrase") if m else None
+    first = min((s for s, _ in question_spans), default=None)
+    m = _BY_MEANS.search(text, first) if first is not None else None
+    if m is None:
+        return None
+    return m.start(), sentence_end(text, m.start())
