@@ -216,7 +216,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # named as an adjective is no name ("an American film producer", `factoid.demonym`).
         word = text[s:e].lower()
         weak = 1 if word == "one" or word in ("once", "twice") and not _TIMES & question_terms \
-            or stype == "name" and demonym(text, s, e) else 0
+            or stype == "name" and demonym(text, s, e) or qtype == "person" and _INITIALISM.fullmatch(text[s:e]) else 0
         per = 1 if _PER.search(text[max(0, s - 12):s]) else 0
         per += 2 if limit and stype == "amount" and not nums else 0  # a limit is a number, not "free" (`asking.asks_limit`)
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
@@ -300,6 +300,7 @@ _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|dev
 _IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+_INITIALISM = re.compile("[A-Z]{2,6}s?")  # "FDHs", "NFL": a body or a thing, not who
 _AGO = re.compile(" ago(?![A-Za-z])")
 _QUOTE_MARKS = "\"\u201c\u201d\u2018\u2019'"
 # The regions after a place, each after a comma: "Birkdale, Southport", "Albany, New York", "Washington, D.C."
