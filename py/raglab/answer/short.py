@@ -382,6 +382,9 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
             for s, e in ranked:
                 if (s >= out[0][1] and _OR.search(text[out[0][1]:s])) or (e <= out[0][0] and _OR.search(text[e:out[0][0]])):
                     return sorted(out + [(s, e)])
+        if not out and which_one_in(question, text):  # "What was Max Frisch's first novel?": typed by "max", asks a name
+            return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
+                                      question=question)[:n]
         return sorted(out) if n > 1 else out
     if qtype == "other" and which_one_in(question, text):
         return typed_spans_ranked("entity", question_numbers, question_terms, text, spans_of(text), order,
