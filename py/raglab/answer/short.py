@@ -190,6 +190,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     life = life_event(question) if qtype == "time" else None
     lived = [i for i, sp in enumerate(spans) if life and sp.type == "time" and of_life(text, spans, i) == life]
     keyed = []
+    ends = _sentence_ends(text)
     for i, (stype, s, e) in enumerate(spans):
         if stype not in wanted:
             continue
@@ -205,7 +206,12 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # a title in quotation marks ("the previous episode, "2009""), no value
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
+        # Nearest a question word of its own sentence: a unit may run over a footnoted full stop
+        # ("… metabolism.[27] Krebs was …"), and a word of the next sentence is no nearer for it.
+        # A span in a sentence without any question word comes after every span in one that has one.
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
+        own = [(a, b) for a, b in anchors if _sentence_of(ends, a) == _sentence_of(ends, s)]
+        distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in own), default=_OTHER_SENTENCE + distance)
         # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
         stop = sentence_end(text, e)
         after = [t for t, a, _ in order if e <= a < stop][:COUNTED_WORDS]
@@ -317,6 +323,24 @@ _SHARE = re.compile(" of (?:the |all |its |their )?(?!(?:your|my|our|each|every|
                     "(?:[a-z]+s|women|men|children|people|population)(?![A-Za-z])")  # "15% of adults", not "1.5% of each payment"
 _ASKS_OWN_AGE = re.compile(" (?:i|my|me|you|your|we|our|he|she|they|must|need|should|have to) ")  # a customer's own age, no date
 _TIMES = frozenset(["time", "often"])  # "how many times", "how often": "once" and "twice" count
+
+
+_OTHER_SENTENCE = 10_000  # added to the distance of a span whose sentence holds no question word
+
+
+def _sentence_ends(text: str) -> list[int]:
+    """Where each sentence of `text` ends (`factoid.sentence_end`), in order."""
+    out, at = [], 0
+    while at < len(text):
+        end = sentence_end(text, at)
+        out.append(end)
+        at = end + 1
+    return out
+
+
+def _sentence_of(ends: list[int], pos: int) -> int:
+    """The index of the sentence `pos` is in."""
+    return next((i for i, end in enumerate(ends) if pos < end), len(ends))
 
 
 def _measured(question_numbers: frozenset, question_terms: set, text: str, order, qtype: str) -> list[tuple[int, int]]:
