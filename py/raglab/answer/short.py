@@ -210,8 +210,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # ("… metabolism.[27] Krebs was …"), and a word of the next sentence is no nearer for it.
         # A span in a sentence without any question word comes after every span in one that has one.
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
-        own = [(a, b) for a, b in anchors if _sentence_of(ends, a) == _sentence_of(ends, s)]
-        distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in own), default=_OTHER_SENTENCE + distance)
+        same = [(a, b) for a, b in anchors if _sentence_of(ends, a) == _sentence_of(ends, s)]
+        distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in same), default=_OTHER_SENTENCE + distance)
         # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
         stop = sentence_end(text, e)
         after = [t for t, a, _ in order if e <= a < stop][:COUNTED_WORDS]
