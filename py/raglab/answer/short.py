@@ -242,7 +242,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
 
 # "What is a conurbation?", "What's malware?": a question that asks for a definition.
 DEFINITION = re.compile(r"^\s*what(?: exactly| really| actually)?(?:'s|\u2019s| is| are| was| were) (?:an? )?[^ ?]+(?: [^ ?]+){0,3}\s*\?*\s*$", re.IGNORECASE)
-_COPULA = re.compile(r" (?:is|are|was|were|refers to|means) ")
+# "… major manufacturing exports include chemicals, …" answers "What is Tennessee's main export?" as a copula would.
+_COPULA = re.compile(r" (?:is|are|was|were|refers to|means|include|includes) ")
 _CLAUSE_END = re.compile(r"(?:[;:]| \(|, (?:which|who|and|but|while|although|an?|the) | (?:that|which|who|whose|where|located|"
                          r"based|known|used) )")
 _HARD_END = re.compile(r"(?:[;:]| \(|, )")
