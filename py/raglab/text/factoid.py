@@ -294,15 +294,15 @@ _DIE_ASKED = re.compile(" (?:die|died) (?:, )?$")
 _MADE_ASKED = re.compile(" (?:made|produced|prepared|formed|created|manufactured) ")
 _NAME_ASKED = re.compile(" (?:named|called|(?:get|got|given|gets) (?:its|their|his|her) name) ")
 _EAT_ASKED = re.compile("^ what (?:do|does|did) (?:[a-z0-9-]+ ){1,4}(?:eat|feed on) (?:, )?$")
-_PHRASE_END = f"(?=[,;:.!?(\\[]| (?:on|in|at|while|after|when|which|who|since|during|and (?:was|is|were|are)) |$)"
+_PHRASE_END = "(?=[,;:.!?(\\[]| (?:on|in|at|while|after|when|which|who|since|during|and (?:was|is|were|are)) |$)"
 _DIED_OF = re.compile(f"(?<![A-Za-z])(?:died|dies|die)(?P<gap>[^.;]{{0,80}}?) (?:of|from) (?P<cause>(?:a |an |the )?[a-z][a-z' -]*?){_PHRASE_END}")
 _MADE_FROM = re.compile(f"(?<![A-Za-z])(?:made|prepared|produced|derived|obtained|extracted|formed|distilled|brewed)"
                         f" (?P<phrase>from [^,;:.(\\[]+?){_PHRASE_END}")
 _NAMED_FROM = re.compile(f"(?<![A-Za-z])(?:(?:takes|took|gets|got|derives|derived|draws|drew|has|had) (?:its|their|his|her) name|named)"
                          f" (?P<phrase>(?:from|after|for) [^,;:.(\\[]+?){_PHRASE_END}")
 _BY_MEANS = re.compile(r"(?<![A-Za-z])by [a-z]+ing(?![A-Za-z])")
-_FEEDS_ON = re.compile(f"(?<![A-Za-z])(?:feeds? on|fed on|preys? on|diet (?:mainly |largely |chiefly )?(?:consists of|includes|is)|eats?)"
-                       f" (?P<phrase>[a-z][^;:.(\\[]*?)(?=[;:.(\\[]|$)")
+_FEEDS_ON = re.compile("(?<![A-Za-z])(?:feeds? on|fed on|preys? on|diet (?:mainly |largely |chiefly )?(?:consists of|includes|is)|eats?)"
+                       " (?P<phrase>[a-z][^;:.(\\[]*?)(?=[;:.(\\[]|$)")
 
 
 def how_phrase(question: str, text: str, question_spans) -> tuple[int, int] | None:
