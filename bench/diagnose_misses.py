@@ -59,6 +59,34 @@ def miss_class(top_docs: set[str], evidence_docs: set[str]) -> str:
     return "other article"
 
 
+CAUSES = ("the section is cut in two and the top k hold its other half",
+          "the other language's evidence held down (among that language's first two)",
+          "the encoder ranks another chunk far above (BM25 1st-3rd, cosine beyond 10th)",
+          "a vocabulary gap (neither side in its first ten)",
+          "a neighbouring section of the evidence's article or its twin",
+          "another article's like section")
+
+
+def cause(cells, kind: str, top, evidence, crosslingual: bool) -> str:
+    """One main cause of a miss by rules, the first that holds, in the order of `CAUSES`:
+    a chunk of the top k follows or precedes a covering chunk under the same heading path;
+    a crosslingual question's evidence ranks first or second among the other language's
+    chunks; BM25 ranks it in its first three and the centred cosines beyond their tenth;
+    neither side ranks it in its first ten; the top k hold a chunk of its article (or twin)."""
+    fused, centred_rank, _raw, bm25, other, _article = cells
+    if any(t.doc == e.doc and t.heading == e.heading and abs(t.start - e.start) > 0 for t in top for e in evidence):
+        return CAUSES[0]
+    if crosslingual and other is not None and other <= 2:
+        return CAUSES[1]
+    if bm25 is not None and bm25 <= 3 and centred_rank > 10:
+        return CAUSES[2]
+    if (bm25 is None or bm25 > 10) and centred_rank > 10:
+        return CAUSES[3]
+    if kind != "other article":
+        return CAUSES[4]
+    return CAUSES[5]
+
+
 def slice_of(q) -> str:
     if q.kind == "crosslingual":
         return "crosslingual en→bn" if q.lang == "en" else "crosslingual bn→en"
@@ -69,6 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chunker", default=Config().chunker)
     parser.add_argument("-k", type=int, default=Config().k)
+    parser.add_argument("--causes", action="store_true", help="give each miss a cause by the rules of `cause` and count them")
     args = parser.parse_args()
     docs, questions, chunks, cover, retriever = dev_ranking(ROOT, args.chunker)
     langs = retriever.langs
@@ -76,6 +105,7 @@ def main() -> None:
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
     misses: dict[str, int] = {}
     classes: dict[str, int] = {}
+    causes: dict[str, dict[str, int]] = {}
     for q, query in zip(questions, served_queries(docs, questions)):
         relevant = cover[q.id]
         ranked = [h.index for h in retriever.search(query, max(args.k, 10))]
@@ -93,10 +123,17 @@ def main() -> None:
                      for e in relevant)]
         kind = miss_class({chunks[i].doc for i in ranked[:args.k]}, {chunks[i].doc for i in relevant})
         classes[kind] = classes.get(kind, 0) + 1
+        why = cause(cells, kind, [chunks[i] for i in ranked[:args.k]], [chunks[e] for e in sorted(relevant)],
+                    q.kind == "crosslingual") if args.causes else None
+        if why:
+            causes.setdefault(why, {})[slice_of(q)] = causes.get(why, {}).get(slice_of(q), 0) + 1
         print(f"| {q.id} | {slice_of(q)} | " + " | ".join("—" if c is None else str(c) for c in cells)
-              + f" | {chunks[ranked[0]].id} | {kind} |")
+              + f" | {chunks[ranked[0]].id} | {kind} |" + (f" {why} |" if why else ""))
     print("\nmisses at k = %d per slice: " % args.k + ", ".join(f"{s} {n}" for s, n in sorted(misses.items())))
     print("what the top %d hold instead: " % args.k + ", ".join(f"{c} {n}" for c, n in sorted(classes.items())))
+    for why in CAUSES:
+        if why in causes:
+            print(f"{why}: {sum(causes[why].values())} (" + ", ".join(f"{s} {n}" for s, n in sorted(causes[why].items())) + ")")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ SLICES = (
     ("Bangla", lambda r: r["lang"] == "bn"),
     ("crosslingual en→bn", lambda r: r["kind"] == "crosslingual" and r["lang"] == "en"),
     ("crosslingual bn→en", lambda r: r["kind"] == "crosslingual" and r["lang"] == "bn"),
+    ("direct", lambda r: r["kind"] == "direct"),
     ("typo", lambda r: r["kind"] == "typo"),
     ("two-fact", lambda r: r["kind"] == "multi"),
 )
