@@ -187,3 +187,22 @@ def test_the_other_fact_in_the_other_language_is_swapped_for_the_twin_of_what_it
         got = ask_json(served.ask(question))
         assert [s["text"] for s in got["short_answers"]] == ["২০ টাকা", "১,০০০ টাকা পর্যন্ত"], got
         assert got["answer"].split("\n")[1] == "একবারে সর্বোচ্চ ১,০০০ টাকা পর্যন্ত রিচার্জ করা যায়।", got
+
+
+def test_a_number_to_call_is_not_answered_by_an_email_address(served):
+    # The help centre gives the grievance officer only an e-mail address: asked for the number to
+    # call, the answerer must not put the address in bold as if it were one.
+    from raglab.text.answertypes import other_channel
+    assert other_channel("অভিযোগ নিষ্পত্তি কর্মকর্তার সঙ্গে কথা বলার ফোন নম্বর কত?", "gro@shaplapay.example")
+    assert not other_channel("What is the email address for reporting fraud?", "fraud@shaplapay.example")
+    assert not other_channel("সন্দেহজনক নম্বরের কথা কোথায় জানাব?", "fraud@shaplapay.example")
+    got = shorts(served, "অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) সঙ্গে সরাসরি কথা বলার ফোন নম্বর কত?")
+    assert not any("@" in s for s in got), got
+    assert shorts(served, "What is the email address for reporting fraud?") == ["fraud@shaplapay.example"]
+
+
+def test_a_total_including_something_is_not_that_something(served):
+    # "প্রণোদনাসহ মোট" asks the total with the incentive: the table's total cell, not the incentive's.
+    got = ask_json(served.ask("বিদেশ থেকে ১০,০০০ টাকা রেমিট্যান্স এলে প্রণোদনাসহ মোট কত টাকা পাব?"))
+    assert "মোট যা পাবেন: ১০,২৫০ টাকা" in got["answer"], got["answer"]
+    assert [s["text"] for s in got["short_answers"]] == ["১০,২৫০ টাকা"]

@@ -407,3 +407,27 @@ def imperative(text: str) -> bool:
     if words and words[i] in _EN_IMPERATIVE:
         return True
     return bool(_BN_IMPERATIVE.search(text.rstrip()[-12:]))
+
+
+_INCLUDED = re.compile("([\u0980-\u09ff]{2,})সহ(?![\u0980-\u09ff])|(?:^|[^A-Za-z])including (?:the |your |any )?([A-Za-z]+)",
+                       re.IGNORECASE)
+
+
+def included_column(question: str, unit: str) -> bool:
+    """Whether `unit` is a table row or cell read as "row — column: cell" whose column the
+    question names only as what its total includes: "প্রণোদনাসহ মোট কত টাকা পাব?" asks the total
+    with the incentive, so the incentive's cell states no value it asks for.
+
+    >>> included_column("১০,০০০ টাকা এলে প্রণোদনাসহ মোট কত টাকা পাব?", "১০,০০০ টাকা — প্রণোদনা (২.৫%): ২৫০ টাকা")
+    True
+    >>> included_column("১০,০০০ টাকা এলে প্রণোদনাসহ মোট কত টাকা পাব?", "১০,০০০ টাকা — মোট যা পাবেন: ১০,২৫০ টাকা")
+    False
+    """
+    if " — " not in unit:
+        return False
+    column = unit.split(" — ", 1)[1].split(":", 1)[0].strip().lower()
+    for m in _INCLUDED.finditer(question):
+        word = (m.group(1) or m.group(2) or "").lower()
+        if word and column.startswith(word):
+            return True
+    return False

@@ -73,10 +73,10 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import illustrates_in, imperative, limit_for_price, lower_for_upper, periods_of, places, price_for_limit, states_need
+from raglab.answer.asking import illustrates_in, imperative, included_column, limit_for_price, lower_for_upper, periods_of, places, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
-from raglab.text.answertypes import Span, accepts, typed_spans
+from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
@@ -315,6 +315,10 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
             fresh = [Span("place", a, b) for a, b in places(text)]
+        if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
+            fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
+        if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
+            fresh = []
         if not q.numbers and example:  # a worked example's values are its case, not the asked one
             fresh = []
         if fresh:

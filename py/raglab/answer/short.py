@@ -32,7 +32,7 @@ import re
 
 from raglab.answer.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, places, price_for_limit
 from raglab.answer.sentences import spans_of
-from raglab.text.answertypes import Span, accepts, cue_text
+from raglab.text.answertypes import Span, accepts, cue_text, other_channel
 from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, which_one_in
 from raglab.text.numbers import number_values, numbers
 
@@ -204,6 +204,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # a footnote mark ("[16]"), an era ("BCE")
         if s > 0 and e < len(text) and text[s - 1] in _QUOTE_MARKS and text[e] in _QUOTE_MARKS and stype in ("time", "number"):
             continue  # a title in quotation marks ("the previous episode, "2009""), no value
+        if stype == "contact" and other_channel(question, text[s:e]):
+            continue  # an e-mail address for "which number do I call?", or the reverse
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         # Nearest a question word of its own sentence: a unit may run over a footnoted full stop

@@ -241,6 +241,32 @@ def accepts(qtype: str) -> tuple[str, ...]:
 
 _LOW = ("number", "name")  # placed only where no other span is
 
+# A contact question that names its channel: a number to call, or an address to write to.
+_ASKS_PHONE = re.compile("(?:^|[^A-Za-z])(?:phone|telephone|call|dial|ring|whatsapp|fon|kol)(?![A-Za-z])"
+                         "|ফোন|কল |কল$|হটলাইন|হেল্পলাইন", re.IGNORECASE)
+_ASKS_MAIL = re.compile("e-?mail|(?:^|[^A-Za-z])mail(?![A-Za-z])|ইমেইল|ই-মেইল|মেইল", re.IGNORECASE)
+_MAIL = re.compile("@")
+
+
+def other_channel(question: str, value: str) -> bool:
+    """Whether a contact `value` is on another channel than the one a contact question asks for:
+    an e-mail address for "which phone number do I call?" ("অভিযোগ নিষ্পত্তি কর্মকর্তার … ফোন
+    নম্বর কত?" is not answered by "gro@shaplapay.example"), a phone number or code for "what is
+    the e-mail address?". A question naming both channels, or neither, takes either.
+
+    >>> other_channel("What number do I call the GRO on?", "gro@shaplapay.example")
+    True
+    >>> other_channel("What number do I call the GRO on?", "16789")
+    False
+    >>> other_channel("How do I contact the GRO?", "gro@shaplapay.example")
+    False
+    """
+    phone = _ASKS_PHONE.search(question) is not None
+    mail = _ASKS_MAIL.search(question) is not None
+    if phone == mail:
+        return False
+    return (_MAIL.search(value) is not None) == phone
+
 
 def typed_spans(text: str) -> list[Span]:
     """Non-overlapping typed spans in `text`, in text order.
