@@ -365,6 +365,21 @@ def counts_another_period(a: Assessment) -> bool:
     return (a.q.limit or a.q.qtype in ("amount", "count")) and a.order[0][1].features[COL["period_clash"]] > 0
 
 
+VALUE_TYPES = ("amount", "count", "percent")
+
+
+def states_no_value(a: Assessment, composed: Answer) -> bool:
+    """Whether a question asking for a figure (an amount, a count, a percentage: "How much does
+    the operator charge …?", "how many billers …") gets an answer that states none: the chosen
+    unit holds no value of the asked type (`typed` 0) and no quote gives a short answer. Such an
+    answer says how to do the thing, or what it is, not the figure asked, and the help centre may
+    state no figure at all (the operator's fee for a new SIM), so the answerer abstains, as for
+    another period's figure. Not for a duration or a time: "until you ask to reopen it", "not yet
+    known" and "at once" answer "how long" without a number (dev q011; COVID-QA's x0053)."""
+    return (a.q.qtype in VALUE_TYPES and not composed.short_answers
+            and a.order[0][1].features[COL["typed"]] <= 0)
+
+
 def signals_of(a: Assessment, composed: Answer) -> list[float]:
     """The confidence's inputs for the answer `compose` made of `a`: the assessment's signals and
     whether a question asking two things got one quote with at most one short answer
@@ -386,6 +401,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     composed = compose(a, docs, m)
     conf = confidence(m, signals_of(a, composed))
     coverage = a.order[0][1].features[COL["coverage"]]
-    if conf < threshold or not speaks_to(a.signals) or names_other_half(a) or counts_another_period(a):
+    if conf < threshold or not speaks_to(a.signals) or names_other_half(a) or counts_another_period(a) \
+            or states_no_value(a, composed):
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype)
     return replace(composed, confidence=conf)
