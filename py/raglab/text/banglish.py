@@ -228,7 +228,10 @@ class Reader:
         if len(typed) > 1 and typed.isupper() and typed.lower() in self.english:
             return None  # an abbreviation the English articles use ("QR", "NID") is no Bangla word ("QR" was কার)
         sound = latin(typed)
-        near = len(sound) <= SHORT or typed.lower() in self.english
+        # a word of Bangla grammar is spelt as it is said: a word of the help centre two vowel
+        # slips or a consonant away is another word ("kobe", when, is not খুব, very; "korchi",
+        # doing, is not খরচ, cost; "amar", my, is not আমরা, we), so it stays in Latin letters
+        near = len(sound) <= SHORT or typed.lower() in self.english or typed.lower() in CUES
         limit = 0.0 if exact else VOWEL_COST if near else MAX_DISTANCE
         best = None
         for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
