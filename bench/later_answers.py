@@ -19,6 +19,7 @@ answer, and whether it states the fact. The test split is never read.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -75,7 +76,8 @@ def records(exs, weights, m) -> list[dict]:
     return out
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     with open(MODEL, encoding="utf-8") as fh:
         m = json.load(fh)
     out = {"rounds": list(ROUNDS), "cut": CUT}
