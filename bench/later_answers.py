@@ -1,0 +1,122 @@
+"""The answers the confidence trials for later questions read, computed once and cached (dev only).
+
+    .venv/bin/python bench/later_answers.py            # a few minutes; writes .cache/later_answers.json
+
+Two schemes, each answering every dev question with a sentence model that never saw it:
+
+- "holdout": as `bench/holdout_trial.py` (the sentence model fitted on the dev questions written
+  before q698 with the external sets; the early questions answered out of fold, five folds by
+  question; the later ones, q698 on, by the fit on all the early ones), and the early ones also
+  answered in sample (the served threshold is chosen on in-sample confidences);
+- "rounds": each round of dev questions (`ROUNDS`, in the order they were written) answered by
+  the sentence model fitted without that round.
+
+The external sets' dev halves (COVID-QA FAQ, TyDi QA English) are answered by the holdout's
+early fit, for the trials that let the confidence learn from them. Per answer the cache keeps
+the confidence's signals, the chosen unit's sentence features, a few facts of the composed
+answer, and whether it states the fact. The test split is never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fit_answerer import FOLDS, MODEL, ROOT, assessed, fit_choice, sets  # noqa: E402
+from raglab.answer.answerer import compose, counts_another_period, names_other_half, signals_of  # noqa: E402
+from raglab.answer.facts import asks_two  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, speaks_to  # noqa: E402
+from raglab.evaluation.metrics import holds_fact  # noqa: E402
+from raglab.pipeline import Config  # noqa: E402
+from raglab.text.analyzer import memo  # noqa: E402
+
+CACHE = os.path.join(ROOT, ".cache", "later_answers.json")
+# The rounds the dev questions were written in (docs/pipeline.md: the fresh rounds), by the
+# number of their first question; the first set, written at once, is cut in two.
+ROUNDS = (1, 150, 300, 450, 500, 600, 650, 698, 746, 794, 842, 890)
+CUT = 698
+
+
+def round_of(qid: str) -> int:
+    n = int(qid[1:])
+    return max(i for i, start in enumerate(ROUNDS) if n >= start)
+
+
+def records(exs, weights, m) -> list[dict]:
+    k = Config().k
+    model = Model(tuple(weights), tuple([0.0] * len(CONFIDENCE_FEATURES)), m["second"], m["adjacent"], m["runner"])
+    out = []
+    for e, a in zip(exs, assessed(exs, weights, k)):
+        q = e["question"]
+        rec = {"id": q.id, "kind": q.kind, "lang": q.lang, "answerable": q.answerable}
+        if a is None or names_other_half(a) or counts_another_period(a):
+            rec.update(signals=None, right=False, speaks=False)
+            out.append(rec)
+            continue
+        ans = compose(a, e["pipe"].docs, model)
+        signals = signals_of(a, ans)
+        shown = "\n".join([s.text for s in ans.short_answers] + [ans.text])
+        best = a.order[0][1]
+        texts = [x.text for x in ans.quotes]
+        covs = [c.features[FEATURES.index("coverage")] for _, c in a.order if c.quote.text in texts]
+        second = a.order[1][1] if len(a.order) > 1 else None
+        rec.update(signals=signals, speaks=speaks_to(signals),
+                   right=bool(q.answerable and holds_fact(shown, q.answer, evidence=q.evidence)),
+                   unit=list(best.features), quotes=len(ans.quotes), shorts=len(ans.short_answers),
+                   asks_two=1.0 if asks_two(a.q.text) else 0.0, qtype=a.q.qtype,
+                   shown_cover=max(covs) if covs else 0.0,
+                   p2=a.probs[1] if len(a.probs) > 1 else 0.0,
+                   same_doc2=1.0 if second is not None and second.quote.doc == best.quote.doc else 0.0,
+                   cands=len(a.order), words=len(ans.text.split()) if ans.text else 0)
+        out.append(rec)
+    return out
+
+
+def main(argv=None) -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
+    with open(MODEL, encoding="utf-8") as fh:
+        m = json.load(fh)
+    out = {"rounds": list(ROUNDS), "cut": CUT}
+    with memo():
+        data = sets()
+        ours = data["served"]
+        early = [e for e in ours if int(e["question"].id[1:]) < CUT]
+        late = [e for e in ours if int(e["question"].id[1:]) >= CUT]
+        late_ids = {id(e) for e in late}
+        fold = {id(e): n % FOLDS for n, e in enumerate(early)}
+        w = fit_choice(data, skip=lambda e: id(e) in late_ids)
+        print("holdout fit", file=sys.stderr)
+        hold = {"late": records(late, w, m), "early_in": records(early, w, m), "early_oof": [None] * len(early)}
+        for f in range(FOLDS):
+            wf = fit_choice(data, skip=lambda e, f=f: id(e) in late_ids or fold.get(id(e)) == f)
+            idx = [i for i, e in enumerate(early) if fold[id(e)] == f]
+            for i, r in zip(idx, records([early[i] for i in idx], wf, m)):
+                r["fold"] = f
+                hold["early_oof"][i] = r
+            print(f"holdout fold {f}", file=sys.stderr)
+        out["holdout"] = hold
+        out["external"] = {name: records(data[name], w, m) for name in ("covid-qa-faq", "tydiqa-en")}
+        rounds = []
+        for r in range(len(ROUNDS)):
+            exs = [e for e in ours if round_of(e["question"].id) == r]
+            ids = {id(e) for e in exs}
+            wr = fit_choice(data, skip=lambda e, ids=ids: id(e) in ids)
+            got = records(exs, wr, m)
+            for x in got:
+                x["round"] = r
+            rounds += got
+            print(f"round {r}: {len(exs)}", file=sys.stderr)
+        out["rounds_oof"] = rounds
+    os.makedirs(os.path.dirname(CACHE), exist_ok=True)
+    with open(CACHE, "w", encoding="utf-8") as fh:
+        json.dump(out, fh)
+    print(f"wrote {os.path.relpath(CACHE, ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
