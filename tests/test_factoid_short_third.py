@@ -101,3 +101,23 @@ def test_a_value_is_near_a_question_word_of_its_own_sentence():
     # sentence that says the bridge was built is the answer.
     text = "The bridge was built in 1895 over the river.[2] In 1889 Eastby had no bridge."
     assert shorts("When was the bridge at Eastby built?", text) == ["1895"]
+
+
+@pytest.mark.parametrize("question, text, want", [
+    ("How is kelp ink made?", "Kelp ink is a dye prepared from the seaweed (Laminaria digitata) in Norway.",
+     "from the seaweed"),
+    ("How did Tom Orr die?", "Tom Orr died of cancer (aged 60) in Leeds.", "cancer"),
+    ("What do sawbills eat?", "Sawbills feed on fish [citation needed].", "fish"),
+    ("How did Norland get its name?", "Norland takes its name from the Nor River (Old Norse: Nórá).", "from the Nor River"),
+])
+def test_a_phrase_stops_before_a_bracket_without_the_space(question, text, want):
+    assert shorts(question, text) == [want]
+
+
+def test_a_phrase_after_a_preposition_has_a_word():
+    assert how_phrase("How did Norland get its name?", "Norland is named after  (the river).", []) is None
+
+
+def test_died_is_a_word_not_the_start_of_diet_or_diesel():
+    assert how_phrase("How did Tom Orr die?", "Tom Orr kept a strict diet of fish from the river.", []) is None
+    assert how_phrase("How did Tom Orr die?", "Tom Orr sold diesel made from old oil.", []) is None
