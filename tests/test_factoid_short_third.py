@@ -121,3 +121,10 @@ def test_a_phrase_after_a_preposition_has_a_word():
 def test_died_is_a_word_not_the_start_of_diet_or_diesel():
     assert how_phrase("How did Tom Orr die?", "Tom Orr kept a strict diet of fish from the river.", []) is None
     assert how_phrase("How did Tom Orr die?", "Tom Orr sold diesel made from old oil.", []) is None
+
+
+def test_a_first_name_after_by_is_a_name():
+    # A people's adjective after "by" comes before a role and a name; "Brian" ends like one.
+    assert shorts("Who wrote the Quill book?", "The Quill book was written by Brian himself.") == ["Brian"]
+    assert shorts("Who created Castle Quest?", "Castle Quest was developed by American programmer Silas Berg.") \
+        == ["Silas Berg"]

@@ -50,8 +50,12 @@ _OPENING = re.compile(f"^(?:The )?({_WORD}(?:(?: (?:of the|of|de|la|le|von|van|d
 _COMMON = re.compile("(?:ly|ity|tion|sion|ment|ness|ance|ence|ing|ship|ism|ure|wise)$")
 # A one-word adjective of a people ("an American film producer") is no name of a person or thing;
 # an article comes just before it (a first name does not: "Brian designed it", "Susan built it").
+# After "by" it is one only before the role and the name it introduces ("by American programmer
+# Silas Warner"): "written by Brian himself" names Brian.
 _DEMONYM = re.compile(f"^[{_CAPITAL}][a-z]+(?:an|ese|ish)$")
-_ARTICLE_BEFORE = re.compile("(?:^|[^A-Za-z])(?:a|an|the|A|An|The|by) $")
+_ARTICLE_BEFORE = re.compile("(?:^|[^A-Za-z])(?:a|an|the|A|An|The) $")
+_BY_JUST_BEFORE = re.compile("(?:^|[^A-Za-z])by $")
+_ROLE_NAME_AFTER = re.compile(f"^ [a-z]+(?: [a-z]+)? [{_CAPITAL}]")
 # … before a noun: a verb, a preposition or a conjunction after it makes it a name ("Japan is").
 _NOUN_AFTER = re.compile("^ (?!(?:is|was|are|were|has|had|have|and|or|in|on|at|of|to|for|by|with|from|as|the|an?)"
                          "(?![a-z]))[a-z]")
@@ -76,9 +80,17 @@ def opening_name(text: str, question_terms: set, order) -> tuple[int, int] | Non
 
 def demonym(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is one word that names a people, used as an adjective after an
-    article ("an American film producer"): no answer to a who- or which-question."""
-    return bool(_DEMONYM.match(text[start:end])) and bool(_NOUN_AFTER.match(text[end:end + 8])) \
-        and bool(_ARTICLE_BEFORE.search(text[max(0, start - 5):start]))
+    article ("an American film producer") or after "by" before a role and a name ("by American
+    programmer Silas Warner"): no answer to a who- or which-question.
+
+    >>> s = "It was developed by American programmer Silas Warner."
+    >>> demonym(s, 20, 28), demonym("It was written by Brian himself.", 18, 23)
+    (True, False)
+    """
+    if not (_DEMONYM.match(text[start:end]) and _NOUN_AFTER.match(text[end:end + 8])):
+        return False
+    before = text[max(0, start - 5):start]
+    return bool(_ARTICLE_BEFORE.search(before)) or bool(_BY_JUST_BEFORE.search(before) and _ROLE_NAME_AFTER.match(text[end:end + 40]))
 
 
 # The end of the sentence a position is in, within one unit: a full stop, "?" or "!" (with any
