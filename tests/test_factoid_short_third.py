@@ -97,7 +97,35 @@ def test_a_which_one_question_typed_by_a_word_in_a_name_gets_the_name():
 
 
 def test_a_value_is_near_a_question_word_of_its_own_sentence():
-    # "Eastby" of the next sentence (over a footnoted full stop) sits right after 1889: the year of the
-    # sentence that says the bridge was built is the answer.
-    text = "The bridge was built in 1895 over the river.[2] In 1889 Eastby had no bridge."
+    # "Eastby" of the next sentence (over a footnoted full stop) sits right after 1889, nearer than
+    # "built" is to 1895 (ranked across sentences, 1889 won): 1889 is near no question word of its own
+    # sentence, so the year the bridge was built is the answer.
+    text = "The bridge was finally built in the year 1895 over the river, a flood came in 1889.[2] Eastby is a town."
     assert shorts("When was the bridge at Eastby built?", text) == ["1895"]
+
+
+@pytest.mark.parametrize("question, text, want", [
+    ("How is kelp ink made?", "Kelp ink is a dye prepared from the seaweed (Laminaria digitata) in Norway.",
+     "from the seaweed"),
+    ("How did Tom Orr die?", "Tom Orr died of cancer (aged 60) in Leeds.", "cancer"),
+    ("What do sawbills eat?", "Sawbills feed on fish [citation needed].", "fish"),
+    ("How did Norland get its name?", "Norland takes its name from the Nor River (Old Norse: Nórá).", "from the Nor River"),
+])
+def test_a_phrase_stops_before_a_bracket_without_the_space(question, text, want):
+    assert shorts(question, text) == [want]
+
+
+def test_a_phrase_after_a_preposition_has_a_word():
+    assert how_phrase("How did Norland get its name?", "Norland is named after  (the river).", []) is None
+
+
+def test_died_is_a_word_not_the_start_of_diet_or_diesel():
+    assert how_phrase("How did Tom Orr die?", "Tom Orr kept a strict diet of fish from the river.", []) is None
+    assert how_phrase("How did Tom Orr die?", "Tom Orr sold diesel made from old oil.", []) is None
+
+
+def test_a_first_name_after_by_is_a_name():
+    # A people's adjective after "by" comes before a role and a name; "Brian" ends like one.
+    assert shorts("Who wrote the Quill book?", "The Quill book was written by Brian himself.") == ["Brian"]
+    assert shorts("Who created Castle Quest?", "Castle Quest was developed by American programmer Silas Berg.") \
+        == ["Silas Berg"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from raglab.text.analyzer import WHITESPACE
 from raglab.text.answertypes import cue_text
 
 _LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f"
@@ -49,8 +50,12 @@ _OPENING = re.compile(f"^(?:The )?({_WORD}(?:(?: (?:of the|of|de|la|le|von|van|d
 _COMMON = re.compile("(?:ly|ity|tion|sion|ment|ness|ance|ence|ing|ship|ism|ure|wise)$")
 # A one-word adjective of a people ("an American film producer") is no name of a person or thing;
 # an article comes just before it (a first name does not: "Brian designed it", "Susan built it").
+# After "by" it is one only before the role and the name it introduces ("by American programmer
+# Silas Warner"): "written by Brian himself" names Brian.
 _DEMONYM = re.compile(f"^[{_CAPITAL}][a-z]+(?:an|ese|ish)$")
-_ARTICLE_BEFORE = re.compile("(?:^|[^A-Za-z])(?:a|an|the|A|An|The|by) $")
+_ARTICLE_BEFORE = re.compile("(?:^|[^A-Za-z])(?:a|an|the|A|An|The) $")
+_BY_JUST_BEFORE = re.compile("(?:^|[^A-Za-z])by $")
+_ROLE_NAME_AFTER = re.compile(f"^ [a-z]+(?: [a-z]+)? [{_CAPITAL}]")
 # … before a noun: a verb, a preposition or a conjunction after it makes it a name ("Japan is").
 _NOUN_AFTER = re.compile("^ (?!(?:is|was|are|were|has|had|have|and|or|in|on|at|of|to|for|by|with|from|as|the|an?)"
                          "(?![a-z]))[a-z]")
@@ -75,9 +80,17 @@ def opening_name(text: str, question_terms: set, order) -> tuple[int, int] | Non
 
 def demonym(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is one word that names a people, used as an adjective after an
-    article ("an American film producer"): no answer to a who- or which-question."""
-    return bool(_DEMONYM.match(text[start:end])) and bool(_NOUN_AFTER.match(text[end:end + 8])) \
-        and bool(_ARTICLE_BEFORE.search(text[max(0, start - 5):start]))
+    article ("an American film producer") or after "by" before a role and a name ("by American
+    programmer Silas Warner"): no answer to a who- or which-question.
+
+    >>> s = "It was developed by American programmer Silas Warner."
+    >>> demonym(s, 20, 28), demonym("It was written by Brian himself.", 18, 23)
+    (True, False)
+    """
+    if not (_DEMONYM.match(text[start:end]) and _NOUN_AFTER.match(text[end:end + 8])):
+        return False
+    before = text[max(0, start - 5):start]
+    return bool(_ARTICLE_BEFORE.search(before)) or bool(_BY_JUST_BEFORE.search(before) and _ROLE_NAME_AFTER.match(text[end:end + 40]))
 
 
 # The end of the sentence a position is in, within one unit: a full stop, "?" or "!" (with any
@@ -295,14 +308,27 @@ _MADE_ASKED = re.compile(" (?:made|produced|prepared|formed|created|manufactured
 _NAME_ASKED = re.compile(" (?:named|called|(?:get|got|given|gets) (?:its|their|his|her) name) ")
 _EAT_ASKED = re.compile("^ what (?:do|does|did) (?:[a-z0-9-]+ ){1,4}(?:eat|feed on) (?:, )?$")
 _PHRASE_END = "(?=[,;:.!?(\\[]| (?:on|in|at|while|after|when|which|who|since|during|and (?:was|is|were|are)) |$)"
-_DIED_OF = re.compile(f"(?<![A-Za-z])(?:died|dies|die)(?P<gap>[^.;]{{0,80}}?) (?:of|from) (?P<cause>(?:a |an |the )?[a-z][a-z' -]*?){_PHRASE_END}")
+_DIED_OF = re.compile(f"(?<![A-Za-z])(?:died|dies|die)(?![A-Za-z])(?P<gap>[^.;]{{0,80}}?) (?:of|from) (?P<cause>(?:a |an |the )?[a-z][a-z' -]*?){_PHRASE_END}")
 _MADE_FROM = re.compile(f"(?<![A-Za-z])(?:made|prepared|produced|derived|obtained|extracted|formed|distilled|brewed)"
-                        f" (?P<phrase>from [^,;:.(\\[]+?){_PHRASE_END}")
+                        f" (?P<phrase>from [^,;:.(\\[ ][^,;:.(\\[]*?){_PHRASE_END}")
 _NAMED_FROM = re.compile(f"(?<![A-Za-z])(?:(?:takes|took|gets|got|derives|derived|draws|drew|has|had) (?:its|their|his|her) name|named)"
-                         f" (?P<phrase>(?:from|after|for) [^,;:.(\\[]+?){_PHRASE_END}")
+                         f" (?P<phrase>(?:from|after|for) [^,;:.(\\[ ][^,;:.(\\[]*?){_PHRASE_END}")
 _BY_MEANS = re.compile(r"(?<![A-Za-z])by [a-z]+ing(?![A-Za-z])")
 _FEEDS_ON = re.compile("(?<![A-Za-z])(?:feeds? on|fed on|preys? on|diet (?:mainly |largely |chiefly )?(?:consists of|includes|is)|eats?)"
                        " (?P<phrase>[a-z][^;:.(\\[]*?)(?=[;:.(\\[]|$)")
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """(start, end) without the space a phrase that stops before a bracket keeps ("from the plant
+    (Lawsonia inermis)": "from the plant"); None when nothing is left."""
+    while end > start and text[end - 1] in WHITESPACE:
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def _phrase(m: re.Match | None, group: str) -> tuple[int, int] | None:
+    """The `group` of `m`, `_trimmed`; None when there is no match."""
+    return _trimmed(m.string, *m.span(group)) if m else None
 
 
 def how_phrase(question: str, text: str, question_spans) -> tuple[int, int] | None:
@@ -322,23 +348,20 @@ def how_phrase(question: str, text: str, question_spans) -> tuple[int, int] | No
     """
     cue = cue_text(question)
     if _EAT_ASKED.search(cue):
-        m = _FEEDS_ON.search(text)
-        return m.span("phrase") if m else None
+        return _phrase(_FEEDS_ON.search(text), "phrase")
     if not (_HOW.search(cue) or _HOW_INVERTED.search(cue)):
         return None
     if _DIE_ASKED.search(cue):
         for m in _DIED_OF.finditer(text):
             if not m.group("gap").endswith(" age") and not m.group("gap").endswith(" the age"):
-                return m.span("cause")
+                return _phrase(m, "cause")
         return None
     if _NAME_ASKED.search(cue):  # "takes its name from the Indus River", else what the name is derived from
-        m = _NAMED_FROM.search(text) or _MADE_FROM.search(text)
-        return m.span("phrase") if m else None
+        return _phrase(_NAMED_FROM.search(text) or _MADE_FROM.search(text), "phrase")
     if _MADE_ASKED.search(cue):
-        m = _MADE_FROM.search(text)
-        return m.span("phrase") if m else None
+        return _phrase(_MADE_FROM.search(text), "phrase")
     first = min((s for s, _ in question_spans), default=None)
-    m = _BY_MEANS.search(text, first) if first is not None else None
-    if m is None:
+    means = _BY_MEANS.search(text, first) if first is not None else None
+    if means is None:
         return None
-    return m.start(), sentence_end(text, m.start())
+    return _trimmed(text, means.start(), sentence_end(text, means.start()))
