@@ -238,7 +238,6 @@ def test_expansion_lets_bangla_questions_reach_english_only_articles():
     ("taka pathabo kivabe", "send money"),
     ("ferot pabo?", "refund"),
     ("What is the max I can send in a day?", "limit"),
-    ("How much can I cash out at once?", "limit"),
     ("I got a new SIM, how do I get my account back?", "lost phone"),
     ("How do I close my account?", "account closure"),
     ("Can I add a nominee to my savings?", "nominee"),
