@@ -228,3 +228,36 @@ def test_expansion_lets_bangla_questions_reach_english_only_articles():
     on = _recall_at_5(Pipeline(chunks_docs, Config(chunker="recursive", retriever="bm25", expand=True)), qs)
     assert on >= off + 0.3, (off, on)
 
+
+
+@pytest.mark.parametrize("question, concept", [
+    ("My account was hacked, what do I do?", "fraud"),
+    ("I got locked out after too many attempts", "locked account"),
+    ("How do I sign in on a new phone?", "log in"),
+    ("taka tulbo kivabe?", "cash out"),
+    ("taka pathabo kivabe", "send money"),
+    ("ferot pabo?", "refund"),
+    ("What is the max I can send in a day?", "limit"),
+    ("I got a new SIM, how do I get my account back?", "lost phone"),
+    ("How do I close my account?", "account closure"),
+    ("Can I add a nominee to my savings?", "nominee"),
+    ("DESCO bill kivabe dibo", "utility bill"),
+    ("ফ্লেক্সি করতে চাই", "mobile recharge"),
+])
+def test_customers_everyday_and_banglish_words_name_the_help_centres_concept(question, concept):
+    """The words customers type for the help centre's terms, in English, Bangla and Banglish
+    (Bangla in Latin letters), trigger the concept, so the question reaches its articles."""
+    assert concept in [g.concept for g, _ in matches(question)], question
+
+
+@pytest.mark.parametrize("question, concept", [
+    ("Does the agent take money for cash in?", "cash out"),
+    ("The agent did not give money back", "send money"),
+    ("Is there a fee to load my wallet from a Visa card?", "mobile recharge"),
+    ("Can I deposit into my monthly deposit early?", "cash in"),
+])
+def test_words_that_mean_several_things_trigger_none_of_them(question, concept):
+    """"Take money", "give money", a bare "load" or "deposit" are not customers' words for one
+    concept (an agent takes money for a cash in; a savings scheme takes a monthly deposit), so
+    the table leaves them out."""
+    assert concept not in [g.concept for g, _ in matches(question)]
