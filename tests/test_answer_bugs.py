@@ -221,3 +221,13 @@ def test_a_channel_word_inside_another_word_or_the_lost_phone_names_no_channel(s
         assert other_channel(question, mail), question
     assert "support@shaplapay.example" in shorts(served, "সকল অভিযোগ কোথায় জানাব?")
 
+
+def test_an_article_after_including_or_a_total_column_is_no_included_column():
+    # "including a 2.5% incentive" read the article "a" as the included column, so every column
+    # starting with an a ("Amount") stated no value; a column that is itself the total with the
+    # thing ("চার্জসহ মোট") is what is asked, not what the total includes.
+    from raglab.answer.asking import included_column
+    assert not included_column("How much is the total including a 2.5% incentive?", "Tk 10,000 — Amount you receive: Tk 10,250")
+    assert included_column("How much is the total including an incentive?", "Tk 10,000 — Incentive (2.5%): Tk 250")
+    assert not included_column("চার্জসহ মোট কত কাটবে?", "১,০০০ টাকা — চার্জসহ মোট: ১,০১৮.৫০ টাকা")
+    assert included_column("চার্জসহ মোট কত কাটবে?", "১,০০০ টাকা — চার্জ: ১৮.৫০ টাকা")
