@@ -206,3 +206,28 @@ def test_a_total_including_something_is_not_that_something(served):
     got = ask_json(served.ask("বিদেশ থেকে ১০,০০০ টাকা রেমিট্যান্স এলে প্রণোদনাসহ মোট কত টাকা পাব?"))
     assert "মোট যা পাবেন: ১০,২৫০ টাকা" in got["answer"], got["answer"]
     assert [s["text"] for s in got["short_answers"]] == ["১০,২৫০ টাকা"]
+
+
+def test_a_channel_word_inside_another_word_or_the_lost_phone_names_no_channel(served):
+    # কল (call) stood inside সকল (all), বিকল (out of order) and নকল (fake), and "phone" was also
+    # the phone the customer lost: each dropped the only e-mail address a unit gave.
+    from raglab.text.answertypes import other_channel
+    mail = "support@shaplapay.example"
+    for question in ("সকল অভিযোগ কোথায় জানাব?", "ATM বিকল হলে কার সাথে যোগাযোগ করব?", "নকল নোট পেলে কোথায় জানাব?",
+                     "I lost my phone. How do I reach support?", "My phone was stolen, who do I contact?",
+                     "ফোন চুরি হলে কোথায় যোগাযোগ করব?", "amar phone hariye gese, kar sathe jogajog korbo?"):
+        assert not other_channel(question, mail), question
+    for question in ("কোন নম্বরে কল?", "কাকে ফোন করব?", "What is the phone number of the GRO?", "Can I phone the GRO?"):
+        assert other_channel(question, mail), question
+    assert "support@shaplapay.example" in shorts(served, "সকল অভিযোগ কোথায় জানাব?")
+
+
+def test_an_article_after_including_or_a_total_column_is_no_included_column():
+    # "including a 2.5% incentive" read the article "a" as the included column, so every column
+    # starting with an a ("Amount") stated no value; a column that is itself the total with the
+    # thing ("চার্জসহ মোট") is what is asked, not what the total includes.
+    from raglab.answer.asking import included_column
+    assert not included_column("How much is the total including a 2.5% incentive?", "Tk 10,000 — Amount you receive: Tk 10,250")
+    assert included_column("How much is the total including an incentive?", "Tk 10,000 — Incentive (2.5%): Tk 250")
+    assert not included_column("চার্জসহ মোট কত কাটবে?", "১,০০০ টাকা — চার্জসহ মোট: ১,০১৮.৫০ টাকা")
+    assert included_column("চার্জসহ মোট কত কাটবে?", "১,০০০ টাকা — চার্জ: ১৮.৫০ টাকা")

@@ -409,8 +409,10 @@ def imperative(text: str) -> bool:
     return bool(_BN_IMPERATIVE.search(text.rstrip()[-12:]))
 
 
-_INCLUDED = re.compile("([\u0980-\u09ff]{2,})সহ(?![\u0980-\u09ff])|(?:^|[^A-Za-z])including (?:the |your |any )?([A-Za-z]+)",
-                       re.IGNORECASE)
+_INCLUDED = re.compile("([\u0980-\u09ff]{2,})সহ(?![\u0980-\u09ff])"
+                       "|(?:^|[^A-Za-z])including (?:(?:the|your|my|any|all|a|an) )?([A-Za-z]{3,})", re.IGNORECASE)
+# A column that is itself a total with something ("চার্জসহ মোট", "Total incl. fee") states what is asked.
+_TOTAL_COLUMN = re.compile("সহ|মোট|total|incl", re.IGNORECASE)
 
 
 def included_column(question: str, unit: str) -> bool:
@@ -426,6 +428,8 @@ def included_column(question: str, unit: str) -> bool:
     if " — " not in unit:
         return False
     column = unit.split(" — ", 1)[1].split(":", 1)[0].strip().lower()
+    if _TOTAL_COLUMN.search(column):
+        return False
     for m in _INCLUDED.finditer(question):
         word = (m.group(1) or m.group(2) or "").lower()
         if word and column.startswith(word):

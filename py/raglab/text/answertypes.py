@@ -241,11 +241,27 @@ def accepts(qtype: str) -> tuple[str, ...]:
 
 _LOW = ("number", "name")  # placed only where no other span is
 
-# A contact question that names its channel: a number to call, or an address to write to.
-_ASKS_PHONE = re.compile("(?:^|[^A-Za-z])(?:phone|telephone|call|dial|ring|whatsapp|fon|kol)(?![A-Za-z])"
-                         "|ফোন|কল |কল$|হটলাইন|হেল্পলাইন", re.IGNORECASE)
-_ASKS_MAIL = re.compile("e-?mail|(?:^|[^A-Za-z])mail(?![A-Za-z])|ইমেইল|ই-মেইল|মেইল", re.IGNORECASE)
+# A contact question that names its channel: a number to call, or an address to write to. The
+# Bangla words stand alone (কল is no call inside সকল, all, বিকল, out of order, or নকল, fake).
+_ASKS_PHONE = re.compile("(?<![A-Za-z])(?:phone|telephone|call|dial|ring|whatsapp|fon|kol)(?![A-Za-z])"
+                         "|(?<![\u0980-\u09ff])(?:ফোন|কল)(?![\u0980-\u09ff])|হটলাইন|হেল্পলাইন", re.IGNORECASE)
+# The customer's own phone is what the question is about, not the channel it asks for ("I lost my
+# phone, how do I reach you?", "ফোন চুরি হলে কোথায় যোগাযোগ করব?").
+_OWN_PHONE = re.compile("(?:my|your|his|her|their|our|amar|lost|stolen|new|old|smart) $|আমার $|নতুন $", re.IGNORECASE)
+_PHONE_LOST = re.compile("^(?: (?:is|was|got|has been) (?:lost|stolen|snatched|missing)| (?:হারি|হারা|চুরি)"
+                         "| (?:harie|hariye|haray|churi))", re.IGNORECASE)
+_ASKS_MAIL = re.compile("(?<![A-Za-z])e-?mail|(?:^|[^A-Za-z])mail(?![A-Za-z])|ইমেইল|ই-মেইল|মেইল", re.IGNORECASE)
 _MAIL = re.compile("@")
+
+
+def _asks_phone(question: str) -> bool:
+    """Whether the question names the phone as the channel it asks for (`other_channel`)."""
+    for m in _ASKS_PHONE.finditer(question):
+        if m.group().lower() in ("phone", "fon", "ফোন") and (_OWN_PHONE.search(question[max(0, m.start() - 8):m.start()])
+                                                             or _PHONE_LOST.search(question[m.end():m.end() + 24])):
+            continue
+        return True
+    return False
 
 
 def other_channel(question: str, value: str) -> bool:
@@ -261,7 +277,7 @@ def other_channel(question: str, value: str) -> bool:
     >>> other_channel("How do I contact the GRO?", "gro@shaplapay.example")
     False
     """
-    phone = _ASKS_PHONE.search(question) is not None
+    phone = _asks_phone(question)
     mail = _ASKS_MAIL.search(question) is not None
     if phone == mail:
         return False
