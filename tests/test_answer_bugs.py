@@ -206,3 +206,17 @@ def test_a_total_including_something_is_not_that_something(served):
     got = ask_json(served.ask("বিদেশ থেকে ১০,০০০ টাকা রেমিট্যান্স এলে প্রণোদনাসহ মোট কত টাকা পাব?"))
     assert "মোট যা পাবেন: ১০,২৫০ টাকা" in got["answer"], got["answer"]
     assert [s["text"] for s in got["short_answers"]] == ["১০,২৫০ টাকা"]
+
+
+def test_a_count_asked_for_an_amount_comes_from_the_row_stating_that_amount(served):
+    # "100 points for Tk 10" is a rate, its case Tk 10; the row stating Tk 50 answers "for Tk 50?",
+    # and its bare number is quoted with its column's name ("500" alone is not 500 points).
+    from raglab.answer.sentences import another_amount
+
+    q = "How many reward points do I need to redeem for Tk 50?"
+    assert another_amount(q, "count", "You can redeem 100 points for Tk 10, which is added to your wallet balance.")
+    assert not another_amount(q, "count", "Points: 500 — Wallet balance: Tk 50")
+    assert not another_amount("How much is the fee for Tk 5,000?", "amount", "The fee is Tk 18.50 per Tk 1,000.")
+    got = ask_json(served.ask(q))
+    assert got["answer"].startswith("Points: 500"), got["answer"]
+    assert [s["text"] for s in got["short_answers"]] == ["500"]
