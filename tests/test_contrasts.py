@@ -97,3 +97,15 @@ def test_a_recipient_who_refuses_is_not_answered_with_one_who_agrees():
     asked = asked_halves("উনি ফোনে বললেন টাকা ফেরত দিতে রাজি। টাকাটা আমার কাছে ফিরবে কীভাবে?")
     assert clashes(asked, "প্রাপক যদি টাকা ফেরত দিতে রাজি না হন, তাহলে আপনি থানায় যেতে পারেন।")
     assert not clashes(asked, "Most people agree to return money that was never meant for them, but if the recipient refuses, you can go to the police.")
+
+
+def test_two_quotes_naming_no_asked_half_are_half_an_answer(served):
+    # The deadline and a sentence about the money held answer only the first of "… কত দিনের মধ্যে …?
+    # আর প্রাপক যদি … রাজি না হন, তখন কী করা যায়?": the refusal's sentence is not among the chunks.
+    q = "ভুল নম্বরে টাকা পাঠানোর কত দিনের মধ্যে ফেরতের অনুরোধ করতে হবে? আর প্রাপক যদি টাকা ফেরত দিতে রাজি না হন, তখন কী করা যায়?"
+    answer = served.ask(q).answer
+    assert answer.abstained, answer.text
+    assert answer.confidence < 0.5
+    # A figure names the minimum by itself: the smallest of the deposits listed needs no "minimum".
+    from raglab.text.contrasts import by_value
+    assert by_value()[1] and not by_value()[0]
