@@ -72,3 +72,40 @@ def test_the_other_half_is_never_answered_however_confident(served):
         answer = served.ask(q).answer
         assert answer.abstained, (q, answer.text)
     assert not served.ask("ক্যাশ ইন করতে কত টাকা চার্জ লাগে?").answer.abstained
+
+
+def test_a_verification_status_is_not_answered_with_another_status(served):
+    # The Bangla status names are a contrast as the English ones are: "rejected" was answered
+    # with "অবস্থা অপেক্ষমাণ দেখালে দুশ্চিন্তার কিছু নেই।" (the pending status).
+    for q, other in (("অ্যাকাউন্ট যাচাইয়ের অবস্থা প্রত্যাখ্যাত দেখালে তার মানে কী?", "অপেক্ষমাণ"),
+                     ("What does it mean if my verification status shows rejected?", "pending")):
+        hits = served.search(q)
+        a = served.assess(q, [served.chunks[h.index] for h in hits], [h.score for h in hits])
+        best = a.order[0][1].unit.text
+        assert other not in best.lower() or "reject" in best.lower(), (q, best)
+    assert asked_halves("status pending mane ki?") == ((7, 0),)
+    assert all(pair != 7 for pair, _ in asked_halves("My status is one of three values: pending, approved or rejected?"))
+
+
+def test_a_recipient_who_refuses_is_not_answered_with_one_who_agrees():
+    for q in ("প্রাপক যদি টাকা ফেরত দিতে রাজি না হন, তখন কী করা যায়?", "je taka pailo se ferot dite raji na, ekhon ki korbo?",
+              "What if the recipient doesn't agree to give it back?", "the receiver refuses to return the money"):
+        asked = asked_halves(q)
+        assert clashes(asked, "প্রাপক টাকা ফেরত দিতে সম্মত হলে তা আপনার অ্যাকাউন্টে ফেরত পাঠানো হয়।"), q
+        assert not clashes(asked, "প্রাপক যদি টাকা ফেরত দিতে রাজি না হন, তাহলে আপনি থানায় সাধারণ ডায়েরি (জিডি) করে আইনি পথে এগোতে পারেন।"), q
+    # One who agrees is asked about too ("উনি ফোনে বললেন টাকা ফেরত দিতে রাজি।"); a unit naming both answers either.
+    asked = asked_halves("উনি ফোনে বললেন টাকা ফেরত দিতে রাজি। টাকাটা আমার কাছে ফিরবে কীভাবে?")
+    assert clashes(asked, "প্রাপক যদি টাকা ফেরত দিতে রাজি না হন, তাহলে আপনি থানায় যেতে পারেন।")
+    assert not clashes(asked, "Most people agree to return money that was never meant for them, but if the recipient refuses, you can go to the police.")
+
+
+def test_two_quotes_naming_no_asked_half_are_half_an_answer(served):
+    # The deadline and a sentence about the money held answer only the first of "… কত দিনের মধ্যে …?
+    # আর প্রাপক যদি … রাজি না হন, তখন কী করা যায়?": the refusal's sentence is not among the chunks.
+    q = "ভুল নম্বরে টাকা পাঠানোর কত দিনের মধ্যে ফেরতের অনুরোধ করতে হবে? আর প্রাপক যদি টাকা ফেরত দিতে রাজি না হন, তখন কী করা যায়?"
+    answer = served.ask(q).answer
+    assert answer.abstained, answer.text
+    assert answer.confidence < 0.5
+    # A figure names the minimum by itself: the smallest of the deposits listed needs no "minimum".
+    from raglab.text.contrasts import by_value
+    assert by_value()[1] and not by_value()[0]

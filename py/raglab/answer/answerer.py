@@ -35,7 +35,7 @@ from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
-from raglab.text.contrasts import left_out, named, names_another_half
+from raglab.text.contrasts import by_value, left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
 # What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
@@ -386,8 +386,16 @@ def signals_of(a: Assessment, composed: Answer) -> list[float]:
     (`half_answer`; one unit stating both values, "The minimum recharge is Tk 20 and the maximum
     is Tk 1,000", answers both halves). Out of fold on dev such half answers were the confident
     wrong ones the other signals could not see: with the signal, the risk rule answers more at
-    the same budget (bench/confidence_generalise.py)."""
+    the same budget (bench/confidence_generalise.py). Two quotes are half an answer too when the
+    question names one half of a contrast and neither quote names it (a recipient who refuses,
+    answered with the deadline and a sentence about the money held: the refusal is not shown),
+    unless a figure names that half by itself (`contrasts.by_value`: the smallest deposit listed)."""
     half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
+    if not half and a.q.contrast:  # or its quotes name no half the question asks about: "… রাজি না হন?"
+        shown = {(x.doc, x.start) for x in composed.quotes}
+        said = [c.halves for _, c in a.order if (c.quote.doc, c.quote.start) in shown and c.halves]
+        asked = [(pair, side) for pair, side in a.q.contrast if not by_value()[pair]]
+        half = bool(asked) and not any(h[pair][side] for h in said for pair, side in asked)
     return [*a.signals, 1.0 if half and asks_two(a.q.text) else 0.0]
 
 

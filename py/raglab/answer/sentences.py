@@ -171,6 +171,20 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
     return out
 
 
+def another_amount(question: str, qtype: str, text: str) -> bool:
+    """Whether a unit's value goes with another amount than the one a question states while
+    asking for another kind of value: "How many reward points do I need to redeem for Tk 50?" is
+    not answered by "You can redeem 100 points for Tk 10" (a rate, its case Tk 10), but by the
+    row "500 — Wallet balance: Tk 50". The unit states amounts, none of them the asked one."""
+    if qtype == "amount":
+        return False
+    asked = frozenset(n for sp in spans_of(question) if sp.type == "amount" for n in numbers(question[sp.start:sp.end]))
+    if not asked:
+        return False
+    own = frozenset(n for sp in spans_of(text) if sp.type == "amount" for n in numbers(text[sp.start:sp.end]))
+    return bool(own) and not own & asked
+
+
 def numbered(spans, text: str) -> list[Span]:
     """The spans, less the amounts that state no number ("Tk 25,000", not "free")."""
     return [s for s in spans if s.type != "amount" or numbers(text[s.start:s.end])]
@@ -318,6 +332,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
+            fresh = []
+        if another_amount(q.text, q.qtype, text):  # "100 points for Tk 10" for "how many points for Tk 50?"
             fresh = []
         if not q.numbers and example:  # a worked example's values are its case, not the asked one
             fresh = []

@@ -137,6 +137,7 @@ def _row_units(text: str, a: int, b: int) -> list[Unit]:
         return []
     header = [text[s:e] for s, e in _cells(text, table, first_end)] if has_header else []
     values = [text[s:e] for s, e in cells]
+    label = _named_label(values[0], header[0] if header else "")
     lead = _lead(text, table)
     s, e = quote_span(text, a, b)
     if len(values) >= 3 and len(header) == len(values):
@@ -144,19 +145,30 @@ def _row_units(text: str, a: int, b: int) -> list[Unit]:
         for j in range(1, len(values)):
             if values[j]:
                 cell = f"{header[j]}: {values[j]}" if header[j] else values[j]
-                body = f"{values[0]}{DASH}{cell}" if values[0] else cell
+                body = f"{label}{DASH}{cell}" if values[0] else cell
                 out.append(Unit(s, e, cut_at_word(body, MAX_ANSWER_CHARS), "row", cells[j][0], cells[j][1], table,
                                 lead, values[0], cell))
         return out
     if len(header) == len(values) and len(values) == 2:
         rest = f"{header[1]}: {values[1]}" if header[1] else values[1]
-        pieces = [values[0], rest] if values[0] else [rest]
+        pieces = [label, rest] if values[0] else [rest]
     else:
         pieces = [v for v in values if v]
     body = _whole_cells(pieces, DASH)
     if not body:
         return []
     return [Unit(s, e, body, "row", s, e, table, lead, values[0])]
+
+
+def _named_label(first: str, name: str) -> str:
+    """A row's first cell as its quote opens: with its column's name when the cell is a bare
+    number ("Points: 500 — Wallet balance: Tk 50"; "500" alone does not say 500 of what).
+
+    >>> _named_label("500", "Points"), _named_label("Agent", "Where"), _named_label("১,০০০", "")
+    ('Points: 500', 'Agent', '১,০০০')
+    """
+    bare = first != "" and all(ch in ",. " or "0" <= ch <= "9" or "\u09e6" <= ch <= "\u09ef" for ch in first)
+    return f"{name}: {first}" if bare and name else first
 
 
 def _whole_cells(pieces: list[str], sep: str) -> str:

@@ -92,6 +92,13 @@ def contrast_pairs() -> tuple[tuple[re.Pattern, re.Pattern], ...]:
     return parse_contrasts(json.loads(read_table("contrasts.json")))
 
 
+@functools.lru_cache(maxsize=1)
+def by_value() -> tuple[bool, ...]:
+    """Per pair: whether a figure answers a half without naming it ("Tk 500, 1,000 or 2,000" states
+    the minimum deposit), the rows marked "by_value" in `data/contrasts.json`."""
+    return tuple(bool(row.get("by_value")) for row in json.loads(read_table("contrasts.json")).get("pairs", ()))
+
+
 @functools.lru_cache(maxsize=50_000)
 def named(text: str) -> tuple[tuple[bool, bool], ...]:
     """Per pair: whether `text` names its first half, and its second."""
