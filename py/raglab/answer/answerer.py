@@ -397,11 +397,35 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     answer is composed before its confidence is known: the confidence reads what it shows."""
     m = m or model()
     if a is None:
-        return Answer(None, True, [], answer_type=question_type(question))
+        return Answer(None, True, [], answer_type=question_type(question), withheld="no-passage")
     composed = compose(a, docs, m)
     conf = confidence(m, signals_of(a, composed))
     coverage = a.order[0][1].features[COL["coverage"]]
-    if conf < threshold or not speaks_to(a.signals) or names_other_half(a) or counts_another_period(a) \
-            or states_no_value(a, composed):
-        return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype)
+    reason = withheld(a, composed, conf, threshold)
+    if reason is not None:
+        return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
     return replace(composed, confidence=conf)
+
+
+# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; the confidence
+# is below the threshold; or, at or above it, a rule that withholds whatever the confidence: the
+# chosen unit shares no word with the question, names the other half of a contrast, counts another
+# period, or states no figure for a question asking one.
+WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "no-value")
+
+
+def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> str | None:
+    """Why `decide` abstains (a word of `WITHHELD`), or None when it answers. The confidence is
+    read first: below the threshold it is the reason, true whatever else holds (a rule can misread
+    the question: "ekhon kar kache jabo?" read as asking a count). At or above it, the rule that
+    withholds is named, so that "not enough confidence" is never said of an answer at 0.84 against
+    0.75."""
+    if conf < threshold:
+        return "low-confidence"
+    if not speaks_to(a.signals):
+        return "no-match"
+    if names_other_half(a):
+        return "other-half"
+    if counts_another_period(a):
+        return "other-period"
+    return "no-value" if states_no_value(a, composed) else None
