@@ -27,7 +27,7 @@ from typing import Callable
 from raglab.answer.asking import limit_beside_price
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked, states_each
-from raglab.answer.language import in_own_language, own_twin
+from raglab.answer.language import in_own_language, own_twin, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.short import short_spans
@@ -38,6 +38,7 @@ from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
+LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
 # What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
 # the full-width one.
 QUESTION_MARKS = ("?", "\uff1f")
@@ -404,7 +405,8 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     reason = withheld(a, composed, conf, threshold)
     if reason is not None:
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
-    return replace(composed, confidence=conf)
+    # A quote opening "Instead," or "It" is shown with the sentence it leans on (once its confidence is known).
+    return replace(with_sentence_before(composed, a.order, docs) if LEAN_BACK else composed, confidence=conf)
 
 
 # Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; the confidence
