@@ -19,7 +19,6 @@ swapped; a best unit that states none gives way only to a unit holding as much o
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
@@ -111,8 +110,8 @@ def own_twin(q: Question, c, order: list, shown: list, kinds: list[str], known: 
 
 # Words that open a sentence leaning on the one before it: a connective ("Instead,", "তার বদলে")
 # or a pronoun or demonstrative that points back ("It", "This", "এটি", "সেক্ষেত্রে"). Matched at the
-# quote's start as whole words (the next character is no letter, mark or digit: "It" is not "Items",
-# "তা" not "তাই"), English as written at a sentence's start.
+# quote's start as whole words (`in_word`: "It" is not "Items", "তা" not "তাই"), English as written
+# at a sentence's start.
 LEANING = (
     "Instead", "Otherwise", "Then", "However", "But", "So", "Also", "Still", "Besides", "Therefore",
     "Thus", "Hence", "In that case", "In this case", "If so", "If not", "After that", "Afterwards",
@@ -122,6 +121,13 @@ LEANING = (
     "এ জন্য", "সেজন্য", "এছাড়া", "এ ছাড়া", "এটি", "এটা", "এতে", "এর", "এগুলো", "এসব", "সেটি", "সেটা",
     "সেগুলো", "তা", "তার", "তারা", "তাদের", "তিনি", "ওই", "এই",
 )
+
+
+def in_word(ch: str) -> bool:
+    """Whether `ch` continues a word: an ASCII letter or digit, a Bangla letter, sign or digit
+    (U+0980-U+09FF), or a zero-width joiner. Code-point ranges, not the Unicode database, which
+    differs between the native Python and the browser's (see "Determinism")."""
+    return ch.isascii() and ch.isalnum() or "\u0980" <= ch <= "\u09ff" or ch in "\u200c\u200d"
 
 
 def leans_back(text: str) -> bool:
@@ -134,7 +140,7 @@ def leans_back(text: str) -> bool:
     for word in LEANING:
         if text.startswith(word):
             after = text[len(word):len(word) + 1]
-            if not after or unicodedata.category(after)[0] not in "LMN":
+            if not after or not in_word(after):
                 return True
     return False
 
