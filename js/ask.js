@@ -275,11 +275,19 @@ export function setupAsk({ raglab, t, onLanguage }) {
       while (d < 6 && c < th && c.toFixed(d) === th.toFixed(d)) d += 1;
       return { confidence: num(c, d), threshold: num(th, d) };
     };
+    // Why the answer is withheld ("withheld" in the ask JSON), said in words for each reason; a
+    // reason the page has no words for is said as the low confidence.
+    const why = r.withheld || "low-confidence";
+    const withheldText = (reason, vars) => {
+      const key = `ask.withheld.${reason}`;
+      const text = reason === "low-confidence" ? key : t(key, vars);
+      return text === key ? t("ask.abstained", vars) : text;
+    };
     const answer = r.abstained
-      ? el("div", { id: "answer", class: "answer abstained", tabindex: "-1", dataset: { abstained: "true" } },
+      ? el("div", { id: "answer", class: "answer abstained", tabindex: "-1", dataset: { abstained: "true", withheld: why } },
           el("h2", {}, t("ask.answer")),
           el("p", { id: "answer-text", class: "abstention" },
-            t("ask.abstained", { where, ...belowThreshold(r.confidence, r.config.threshold) })),
+            withheldText(why, { where, ...belowThreshold(r.confidence, r.config.threshold) })),
           r.chunks.length ? el("p", { class: "passages-note" }, t("ask.passages")) : null,
           closest ? el("p", { id: "closest", class: "closest" }, t("ask.closest"), " ",
             el("button", { type: "button", class: "closest-link", lang: langOf(closest.doc),

@@ -154,6 +154,29 @@ def test_an_abstention_names_the_closest_article_and_section_and_opens_it(app_pa
     app_page.click("#article-close")
 
 
+WITHHELD_BY_A_RULE = "How many times a month can I cash out?"  # the help centre counts cash-outs by the day
+
+
+def test_an_answer_withheld_by_a_rule_says_why_not_low_confidence_in_both_languages(app_page):
+    native = native_ask(WITHHELD_BY_A_RULE)
+    assert native["abstained"] and native["withheld"] == "other-period"
+    assert native["confidence"] >= native["config"]["threshold"]  # so "not enough confidence" would be untrue
+    shown = ask_in_ui(app_page, WITHHELD_BY_A_RULE)
+    assert shown["abstained"] and app_page.get_attribute("#answer", "data-withheld") == "other-period"
+    assert "another period than the one you asked" in shown["answer"]
+    assert "enough confidence" not in shown["answer"]
+    assert f"{native['confidence']:.2f}" in shown["answer"]
+    app_page.click("#lang-bn")
+    try:
+        said = app_page.text_content("#answer-text")
+        assert "অন্য সময়ের অঙ্ক" in said and "যথেষ্ট আস্থা" not in said
+    finally:
+        app_page.click("#lang-en")
+    low = ask_in_ui(app_page, UNANSWERABLE)  # below the threshold: the confidence is the reason
+    assert native_ask(UNANSWERABLE)["withheld"] == "low-confidence"
+    assert app_page.get_attribute("#answer", "data-withheld") == "low-confidence" and "enough confidence" in low["answer"]
+
+
 def test_a_banglish_question_says_how_it_was_read_and_answers_as_natively(app_page):
     question = "porpor 3 bar vul pin dile ki hobe?"  # three wrong PINs in a row: what happens?
     shown = ask_in_ui(app_page, question)

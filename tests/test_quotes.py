@@ -55,3 +55,39 @@ def test_the_oracle_rejects_a_piece_of_a_sentence():
     e = doc.text.index("Tk 1,000.", s) + len("Tk 1,000.")
     assert (s, e) in whole_units(doc.id)
     assert (s + 4, e) not in whole_units(doc.id) and (s, e - 9) not in whole_units(doc.id)
+
+
+# --- a quote that leans on the sentence before it ---------------------------------------------
+
+LEANS = "Can someone who learns my PIN use my account on their own phone?"  # "This rule keeps your money safe: …"
+
+
+def test_a_quote_opening_on_this_or_instead_leans_back():
+    from raglab.answer.language import leans_back
+
+    assert leans_back("This rule keeps your money safe.") and leans_back("Instead, visit an agent.")
+    assert leans_back("তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।") and leans_back("সেক্ষেত্রে এজেন্টের কাছে যান।")
+    # Whole words only: "It" is not "Items", "So" not "Some", "তা" not the start of "তাকিয়ে".
+    assert not leans_back("Items you need: your NID.") and not leans_back("Some agents charge more.")
+    assert not leans_back("তাকিয়ে দেখুন।") and not leans_back("শাপলা পে একটি মোবাইল ওয়ালেট।")
+
+
+def test_a_served_quote_that_leans_back_is_shown_with_the_sentence_before():
+    import raglab.answer.answerer as answerer
+
+    pipe = Pipeline(list(docs()), Config())
+    got = ask_json(pipe.ask(LEANS))
+    assert not got["abstained"]
+    first, second = [q["text"] for q in got["quotes"]]
+    assert second.startswith("This rule keeps your money safe") and first.startswith("If you log in on a new phone")
+    assert got["answer"] == first + "\n" + second
+    text = next(d for d in docs() if d.id == got["quotes"][0]["doc"]).text
+    assert not text[got["quotes"][0]["end"]:got["quotes"][1]["start"]].strip()  # the sentence right before it
+    # Shown for the reading: the confidence and the short answers are the one quote's.
+    answerer.LEAN_BACK = False
+    try:
+        alone = ask_json(pipe.ask(LEANS))
+    finally:
+        answerer.LEAN_BACK = True
+    assert [q["text"] for q in alone["quotes"]] == [second]
+    assert (alone["confidence"], alone["short_answers"]) == (got["confidence"], got["short_answers"])

@@ -37,6 +37,9 @@ def ask_json(result: AskResult) -> dict:
         "answer_type": result.answer.answer_type,
         "confidence": result.answer.confidence,
         "abstained": result.answer.abstained,
+        # why, when abstained: "no-passage", "no-match", "other-half", "other-period", "no-value"
+        # or "low-confidence" (`answerer.WITHHELD`); null for an answer
+        "withheld": result.answer.withheld,
         "citations": result.answer.citations,
         "coverage": result.answer.coverage,
         "quotes": [asdict(q) for q in result.answer.quotes],

@@ -27,7 +27,7 @@ from typing import Callable
 from raglab.answer.asking import limit_beside_price
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked, states_each
-from raglab.answer.language import in_own_language, own_twin
+from raglab.answer.language import in_own_language, own_twin, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.short import short_spans
@@ -38,6 +38,7 @@ from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
+LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
 # What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
 # the full-width one.
 QUESTION_MARKS = ("?", "\uff1f")
@@ -405,11 +406,36 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     answer is composed before its confidence is known: the confidence reads what it shows."""
     m = m or model()
     if a is None:
-        return Answer(None, True, [], answer_type=question_type(question))
+        return Answer(None, True, [], answer_type=question_type(question), withheld="no-passage")
     composed = compose(a, docs, m)
     conf = confidence(m, signals_of(a, composed))
     coverage = a.order[0][1].features[COL["coverage"]]
-    if conf < threshold or not speaks_to(a.signals) or names_other_half(a) or counts_another_period(a) \
-            or states_no_value(a, composed):
-        return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype)
-    return replace(composed, confidence=conf)
+    reason = withheld(a, composed, conf, threshold)
+    if reason is not None:
+        return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
+    # A quote opening "Instead," or "It" is shown with the sentence it leans on (once its confidence is known).
+    return replace(with_sentence_before(composed, a.order, docs) if LEAN_BACK else composed, confidence=conf)
+
+
+# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; the confidence
+# is below the threshold; or, at or above it, a rule that withholds whatever the confidence: the
+# chosen unit shares no word with the question, names the other half of a contrast, counts another
+# period, or states no figure for a question asking one.
+WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "no-value")
+
+
+def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> str | None:
+    """Why `decide` abstains (a word of `WITHHELD`), or None when it answers. The confidence is
+    read first: below the threshold it is the reason, true whatever else holds (a rule can misread
+    the question: "ekhon kar kache jabo?" read as asking a count). At or above it, the rule that
+    withholds is named, so that "not enough confidence" is never said of an answer at 0.84 against
+    0.75."""
+    if conf < threshold:
+        return "low-confidence"
+    if not speaks_to(a.signals):
+        return "no-match"
+    if names_other_half(a):
+        return "other-half"
+    if counts_another_period(a):
+        return "other-period"
+    return "no-value" if states_no_value(a, composed) else None

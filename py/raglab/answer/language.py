@@ -19,6 +19,9 @@ swapped; a best unit that states none gives way only to a unit holding as much o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from raglab.answer.candidates import MAX_WORDS, word_count
 from raglab.answer.sentences import COL, Question, lang_of, numbers_of
 from raglab.answer.short import short_spans
 from raglab.text.analyzer import tokens
@@ -103,3 +106,80 @@ def own_twin(q: Question, c, order: list, shown: list, kinds: list[str], known: 
             return None
         return other
     return c
+
+
+# Words that open a sentence leaning on the one before it: a connective ("Instead,", "তার বদলে")
+# or a pronoun or demonstrative that points back ("It", "This", "এটি", "সেক্ষেত্রে"). Matched at the
+# quote's start as whole words (`in_word`: "It" is not "Items", "তা" not "তাই"), English as written
+# at a sentence's start.
+LEANING = (
+    "Instead", "Otherwise", "Then", "However", "But", "So", "Also", "Still", "Besides", "Therefore",
+    "Thus", "Hence", "In that case", "In this case", "If so", "If not", "After that", "Afterwards",
+    "This", "That", "These", "Those", "Such", "It", "Its", "They", "Their", "He", "She", "His", "Her",
+    "তার বদলে", "এর বদলে", "বরং", "তবে", "কিন্তু", "তাহলে", "তারপর", "এরপর", "এর পর", "তখন", "নইলে",
+    "না হলে", "নাহলে", "অন্যথায়", "সেক্ষেত্রে", "সে ক্ষেত্রে", "এক্ষেত্রে", "এ ক্ষেত্রে", "তাই", "এজন্য",
+    "এ জন্য", "সেজন্য", "এছাড়া", "এ ছাড়া", "এটি", "এটা", "এতে", "এর", "এগুলো", "এসব", "সেটি", "সেটা",
+    "সেগুলো", "তা", "তার", "তারা", "তাদের", "তিনি", "ওই", "এই",
+)
+
+
+def in_word(ch: str) -> bool:
+    """Whether `ch` continues a word: an ASCII letter or digit, a Bangla letter, sign or digit
+    (U+0980-U+09FF), or a zero-width joiner. Code-point ranges, not the Unicode database, which
+    differs between the native Python and the browser's (see "Determinism")."""
+    return ch.isascii() and ch.isalnum() or "\u0980" <= ch <= "\u09ff" or ch in "\u200c\u200d"
+
+
+def leans_back(text: str) -> bool:
+    """Whether `text` opens on a word of `LEANING` (a quote that leans on the sentence before it).
+
+    >>> [leans_back(t) for t in ("Instead, visit an agent.", "Items are listed.", "তার বদলে এজেন্টের কাছে যান।", "তাই হবে")]
+    [True, False, True, True]
+    """
+    text = text.lstrip(" \t\"'“‘(*_")
+    for word in LEANING:
+        if text.startswith(word):
+            after = text[len(word):len(word) + 1]
+            if not after or not in_word(after):
+                return True
+    return False
+
+
+def unit_before(c, order: list, docs: dict | None):
+    """The candidate of `order` right before `c` in its section: the unit before it in its
+    paragraph or list, or the last one of the block before (nothing but blank space, a list
+    marker or a table's rule between them: a heading between ends the section); None when
+    that unit is no candidate, or without the article at hand."""
+    doc = docs.get(c.quote.doc) if docs else None
+    if doc is None:
+        return None
+    found = None
+    for _, o in order:
+        if o.quote.doc != c.quote.doc or o.quote.end > c.quote.start or o.unit.kind == "row" or o.items:
+            continue
+        if (c.prev_at is not None and o.quote.start == c.prev_at) or not doc.text[o.quote.end:c.quote.start].strip(BETWEEN):
+            if found is None or o.quote.end > found.quote.end:
+                found = o
+    return found
+
+
+BETWEEN = " \t\r\n0123456789০১২৩৪৫৬৭৮৯.)*+-|"  # what may stand between a sentence and the one before it: space, list markers
+
+
+def with_sentence_before(composed, order: list, docs: dict | None):
+    """`composed` (an `Answer`) with the sentence before its one quote put first, when that quote
+    is the best unit of `order`, a sentence or list item that leans on the one before it
+    (`leans_back`), and the unit before it in its section (`unit_before`) is a candidate that
+    fits in `MAX_WORDS` words with it and does not lean back itself: "তার বদলে …" ("instead …")
+    alone does not say instead of what. Otherwise `composed` itself. Its confidence and short answers are the answer's as
+    composed: the sentence before is shown for the reading, not as an answer."""
+    if composed.abstained or len(composed.quotes) != 1 or not order:
+        return composed
+    best = order[0][1]
+    if best.quote != composed.quotes[0] or best.items or best.unit.kind == "row" or not leans_back(best.quote.text):
+        return composed
+    c = unit_before(best, order, docs)
+    if c is None or leans_back(c.quote.text) or word_count(c.quote.text) + word_count(best.quote.text) > MAX_WORDS:
+        return composed  # a sentence before that leans back too names nothing "It" could stand for
+    cited = [c.quote.chunk] + [x for x in composed.citations if x != c.quote.chunk]
+    return replace(composed, text=c.quote.text + "\n" + best.quote.text, citations=cited, quotes=[c.quote, best.quote])

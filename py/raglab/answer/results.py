@@ -34,3 +34,5 @@ class Answer:
     confidence: float = 0.0  # calibrated probability that the shown answer states the fact
     answer_type: str = "other"
     short_answers: list[ShortAnswer] = field(default_factory=list)
+    # Why an abstention is one (`answerer.WITHHELD`), None for an answer: the page and the CLI say it.
+    withheld: str | None = None

@@ -72,11 +72,39 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
+# Why an answer is withheld, in words, by the ask JSON's "withheld" (`answerer.WITHHELD`); the
+# page says the same (js/i18n.js, "ask.withheld.*").
+WITHHELD_WORDS = {
+    "no-passage": "no passage shares a word with the question",
+    "low-confidence": "no sentence answers the question with enough confidence",
+    "no-match": "the passage closest to the question shares none of its words",
+    "other-half": "the passage closest to the question speaks of the other half of what was asked,"
+                  " (e.g. cash out for cash in)",
+    "other-period": "the passage states a figure for another period than the one asked (e.g. a day for a month)",
+    "no-value": "a figure was asked and the passage closest to the question states none",
+}
+
+
+def withheld_reason(r: dict) -> str:
+    """Why `r` (ask JSON) abstains, in words, with its confidence and the threshold in as many
+    digits as tell them apart ("confidence 0.7499, threshold 0.7500", never "0.75, 0.75")."""
+    why = r.get("withheld") or "low-confidence"
+    words = WITHHELD_WORDS.get(why, WITHHELD_WORDS["low-confidence"])
+    if why == "no-passage":
+        return words
+    conf, th = r["confidence"], r["config"]["threshold"]
+    d = 2
+    while d < 6 and conf < th and f"{conf:.{d}f}" == f"{th:.{d}f}":
+        d += 1
+    return f"{words}; confidence {conf:.{d}f}, threshold {th:.{d}f}"
+
+
 def _print_result(r: dict) -> None:
     if r.get("read_as", r["question"]) != r["question"]:
         print(f"Read as: {terminal_safe(r['read_as'])}")
     if r["abstained"]:
         print("Answer: (abstained) not found in the help centre")
+        print("Why:    " + withheld_reason(r))
     else:
         for short in r["short_answers"]:
             print(f"Short:  {terminal_safe(short['text'])}")

@@ -1,0 +1,78 @@
+"""Why an answer is withheld: the answerer names the reason, the JSON carries it, the CLI and the
+page say it in words (a rule's withholding is never put down to low confidence)."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT, docs
+from raglab.answer.answerer import WITHHELD
+from raglab.cli.main import WITHHELD_WORDS, withheld_reason
+from raglab.pipeline import Config, Pipeline
+from raglab.schema import ask_json
+
+OTHER_PERIOD = "How many times a month can I cash out?"  # the help centre counts cash-outs by the day
+NO_VALUE = "How many billers can I save in the Pay Bill list?"  # it states no number of billers
+ANSWERED = "What is the cash out fee at an agent?"
+
+
+@pytest.fixture(scope="module")
+def served():
+    return Pipeline(list(docs()), Config())
+
+
+def test_an_answer_has_no_reason_and_a_low_confidence_says_so(served):
+    assert ask_json(served.ask(ANSWERED))["withheld"] is None
+    r = ask_json(served.ask("Can I buy train tickets with Shapla Pay?"))
+    assert r["abstained"] and r["withheld"] == "low-confidence" and r["confidence"] < r["config"]["threshold"]
+
+
+def test_a_rule_above_the_threshold_is_named_not_the_confidence(served):
+    r = ask_json(served.ask(OTHER_PERIOD))
+    assert r["abstained"] and r["withheld"] == "other-period"
+    assert r["confidence"] >= r["config"]["threshold"]
+    # At threshold 0 every rule says its own name; the answered set is the same at both thresholds.
+    anywhere = served.with_config(Config(threshold=0.0))
+    assert anywhere.ask(NO_VALUE).answer.withheld == "no-value"
+    assert anywhere.ask(OTHER_PERIOD).answer.withheld == "other-period"
+    assert anywhere.ask(ANSWERED).answer.withheld is None
+
+
+def test_every_abstention_has_a_reason_and_every_answer_none(served):
+    anywhere = served.with_config(Config(threshold=0.0))
+    for q in (OTHER_PERIOD, NO_VALUE, ANSWERED, "ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?", "শাপলা পে তে চাকরির সার্কুলার কোথায় দেখবো?"):
+        for pipe in (served, anywhere):
+            a = pipe.ask(q).answer
+            assert (a.withheld in WITHHELD) if a.abstained else a.withheld is None, (q, a)
+
+
+def test_the_cli_says_why_in_words():
+    r = subprocess.run([sys.executable, "-m", "raglab", "ask", OTHER_PERIOD], capture_output=True, text=True,
+                       cwd=ROOT, encoding="utf-8")
+    assert r.returncode == 0, r.stderr
+    why = next(line for line in r.stdout.splitlines() if line.startswith("Why:"))
+    assert "another period than the one asked" in why and "enough confidence" not in why
+    assert re.search(r"confidence 0\.\d\d, threshold 0\.75", why)
+    r = subprocess.run([sys.executable, "-m", "raglab", "ask", "--json", OTHER_PERIOD], capture_output=True,
+                       text=True, cwd=ROOT, encoding="utf-8")
+    assert json.loads(r.stdout)["withheld"] == "other-period"
+
+
+def test_the_cli_tells_a_confidence_just_below_the_threshold_from_it():
+    r = {"withheld": "low-confidence", "confidence": 0.74996, "config": {"threshold": 0.75}}
+    assert withheld_reason(r).endswith("confidence 0.74996, threshold 0.75000")
+    assert withheld_reason({"withheld": None, "confidence": 0.1, "config": {"threshold": 0.75}}).startswith(
+        WITHHELD_WORDS["low-confidence"])
+
+
+def test_the_cli_and_the_page_have_words_for_every_reason():
+    with open(os.path.join(ROOT, "js", "i18n.js"), encoding="utf-8") as fh:
+        page = fh.read()
+    assert sorted(WITHHELD_WORDS) == sorted(WITHHELD)
+    for reason in WITHHELD:
+        if reason != "low-confidence":  # the page's ask.abstained says it
+            assert page.count(f'"ask.withheld.{reason}":') == 2, reason  # English and Bangla
