@@ -781,8 +781,9 @@ def sync_tree(root: str, files: dict[str, "str | bytes"]) -> int:
             if os.path.join(base, name) not in wanted and not name.endswith(".partial"):
                 with contextlib.suppress(FileNotFoundError):
                     os.remove(os.path.join(base, name))
-        if base != root and not os.listdir(base):
-            with contextlib.suppress(OSError):
+        # Another test worker building the page at the same time may have removed `base` already.
+        with contextlib.suppress(OSError):
+            if base != root and not os.listdir(base):
                 os.rmdir(base)
     return written
 
