@@ -66,6 +66,17 @@ def test_a_misspelt_cue_word_still_types_the_question_and_a_real_word_does_not(p
     assert typed_question("is it fine to send money", pipe.closest) == "is it fine to send money"
 
 
+def test_a_banglish_grammar_word_is_not_read_as_a_question_word(pipe):
+    from raglab.answer.respell import question_type_of
+    # "kono" (any) is one slip from "koto" (how much): read so, "can I add a note?" asked an amount
+    # and a unit quoting a fee was chosen over the one saying a note can be added
+    asked = "send money korar somoy ki kono note likhe dewa jay?"
+    assert typed_question(asked, pipe.closest) == asked
+    assert question_type_of(asked, pipe.closest) == "yesno"
+    # ... while "any charge?" still asks about a fee, as "koto charge" does
+    assert question_type_of("agent er kache cash in korle kono charge kete nibe naki?", pipe.closest) == "amount"
+
+
 def test_the_table_says_where_it_comes_from_and_holds_integers():
     data = json.loads(read_table("known_words.json"))
     assert "wordfreq" in data["about"] and "CC BY-SA" in data["about"].replace("Attribution-ShareAlike", "CC BY-SA")

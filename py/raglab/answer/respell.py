@@ -25,6 +25,7 @@ from typing import Callable
 
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
+from raglab.text.banglish import CUES as BANGLISH_WORDS
 from raglab.text.fuzzy import Fuzzy, distance, left_out
 from raglab.text.known import respellable
 from raglab.text.tables import read_table
@@ -62,7 +63,10 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
     out, last = [], 0
     for m in _WORD.finditer(question):
         word = m.group().lower()
-        if word in cues:
+        # A word of Banglish grammar ("kono": any, "diye", "korle") is a word as typed, not a cue
+        # word's misspelling: "kono taka" read as "koto taka" asked an amount of "can the agent
+        # ask for any money?", and the unit quoting a fee won over the one saying he cannot.
+        if word in cues or word in BANGLISH_WORDS:
             continue
         terms = analyze(word)
         if len(terms) != 1 or terms[0] in STOPWORDS:
