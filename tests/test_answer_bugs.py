@@ -245,3 +245,24 @@ def test_a_count_asked_for_an_amount_comes_from_the_row_stating_that_amount(serv
     got = ask_json(served.ask(q))
     assert got["answer"].startswith("Points: 500"), got["answer"]
     assert [s["text"] for s in got["short_answers"]] == ["500"]
+
+
+def test_an_amount_stated_as_the_case_of_a_percentage_or_as_a_bound_is_no_other_amount():
+    # A percentage holds for every amount, so "Tk 18.50 per Tk 1,000" beside "1.85%" is no other
+    # case than the asked Tk 5,000; "up to Tk 25,000 a day" is a limit, not the case of "5 times";
+    # "Tk 50.00" is Tk 50. Each unit was barred from a typed answer.
+    from raglab.answer.sentences import another_amount
+
+    rate = "The fee for cash out at an agent is 1.85% of the amount, which is Tk 18.50 per Tk 1,000."
+    assert not another_amount("What percentage is the fee to cash out Tk 5,000?", "percent", rate)
+    assert not another_amount("১০,০০০ টাকা ক্যাশ আউটে চার্জ কত শতাংশ?", "percent",
+                              "এজেন্টের কাছে ক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৮৫%, অর্থাৎ প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা।")
+    assert not another_amount("How many times can I cash out Tk 5,000 in a day?", "count",
+                              "You can cash out up to Tk 25,000 a day, at most 5 times.")
+    assert not another_amount("How long will a refund of Tk 500 take?", "duration",
+                              "দিনে ১০,০০০ টাকা পর্যন্ত ফেরত ৩ দিনের মধ্যে আসে।")
+    assert not another_amount("How many reward points do I need to redeem for Tk 50.00?", "count",
+                              "Points: 500 — Wallet balance: Tk 50")
+    # The rate is still another case than the amount asked.
+    assert another_amount("How many reward points do I need to redeem for Tk 50?", "count",
+                          "You can redeem 100 points for Tk 10, which is added to your wallet balance.")

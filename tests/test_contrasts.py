@@ -109,3 +109,17 @@ def test_two_quotes_naming_no_asked_half_are_half_an_answer(served):
     # A figure names the minimum by itself: the smallest of the deposits listed needs no "minimum".
     from raglab.text.contrasts import by_value
     assert by_value()[1] and not by_value()[0]
+
+
+def test_a_negated_or_refused_agreement_is_the_refusing_half():
+    # "didn't agree", "never agreed", "রাজি হয়নি" (the past negated by -নি), "রাজি নন" and "অসম্মত"
+    # (সম্মত inside it named the agreeing half too) are a recipient who refuses; রাজি inside
+    # ইংরাজি (English) names no recipient at all.
+    for q in ("The recipient didn't agree to return the money", "He never agreed to return it, what now?",
+              "The receiver wouldn't agree to give it back", "recipient doesnt agree to return",
+              "Recipient isn't agreeing to return my money", "প্রাপক অসম্মত হলে কী করব?", "প্রাপক রাজি হয়নি, কী করব?",
+              "প্রাপক টাকা ফেরত দিতে রাজি নন", "se taka ferot dite raji hoy nai"):
+        assert asked_halves(q) == ((8, 1),), (q, asked_halves(q))
+    assert asked_halves("ইংরাজি হরফে লিখলে হবে?") == ()
+    assert asked_halves("The agent agreed to return it, when will it come?") == ((8, 0),)
+    assert asked_halves("প্রাপক ফেরত দিতে রাজি হয়েছেন, টাকা কবে পাব?") == ((8, 0),)

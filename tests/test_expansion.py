@@ -261,3 +261,30 @@ def test_words_that_mean_several_things_trigger_none_of_them(question, concept):
     concept (an agent takes money for a cash in; a savings scheme takes a monthly deposit), so
     the table leaves them out."""
     assert concept not in [g.concept for g, _ in matches(question)]
+
+
+@pytest.mark.parametrize("question, concept", [
+    ("Can I top up to my mother's Robi number?", "limit"),
+    ("I sign up to the app, what next?", "limit"),
+    ("I can't log out of the app", "log in"),
+    ("আমার সিম বন্ধ হয়ে গেছে, কী করব?", "blocked account"),
+    ("এজেন্টের দোকান বন্ধ হয়ে গেছে", "blocked account"),
+    ("I want to stop using fingerprint login", "account closure"),
+    ("How do I add a beneficiary abroad for remittance?", "nominee"),
+    ("How do I deposit money into my savings scheme?", "cash in"),
+    ("kisti joma dibo kivabe?", "cash in"),
+])
+def test_customers_words_in_another_sense_trigger_no_concept(question, concept):
+    """"up to" after "top" or "sign", "can't log" out, a SIM or a shop that is "বন্ধ হয়ে গেছে", to
+    stop using a feature, a remittance's beneficiary, money deposited into a savings scheme or a
+    loan's instalment ("kisti joma dibo") are not the concept those words were added for."""
+    assert concept not in [g.concept for g, _ in matches(question)], question
+
+
+@pytest.mark.parametrize("question, concept", [
+    ("আমার অ্যাকাউন্ট বন্ধ হয়ে গেছে কেন?", "blocked account"),
+    ("I can't log into my account", "log in"),
+    ("I want to stop using my account", "account closure"),
+])
+def test_the_narrowed_words_still_name_their_concept(question, concept):
+    assert concept in [g.concept for g, _ in matches(question)], question

@@ -171,17 +171,27 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
     return out
 
 
+# An amount stated as a bound ("up to Tk 25,000", "২৫,০০০ টাকা পর্যন্ত") is a limit, not a case.
+_BOUND = re.compile("(?:up ?to|first|at most|over|above|more than|less than|under|below|maximum|minimum|max|min)[ ]+$")
+_BOUND_AFTER = re.compile("^[ ]*(?:পর্যন্ত|or more|or less|and above|and below)(?:[^a-z\u0980-\u09ff]|$)")
+
+
 def another_amount(question: str, qtype: str, text: str) -> bool:
     """Whether a unit's value goes with another amount than the one a question states while
     asking for another kind of value: "How many reward points do I need to redeem for Tk 50?" is
     not answered by "You can redeem 100 points for Tk 10" (a rate, its case Tk 10), but by the
-    row "500 — Wallet balance: Tk 50". The unit states amounts, none of them the asked one."""
-    if qtype == "amount":
+    row "500 — Wallet balance: Tk 50". The unit states amounts, none of them the asked one (Tk 50.00
+    is Tk 50). A percentage holds for every amount ("1.85%, Tk 18.50 per Tk 1,000" for "Tk 5,000?"),
+    and a bound is a limit ("up to Tk 25,000 a day, at most 5 times" for "how many times Tk 5,000?")."""
+    if qtype in ("amount", "percent"):
         return False
-    asked = frozenset(n for sp in spans_of(question) if sp.type == "amount" for n in numbers(question[sp.start:sp.end]))
-    if not asked:
-        return False
-    own = frozenset(n for sp in spans_of(text) if sp.type == "amount" for n in numbers(text[sp.start:sp.end]))
+    def figures(t: str, bounds: bool) -> frozenset:
+        low = t.lower()
+        return frozenset(re.sub("[.]0+$|([.][0-9]*?)0+$", "\\1", n) for sp in spans_of(t) if sp.type == "amount"
+                         and not (bounds and (_BOUND.search(low[max(0, sp.start - 12):sp.start]) or _BOUND_AFTER.search(low[sp.end:sp.end + 12])))
+                         for n in numbers(t[sp.start:sp.end]))
+    asked = figures(question, False)
+    own = figures(text, True) if asked else frozenset()
     return bool(own) and not own & asked
 
 
