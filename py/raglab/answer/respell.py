@@ -25,7 +25,6 @@ from typing import Callable
 
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
-from raglab.text.banglish import CUES as BANGLA_GRAMMAR
 from raglab.text.fuzzy import Fuzzy, distance, left_out
 from raglab.text.known import respellable
 from raglab.text.tables import read_table
@@ -63,9 +62,7 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
     out, last = [], 0
     for m in _WORD.finditer(question):
         word = m.group().lower()
-        if word in cues or word in BANGLA_GRAMMAR:
-            # A word of Bangla grammar typed in Latin letters is spelt as customers spell it,
-            # no slip: "kono" (any) is not "koto" (how much), "dile" (if given) not "dine" (days).
+        if word in cues:
             continue
         terms = analyze(word)
         if len(terms) != 1 or terms[0] in STOPWORDS:
