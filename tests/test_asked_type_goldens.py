@@ -47,9 +47,11 @@ def test_the_golden_vocabulary_map_counts_entity_as_other():
 
 @pytest.mark.parametrize("question, expected", [
     # "kono" (any) is a word of Bangla grammar spelt as customers spell it, not a slip for
-    # "koto" (how much): a yes/no question, not an amount.
-    ("bkash theke add money korle kono charge kate?", "yesno"),
-    ("statement nite kono fee lagbe?", "yesno"),
+    # "koto" (how much): a yes/no question, not an amount; but "any charge / fee" asks about a
+    # fee, as English "any charge for …" does (answered "free" or with the fee)
+    ("ei app e kono reward ache?", "yesno"),
+    ("bkash theke add money korle kono charge kate?", "amount"),
+    ("statement nite kono fee lagbe?", "amount"),
     # a question closed by "naki", or by "dibo?" with no question word, asks yes or no
     ("ATM e taka tulte pin dite hobe naki", "yesno"),
     ("ekjon lok phone kore pin chaise, dibo?", "yesno"),
