@@ -127,7 +127,7 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     one may hold any word of the question ("what fee applies when using a Bangladeshi card": the
     card's fee row again). A twin in the other language is `language.own_twin`'s to drop."""
     have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
-    marks = missing_half(q.text, have[0])
+    marks = missing_half(q.text, have[0], best.unit.text)
     speaks = marks is not None and any(m in other[0] for m in marks)
     says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
     gap = left_out(q.text, best.halves)
@@ -142,6 +142,21 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
             return True
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
     return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
+
+
+def _most_of_half(q: Question, best: Candidate, passing: list[Candidate]) -> list[Candidate]:
+    """`passing` (units that name the half `best` leaves out, likeliest first) with the ones holding
+    the most idf mass of that half's words first, the likelier first among equals (None alone when
+    empty). A unit passes on any one word of the half, and the likeliest one often holds only its
+    weakest ("করা", do, of "ক্যাশ আউট করার আগে চার্জসহ মোট কত টাকা কাটবে, সেটা কি অ্যাপে দেখা যায়?"),
+    while the unit that answers it holds most of them ("… অ্যাপে চার্জসহ মোট কত টাকা কাটা হবে তা
+    দেখানো হয়")."""
+    if not passing:
+        return [None]
+    marks = missing_half(q.text, best.found | best.in_heading, best.unit.text) or ()
+    mass = [math.fsum([q.weights.get(t, 0.0) for t in marks if t in c.found | c.in_heading]) for c in passing]
+    order = sorted(range(len(passing)), key=lambda i: (-mass[i], i))
+    return [passing[i] for i in order]
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:
@@ -290,7 +305,9 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     pool = [c for (z, c), p in zip(order[1:], probs[1:]) if two and p >= m.second and not c.items
             and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
     for step in (0, 1, 2):
-        second = second or next((c for c in pool if _other_fact(q, best, c, step)), None)
+        if second is None:
+            passing = [c for c in pool if _other_fact(q, best, c, step)]
+            second = (_most_of_half(q, best, passing) if step == 2 else passing[:1] or [None])[0]
     fact = second  # the other fact, read for the values the best unit does not state
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
