@@ -26,7 +26,7 @@ from typing import Callable
 
 from raglab.answer.asking import limit_beside_price
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
-from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked, states_each
+from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each
 from raglab.answer.language import in_own_language, own_twin, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -142,21 +142,6 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
             return True
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
     return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
-
-
-def _most_of_half(q: Question, best: Candidate, passing: list[Candidate]) -> list[Candidate]:
-    """`passing` (units that name the half `best` leaves out, likeliest first) with the ones holding
-    the most idf mass of that half's words first, the likelier first among equals (None alone when
-    empty). A unit passes on any one word of the half, and the likeliest one often holds only its
-    weakest ("করা", do, of "ক্যাশ আউট করার আগে চার্জসহ মোট কত টাকা কাটবে, সেটা কি অ্যাপে দেখা যায়?"),
-    while the unit that answers it holds most of them ("… অ্যাপে চার্জসহ মোট কত টাকা কাটা হবে তা
-    দেখানো হয়")."""
-    if not passing:
-        return [None]
-    marks = missing_half(q.text, best.found | best.in_heading, best.unit.text) or ()
-    mass = [math.fsum([q.weights.get(t, 0.0) for t in marks if t in c.found | c.in_heading]) for c in passing]
-    order = sorted(range(len(passing)), key=lambda i: (-mass[i], i))
-    return [passing[i] for i in order]
 
 
 def _merge(picked: list[Candidate]) -> list[Quote]:
@@ -307,7 +292,9 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     for step in (0, 1, 2):
         if second is None:
             passing = [c for c in pool if _other_fact(q, best, c, step)]
-            second = (_most_of_half(q, best, passing) if step == 2 else passing[:1] or [None])[0]
+            if step == 2:  # of the units naming the half left out, the one holding most of its words
+                passing = most_of_half(q.text, q.weights, best.found | best.in_heading, best.unit.text, passing)
+            second = passing[0] if passing else None
     fact = second  # the other fact, read for the values the best unit does not state
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too

@@ -13,6 +13,7 @@ first one leaves out, and gives a short answer for each.
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
@@ -194,6 +195,18 @@ def missing_half(question: str, have, text: str = "") -> tuple[str, ...] | None:
     if held_right < held_left:
         return gone_right
     return None
+
+
+def most_of_half(question: str, weights: dict, have, text: str, passing: list) -> list:
+    """`passing` (candidates naming the half of a two-fact question that a unit holding the terms
+    `have` with the `text` leaves out, likeliest first) with the ones holding the most idf mass
+    (`weights`) of that half's words (`missing_half`) first, the likelier first among equals. A
+    unit passes on any one word of the half, and the likeliest often holds only its weakest ("করা",
+    do, of "ক্যাশ আউট করার আগে চার্জসহ মোট কত টাকা কাটবে, সেটা কি অ্যাপে দেখা যায়?"), while the
+    unit that answers it holds most of them ("… অ্যাপে চার্জসহ মোট কত টাকা কাটা হবে তা দেখানো হয়")."""
+    marks = missing_half(question, have, text) or ()
+    mass = [math.fsum([weights.get(t, 0.0) for t in marks if t in c.found or t in c.in_heading]) for c in passing]
+    return [passing[i] for i in sorted(range(len(passing)), key=lambda i: (-mass[i], i))]
 
 
 def other_kind(asked, question_numbers: frozenset[str], best: tuple, other: tuple) -> bool:
