@@ -4,7 +4,7 @@ import pytest
 
 from helpers import docs
 from raglab.answer.answerer import answer
-from raglab.answer.facts import asks_two, facets
+from raglab.answer.facts import answered_half, asks_two, facets, missing_half, most_of_half
 from raglab.corpus.articles import parse_article
 from raglab.corpus.chunking import chunk_document
 from raglab.pipeline import Config, Pipeline
@@ -159,6 +159,38 @@ def test_a_story_a_choice_or_one_phrase_is_no_second_fact(question):
 ])
 def test_two_things_asked_after_a_story_are_two_facts(question):
     assert asks_two(question)
+
+
+def test_who_and_how_soon_gets_both_the_person_and_the_days():
+    # The unit stating the days holds "অভিযোগ" of the first half and no word of the second (the
+    # asking "কতদিনে" no unit holds): read by its words, the days' half was the one missing, and
+    # the customer was told how soon but not whom to go to.
+    question = "অভিযোগের সমাধানে খুশি না, এরপর কার কাছে যাবো আর তারা কতদিনে জবাব দেয়?"
+    got = ask_json(Pipeline(list(docs()), Config(threshold=0.0)).ask(question))
+    texts = [q["text"] for q in got["quotes"]]
+    assert len(texts) == 2, texts
+    assert any("১০ কার্যদিবসের মধ্যে" in t for t in texts) and any("জিআরও" in t for t in texts), texts
+    assert [s["text"] for s in got["short_answers"]] == ["১০ কার্যদিবসের মধ্যে"]
+    assert len(" ".join(texts).split()) <= 60
+
+
+def test_the_half_a_value_answers_is_held():
+    q = "What does Shapla Pay take from each sale, and when does that money reach my bank?"
+    settled = "Sales are settled to your bank account on the next working day."
+    assert answered_half(q, settled) == 1
+    assert missing_half(q, {"sale", "bank", "money"}, settled) == ("shapla", "pay", "take", "each")
+    # The same type asked on both sides ("the daily and the monthly limit"): the words decide.
+    assert answered_half("What are the minimum and maximum amounts?", "The minimum is Tk 20.") is None
+
+
+def test_the_unit_holding_most_of_the_missing_half_is_the_second():
+    class Unit:
+        def __init__(self, found):
+            self.found, self.in_heading = frozenset(found), frozenset()
+    q = "What is the minimum, and is the fee shown in the app before I confirm?"
+    weights = {"minimum": 2.0, "fee": 2.0, "shown": 1.0, "app": 1.5, "confirm": 1.5}
+    weak, strong = Unit({"shown"}), Unit({"fee", "shown", "app", "confirm"})
+    assert most_of_half(q, weights, {"minimum"}, "The minimum is Tk 50.", [weak, strong]) == [strong, weak]
 
 
 def test_a_story_question_gets_one_short_answer():

@@ -26,7 +26,7 @@ from typing import Callable
 
 from raglab.answer.asking import limit_beside_price
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
-from raglab.answer.facts import asks_two, missing_half, other_kind, restates, states_asked, states_each
+from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each
 from raglab.answer.language import in_own_language, own_twin, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -127,7 +127,7 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     one may hold any word of the question ("what fee applies when using a Bangladeshi card": the
     card's fee row again). A twin in the other language is `language.own_twin`'s to drop."""
     have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
-    marks = missing_half(q.text, have[0])
+    marks = missing_half(q.text, have[0], best.unit.text)
     speaks = marks is not None and any(m in other[0] for m in marks)
     says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
     gap = left_out(q.text, best.halves)
@@ -290,7 +290,11 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     pool = [c for (z, c), p in zip(order[1:], probs[1:]) if two and p >= m.second and not c.items
             and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
     for step in (0, 1, 2):
-        second = second or next((c for c in pool if _other_fact(q, best, c, step)), None)
+        if second is None:
+            passing = [c for c in pool if _other_fact(q, best, c, step)]
+            if step == 2:  # of the units naming the half left out, the one holding most of its words
+                passing = most_of_half(q.text, q.weights, best.found | best.in_heading, best.unit.text, passing)
+            second = passing[0] if passing else None
     fact = second  # the other fact, read for the values the best unit does not state
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too

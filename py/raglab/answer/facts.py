@@ -13,6 +13,7 @@ first one leaves out, and gives a short answer for each.
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
@@ -100,6 +101,46 @@ def asks_two(question: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=4096)
+def _parts(question: str) -> tuple[str, str]:
+    """The asking sentences' text before the last joining word of two asked things (`_joins`), and
+    after it; ("", "") when nothing joins two things asked."""
+    joins = _joins(question)
+    if not joins:
+        return "", ""
+    start, end = joins[-1]
+    asking = asking_sentences(question)
+    before = " ".join(question[at:min(at + len(t), start)] for at, t in asking if at < start)
+    after = " ".join(question[max(at, end):at + len(t)] for at, t in asking if at + len(t) > end)
+    return before, after
+
+
+def answered_half(question: str, text: str) -> int | None:
+    """Which half of a two-fact question a unit's `text` answers by its value: 0 (the part before
+    the joining word) or 1, when the halves ask for different types of value and the unit states
+    one of that half's type (`states_asked`) and none of the other's; None otherwise. The words do
+    not tell: "what does Shapla Pay take from each sale, and … when does that money reach my
+    bank?" is answered by "Sales are settled … on the next working day", which holds "sale" of the
+    first half and a time, the second half's answer; "how long" asks, and no unit holds "long".
+
+    >>> answered_half("What is the fee, and how long does it take?", "It takes up to 3 days.")
+    1
+    >>> answered_half("What are the minimum and maximum amounts?", "The minimum is Tk 20.") is None
+    True
+    """
+    before, after = _parts(question)
+    if not before.strip() or not after.strip():
+        return None
+    kinds = (question_type(before), question_type(after))
+    if kinds[0] == kinds[1]:
+        return None
+    numbers = numbers_of(question)
+    said = [bool(accepts(k)) and states_asked((k,), numbers, text) for k in kinds]
+    if said[0] == said[1]:
+        return None
+    return 0 if said[0] else 1
+
+
 @functools.lru_cache(maxsize=4096)  # asked once per candidate of a two-fact question
 def facets(question: str) -> tuple[tuple, tuple]:
     """The terms only the part before the last joining word of two asked things (`_joins`) has,
@@ -111,20 +152,14 @@ def facets(question: str) -> tuple[tuple, tuple]:
     >>> facets("Want to top up from my Visa card. What's the fee, and how much can I load per day?")[0]
     ('fee',)
     """
-    joins = _joins(question)
-    if not joins:
-        return (), ()
-    start, end = joins[-1]
-    asking = asking_sentences(question)
-    before = " ".join(question[at:min(at + len(t), start)] for at, t in asking if at < start)
-    after = " ".join(question[max(at, end):at + len(t)] for at, t in asking if at + len(t) > end)
+    before, after = _parts(question)
     left, right = analyze(before), analyze(after)
     only_left = tuple(dict.fromkeys(t for t in left if t not in right))
     only_right = tuple(dict.fromkeys(t for t in right if t not in left))
     return only_left, only_right
 
 
-def missing_half(question: str, have) -> tuple[str, ...] | None:
+def missing_half(question: str, have, text: str = "") -> tuple[str, ...] | None:
     """The words of the half of a two-fact question that a unit holding the terms `have` (its
     own and its heading's) leaves out, any of which a second unit must hold; None when it holds
     both halves or neither.
@@ -142,6 +177,10 @@ def missing_half(question: str, have) -> tuple[str, ...] | None:
     ('much', 'borrow')
     """
     left, right = facets(question)
+    half = answered_half(question, text) if text else None
+    gone = () if half is None else tuple(t for t in (right if half == 0 else left) if t not in have)
+    if gone:  # its value answers one half: the other is missing, by its words the unit lacks
+        return gone
     marks = [t for t in (left[-1:] + right[:1]) if t not in have]
     if len(marks) == 1:
         return (marks[0],)
@@ -156,6 +195,18 @@ def missing_half(question: str, have) -> tuple[str, ...] | None:
     if held_right < held_left:
         return gone_right
     return None
+
+
+def most_of_half(question: str, weights: dict, have, text: str, passing: list) -> list:
+    """`passing` (candidates naming the half of a two-fact question that a unit holding the terms
+    `have` with the `text` leaves out, likeliest first) with the ones holding the most idf mass
+    (`weights`) of that half's words (`missing_half`) first, the likelier first among equals. A
+    unit passes on any one word of the half, and the likeliest often holds only its weakest ("করা",
+    do, of "ক্যাশ আউট করার আগে চার্জসহ মোট কত টাকা কাটবে, সেটা কি অ্যাপে দেখা যায়?"), while the
+    unit that answers it holds most of them ("… অ্যাপে চার্জসহ মোট কত টাকা কাটা হবে তা দেখানো হয়")."""
+    marks = missing_half(question, have, text) or ()
+    mass = [math.fsum([weights.get(t, 0.0) for t in marks if t in c.found or t in c.in_heading]) for c in passing]
+    return [passing[i] for i in sorted(range(len(passing)), key=lambda i: (-mass[i], i))]
 
 
 def other_kind(asked, question_numbers: frozenset[str], best: tuple, other: tuple) -> bool:
