@@ -77,6 +77,19 @@ def test_a_banglish_grammar_word_is_not_read_as_a_question_word(pipe):
     assert question_type_of("agent er kache cash in korle kono charge kete nibe naki?", pipe.closest) == "amount"
 
 
+@pytest.mark.parametrize("asked, kind", [
+    # question words the cue table lacked and a respelling into a neighbour cue word had typed:
+    # kept as typed, they must type the question themselves
+    ("cash out korte koyti step lage?", "count"),  # "koyti" (how many), once read as "koyta"
+    ("kemon kore pin change korbo?", "procedure"),  # "kemon kore" (how), once "kemone kore"
+    ("vul number e recharge kore felsi, shapla pay ki taka ferot dite parbe?", "yesno"),  # "ki ... parbe", once "parbo"
+])
+def test_a_banglish_question_word_kept_as_typed_still_types_the_question(pipe, asked, kind):
+    from raglab.answer.respell import question_type_of
+    assert typed_question(asked, pipe.closest) == asked
+    assert question_type_of(asked, pipe.closest) == kind
+
+
 def test_the_table_says_where_it_comes_from_and_holds_integers():
     data = json.loads(read_table("known_words.json"))
     assert "wordfreq" in data["about"] and "CC BY-SA" in data["about"].replace("Attribution-ShareAlike", "CC BY-SA")
