@@ -77,6 +77,17 @@ def test_a_banglish_grammar_word_is_not_read_as_a_question_word(pipe):
     assert question_type_of("agent er kache cash in korle kono charge kete nibe naki?", pipe.closest) == "amount"
 
 
+def test_a_word_spelt_like_banglish_grammar_in_an_english_question_is_still_a_slip(pipe):
+    from raglab.answer.respell import question_type_of
+    # "hoy" and "hoi" are Banglish grammar ("is", "happens"), but an English question holds one
+    # such word at most: there it is "how" mistyped, as before Banglish grammar words were kept
+    assert typed_question("hoy do i reset my pin?", pipe.closest) == "how do i reset my pin?"
+    assert question_type_of("hoy do i reset my pin?", pipe.closest) == "procedure"
+    assert question_type_of("hoi many times can i enter a wrong pin?", pipe.closest) == "count"
+    # ... while in a Banglish question it stays as typed ("koy digit er hoy?": how many digits is it?)
+    assert typed_question("shapla pay er pin koy digit er hoy?", pipe.closest) == "shapla pay er pin koy digit er hoy?"
+
+
 @pytest.mark.parametrize("asked, kind", [
     # question words the cue table lacked and a respelling into a neighbour cue word had typed:
     # kept as typed, they must type the question themselves
