@@ -25,7 +25,8 @@ from typing import Callable
 
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
-from raglab.text.banglish import CUES as BANGLISH_WORDS, is_banglish
+from raglab.text.banglish import CUES as BANGLISH_WORDS
+from raglab.text.banglish import is_banglish
 from raglab.text.fuzzy import Fuzzy, distance, left_out
 from raglab.text.known import respellable
 from raglab.text.tables import read_table
