@@ -73,6 +73,8 @@ def test_the_cli_and_the_page_have_words_for_every_reason():
     with open(os.path.join(ROOT, "js", "i18n.js"), encoding="utf-8") as fh:
         page = fh.read()
     assert sorted(WITHHELD_WORDS) == sorted(WITHHELD)
+    for reason, words in WITHHELD_WORDS.items():  # one clause each, put after "Why:" and before "; confidence"
+        assert not re.search(r"[,;] *\(|  |[,;.]$", words), (reason, words)
     for reason in WITHHELD:
         if reason != "low-confidence":  # the page's ask.abstained says it
             assert page.count(f'"ask.withheld.{reason}":') == 2, reason  # English and Bangla

@@ -26,6 +26,7 @@ from typing import Callable
 from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
 from raglab.text.banglish import CUES as BANGLISH_WORDS
+from raglab.text.banglish import is_banglish
 from raglab.text.fuzzy import Fuzzy, distance, left_out
 from raglab.text.known import respellable
 from raglab.text.tables import read_table
@@ -60,13 +61,16 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
     if closest is None:
         return question
     cues = cue_words()
+    # In a Banglish question (`banglish.is_banglish`) a word of Banglish grammar ("kono": any,
+    # "diye", "korle") is a word as typed, not a cue word's misspelling: "kono taka" read as "koto
+    # taka" asked an amount of "can the agent ask for any money?", and the unit quoting a fee won
+    # over the one saying he cannot. In an English question the one such word is a slip like any
+    # other: "hoy do i reset my pin?" asks how.
+    grammar = BANGLISH_WORDS if is_banglish(question) else frozenset()
     out, last = [], 0
     for m in _WORD.finditer(question):
         word = m.group().lower()
-        # A word of Banglish grammar ("kono": any, "diye", "korle") is a word as typed, not a cue
-        # word's misspelling: "kono taka" read as "koto taka" asked an amount of "can the agent
-        # ask for any money?", and the unit quoting a fee won over the one saying he cannot.
-        if word in cues or word in BANGLISH_WORDS:
+        if word in cues or word in grammar:
             continue
         terms = analyze(word)
         if len(terms) != 1 or terms[0] in STOPWORDS:

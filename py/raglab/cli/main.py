@@ -78,7 +78,7 @@ WITHHELD_WORDS = {
     "no-passage": "no passage shares a word with the question",
     "low-confidence": "no sentence answers the question with enough confidence",
     "no-match": "the passage closest to the question shares none of its words",
-    "other-half": "the passage closest to the question speaks of the other half of what was asked,"
+    "other-half": "the passage closest to the question speaks of the other half of what was asked"
                   " (e.g. cash out for cash in)",
     "other-period": "the passage states a figure for another period than the one asked (e.g. a day for a month)",
     "no-value": "a figure was asked and the passage closest to the question states none",
