@@ -38,13 +38,35 @@ _CUE_WORD = re.compile("[a-z]{3,}|[\u0980-\u09ff]{2,}")
 _WORD = re.compile("[A-Za-z]+|[\u0980-\u09ff]+")
 
 
+def _without_lookarounds(cue: str) -> str:
+    """A cue pattern without its lookaround groups: a word that only keeps a cue from matching
+    ("(?! ki (?:hobe|hoy) )", "what happens") is no cue word, and "hoy do i …" asks how."""
+    out, i = [], 0
+    while i < len(cue):
+        if cue.startswith(("(?!", "(?<!", "(?=", "(?<="), i):
+            depth = 0
+            while i < len(cue):
+                if cue[i] == "\\":
+                    i += 2
+                    continue
+                depth += {"(": 1, ")": -1}.get(cue[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            out.append(" ")
+            continue
+        out.append(cue[i])
+        i += 1
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=1)
 def cue_words() -> Fuzzy:
     """The words the answer-type cues are written with (`data/answer_types.json`)."""
     data = json.loads(read_table("answer_types.json"))
     vocabulary = set()
     for row in data["question_cues"]:
-        cue = re.sub("\\{[A-Z]+\\}", " ", row["cue"])
+        cue = re.sub("\\{[A-Z]+\\}", " ", _without_lookarounds(row["cue"]))
         vocabulary.update(_CUE_WORD.findall(cue))
         vocabulary.update(_CUE_WORD.findall(cue.replace(" ?", "")))
     return Fuzzy(sorted(vocabulary))
