@@ -31,7 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fit_answerer import FOLDS, MODEL, fold_fits, labelled, risk_figures, served_answers, sets  # noqa: E402
-from fitting import fit_logistic  # noqa: E402
+from fitting import fit_logistic, pav  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.evaluation.stats import RISK_BUDGET, THRESHOLDS  # noqa: E402
@@ -41,20 +41,6 @@ from raglab.text.analyzer import memo  # noqa: E402
 
 def aurc(outcomes, conf) -> float:
     return round(Curve([c if o[1] else None for o, c in zip(outcomes, conf)], [0 if o[2] else 1 for o in outcomes]).aurc(), 3)
-
-
-def pav(xs: list[float], ys: list[int]) -> list[tuple[float, float]]:
-    """Isotonic (non-decreasing) fit of ys on xs by pool-adjacent-violators: (upper x, value) steps."""
-    pts = sorted(zip(xs, ys))
-    blocks: list[list[float]] = []  # [sum y, n, last x]
-    for x, y in pts:
-        blocks.append([float(y), 1.0, x])
-        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
-            s, n, last = blocks.pop()
-            blocks[-1][0] += s
-            blocks[-1][1] += n
-            blocks[-1][2] = last
-    return [(b[2], (b[0] + 1.0) / (b[1] + 2.0)) for b in blocks]  # a Laplace prior: no block is sure
 
 
 def step_value(steps, x: float) -> float:

@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fitting import fit_logistic  # noqa: E402
+from fitting import fit_logistic, pav  # noqa: E402
 from later_answers import CACHE, round_of  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
@@ -122,19 +122,6 @@ class Trial:
             p = logistic(dot(w, self.x(r)))
             out.append(step(steps, p) if steps else p)
         return out
-
-
-def pav(xs, ys):
-    """Isotonic steps (upper x, rate) of ys on xs, with a Laplace prior on each block."""
-    blocks = []
-    for x, y in sorted(zip(xs, ys)):
-        blocks.append([float(y), 1.0, x])
-        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
-            s, n, last = blocks.pop()
-            blocks[-1][0] += s
-            blocks[-1][1] += n
-            blocks[-1][2] = last
-    return [(b[2], (b[0] + 1.0) / (b[1] + 2.0)) for b in blocks]
 
 
 def step(steps, x):

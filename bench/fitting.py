@@ -185,3 +185,17 @@ def write_table(name: str, record: dict) -> str:
         json.dump(record, fh, ensure_ascii=False, indent=2, sort_keys=True)
         fh.write("\n")
     return path
+
+
+def pav(xs: list[float], ys: list[int]) -> list[tuple[float, float]]:
+    """Isotonic (non-decreasing) fit of ys on xs by pool-adjacent-violators: (upper x, value) steps."""
+    pts = sorted(zip(xs, ys))
+    blocks: list[list[float]] = []  # [sum y, n, last x]
+    for x, y in pts:
+        blocks.append([float(y), 1.0, x])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
+            s, n, last = blocks.pop()
+            blocks[-1][0] += s
+            blocks[-1][1] += n
+            blocks[-1][2] = last
+    return [(b[2], (b[0] + 1.0) / (b[1] + 2.0)) for b in blocks]  # a Laplace prior: no block is sure
