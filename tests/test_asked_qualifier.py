@@ -29,6 +29,10 @@ def served():
     ("What is the interest rate on a business loan?", "9%"),
     # The partner ATM's 1.95% was shown at 0.83.
     ("What is the cash out fee at an ATM of a bank that is not one of Shapla Pay's partners?", "1.95%"),
+    # Shapla Sanchay's 7% was shown at 0.89 as another wallet's savings rate.
+    ("What is the interest rate on bKash savings?", "7%"),
+    ("বিকাশে সঞ্চয়ের মুনাফা কত?", "৭%"),
+    ("nagad e cash out charge koto?", "1.85%"),
 ])
 def test_a_qualifier_the_help_centre_never_states_gets_no_answer(served, question, neighbour):
     # Whatever the confidence, the neighbour's figure is never the answer; at the served threshold
@@ -107,3 +111,12 @@ def test_the_table_rejects_an_unsaid_half_that_is_not_one():
 def test_a_qualifier_in_passing_keeps_the_answer(served, question, answer):
     _, _, shown_answer = shown(served, question)
     assert answer in shown_answer, shown_answer
+
+
+def test_another_wallet_named_beside_shapla_pay_is_no_qualifier(served):
+    # A question naming both ("from my Shapla Pay wallet to a bKash account") asks about Shapla Pay:
+    # no half is asked, so nothing is withheld for it.
+    assert not asked_halves("Can I move money from my Shapla Pay wallet straight to a bKash account?")
+    assert asked_halves("What is the interest rate on bKash savings?")
+    abstained, _, answer = shown(served, "What is the interest rate on Shapla Sanchay savings?")
+    assert not abstained and "7%" in answer, answer
