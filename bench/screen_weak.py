@@ -134,6 +134,12 @@ class Screen:
             cells.append(f"{r3:.3f}{'' if lo3 <= r3 <= hi3 else '*'} / {rr:.3f}{'' if lor <= rr <= hir else '*'}")
         return " | ".join(cells), ours
 
+    def header(self) -> str:
+        """The table's two header lines: a column per set, their mean, and one per slice."""
+        return ("| candidate | value | " + " | ".join(f"{s.name} MRR@10" for s in self.sets) + " | mean | "
+                + " | ".join(f"{n} r@3 / MRR" for n in SLICES) + " |\n"
+                + "|---|---:|" + "---:|" * (len(self.sets) + 1) + "---:|" * len(SLICES))
+
     def moved(self, ours: list[tuple[float, float]]) -> str:
         out = []
         for (q, *_rest), before, after in zip(self.ours.items, self.base["ours"], ours):
@@ -358,9 +364,7 @@ def main() -> None:
     screen = Screen(sets)
     r = sets[0].r
     print(f"{args.chunker} chunks; weight {r.weight}, margin {r.margin}, place weight {r.place_weight}\n")
-    print("| candidate | value | " + " | ".join(f"{s.name} MRR@10" for s in sets) + " | mean | "
-          + " | ".join(f"{n} r@3 / MRR" for n in SLICES) + " |")
-    print("|---|---:|" + "---:|" * (len(sets) + 1) + "---:|" * len(SLICES))
+    print(screen.header())
     for name in args.only or CANDIDATES:
         make, label, grid = CANDIDATES[name]
         for value in grid:

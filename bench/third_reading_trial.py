@@ -232,9 +232,7 @@ def main() -> None:
                       for name, member in SLICES.items()}
     screen.ci = {name: tuple(bounds([screen.base["ours"][n][k] for n in idx]) for k in (1, 0))
                  for name, idx in screen.members.items()}
-    print("| candidate | value | " + " | ".join(f"{s.name} MRR@10" for s in sets) + " | mean | "
-          + " | ".join(f"{n} r@3 / MRR" for n in SLICES) + " |")
-    print("|---|---:|" + "---:|" * (len(sets) + 1) + "---:|" * len(SLICES))
+    print(screen.header())
     for name in args.only or CANDIDATES:
         make, label, grid = CANDIDATES[name]
         for value in grid:
