@@ -69,8 +69,14 @@ def parse_unsaid(data: dict) -> tuple[tuple[int, re.Pattern | None, re.Pattern |
 
 
 @functools.lru_cache(maxsize=1)
+def _table() -> dict:
+    """`data/contrasts.json`, read once for its pairs, their unsaid halves and by_value marks."""
+    return json.loads(read_table("contrasts.json"))
+
+
+@functools.lru_cache(maxsize=1)
 def unsaid_halves() -> tuple[tuple[int, re.Pattern | None, re.Pattern | None] | None, ...]:
-    return parse_unsaid(json.loads(read_table("contrasts.json")))
+    return parse_unsaid(_table())
 
 
 def _unsaid(scoped: tuple[int, re.Pattern | None, re.Pattern | None] | None, text: str, heading: str) -> int | None:
@@ -89,14 +95,14 @@ def _unsaid(scoped: tuple[int, re.Pattern | None, re.Pattern | None] | None, tex
 
 @functools.lru_cache(maxsize=1)
 def contrast_pairs() -> tuple[tuple[re.Pattern, re.Pattern], ...]:
-    return parse_contrasts(json.loads(read_table("contrasts.json")))
+    return parse_contrasts(_table())
 
 
 @functools.lru_cache(maxsize=1)
 def by_value() -> tuple[bool, ...]:
     """Per pair: whether a figure answers a half without naming it ("Tk 500, 1,000 or 2,000" states
     the minimum deposit), the rows marked "by_value" in `data/contrasts.json`."""
-    return tuple(bool(row.get("by_value")) for row in json.loads(read_table("contrasts.json")).get("pairs", ()))
+    return tuple(bool(row.get("by_value")) for row in _table().get("pairs", ()))
 
 
 @functools.lru_cache(maxsize=50_000)
