@@ -191,6 +191,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     lived = [i for i, sp in enumerate(spans) if life and sp.type == "time" and of_life(text, spans, i) == life]
     keyed = []
     ends = _sentence_ends(text)
+    anchored = [(a, b, _sentence_of(ends, a)) for a, b in anchors]  # each question word with its sentence
     for i, (stype, s, e) in enumerate(spans):
         if stype not in wanted:
             continue
@@ -212,7 +213,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # ("… metabolism.[27] Krebs was …"), and a word of the next sentence is no nearer for it.
         # A span in a sentence without any question word comes after every span in one that has one.
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in anchors), default=0)
-        same = [(a, b) for a, b in anchors if _sentence_of(ends, a) == _sentence_of(ends, s)]
+        here = _sentence_of(ends, s)
+        same = [(a, b) for a, b, at in anchored if at == here]
         distance = min((abs(a - s) if a >= e else abs(s - b) for a, b in same), default=_OTHER_SENTENCE + distance)
         # "How many moons …": the count of the thing asked about ("14 known moons", "196 million people").
         stop = sentence_end(text, e)
