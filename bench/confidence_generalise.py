@@ -31,7 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fit_answerer import FOLDS, MODEL, fold_fits, labelled, risk_figures, served_answers, sets  # noqa: E402
-from fitting import fit_logistic, pav  # noqa: E402
+from fitting import fit_logistic, pav, step_value  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.evaluation.stats import RISK_BUDGET, THRESHOLDS  # noqa: E402
@@ -41,13 +41,6 @@ from raglab.text.analyzer import memo  # noqa: E402
 
 def aurc(outcomes, conf) -> float:
     return round(Curve([c if o[1] else None for o, c in zip(outcomes, conf)], [0 if o[2] else 1 for o in outcomes]).aurc(), 3)
-
-
-def step_value(steps, x: float) -> float:
-    for upper, v in steps:
-        if x <= upper:
-            return v
-    return steps[-1][1]
 
 
 def columns(names):

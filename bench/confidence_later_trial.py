@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fitting import fit_logistic, pav  # noqa: E402
+from fitting import fit_logistic, pav, step_value  # noqa: E402
 from later_answers import CACHE, round_of  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
@@ -120,15 +120,8 @@ class Trial:
                 out.append(0.0)
                 continue
             p = logistic(dot(w, self.x(r)))
-            out.append(step(steps, p) if steps else p)
+            out.append(step_value(steps, p) if steps else p)
         return out
-
-
-def step(steps, x):
-    for upper, v in steps:
-        if x <= upper:
-            return v
-    return steps[-1][1]
 
 
 def oof_scores(trial, recs, groups, external):
@@ -151,7 +144,7 @@ def fitted(trial, train, groups, external, train_in=None):
         conf = oof_scores(trial, train, groups, external)
         keep = [(c, 1 if r["right"] else 0) for c, r in zip(conf, train) if r["signals"] is not None]
         steps = pav([c for c, _ in keep], [y for _, y in keep])
-        t = choose([outcome(r) for r in train], [step(steps, c) for c in conf], trial.z)
+        t = choose([outcome(r) for r in train], [step_value(steps, c) for c in conf], trial.z)
     elif trial.by_round:
         conf = oof_scores(trial, train, [round_of(r["id"]) for r in train], external)
         t = choose([outcome(r) for r in train], conf, trial.z)

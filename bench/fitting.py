@@ -199,3 +199,11 @@ def pav(xs: list[float], ys: list[int]) -> list[tuple[float, float]]:
             blocks[-1][1] += n
             blocks[-1][2] = last
     return [(b[2], (b[0] + 1.0) / (b[1] + 2.0)) for b in blocks]  # a Laplace prior: no block is sure
+
+
+def step_value(steps, x: float) -> float:
+    """The value of the `pav` step `x` falls in (the last step's beyond them)."""
+    for upper, v in steps:
+        if x <= upper:
+            return v
+    return steps[-1][1]
