@@ -4,7 +4,7 @@ relative word that opens its clause."""
 
 import pytest
 
-from helpers import docs
+from helpers import docs, shown
 from raglab.answer.asking import illustrates_in, lower_for_upper, places
 from raglab.answer.sentences import COL
 from raglab.pipeline import Config, Pipeline
@@ -180,3 +180,30 @@ def test_a_price_question_answered_without_any_price_is_withheld(served):
     # while the price question is withheld even then: the rule, not the confidence, holds it back
     price = anyway.ask("How much does the operator charge to replace a lost SIM?").answer
     assert price.abstained and price.withheld == "no-value"
+
+
+# --- a sixth reading: thirty more new users' questions -----------------------------------------
+
+
+def test_a_misspelt_maximum_asks_for_the_upper_end_of_a_range(served):
+    # "maximim" is one slip from "maximum", and the answer type already read it so; the end of the
+    # range was still read from the question as typed, so the bold answer was the minimum, Tk 20,
+    # at 0.86, beside "The minimum recharge is Tk 20 and the maximum is Tk 1,000 per recharge."
+    abstained, short, answer = shown(served, "whats the maximim i can recharge in one go")
+    assert len(short) == 1 and short[0].startswith("Tk 1,000") and "maximum is Tk 1,000" in answer
+    # the question as the features read it, its cue words put right; its terms stay as typed
+    hits = served.search("whats the minimun i can recharge")
+    a = served.assess("whats the minimun i can recharge", [served.chunks[h.index] for h in hits])
+    assert "minimum" in a.q.text and "minimun" not in a.q.text
+
+
+def test_a_cue_word_with_another_ending_is_no_misspelling_of_it(served):
+    # Read with its cue words put right, "a week late" became "a weeks late" and "সপ্তাহে" (in a
+    # week) "সপ্তাহ": the same word, but the period rules read neither, and a week's maximum (which
+    # the help centre does not state) was answered with the daily limit.
+    from raglab.answer.respell import typed_question
+
+    for question in ("If I pay back my nano loan a week late, how much is the late fee?",
+                     "সেন্ড মানিতে এক সপ্তাহে সর্বোচ্চ কত টাকা পাঠানো যায়?"):
+        assert typed_question(question, served.closest) == question
+    assert typed_question("minimun age?", served.closest) == "minimum age?"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Callable
 
 from raglab.answer.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
-from raglab.answer.respell import question_type_of, respell
+from raglab.answer.respell import question_type_of, respell, typed_question
 from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
@@ -104,17 +104,20 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     weights = {t: idf(t) for t in question_terms if t not in ASKING}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
-    qtype = question_type_of(question, closest)  # misspelt cue words read right ("বয়শ": an age)
+    # The question with its misspelt cue words read right ("বয়শ": an age, "maximim": the upper
+    # end of a range), for every reading of what it asks; its own words are what the terms hold.
+    typed = typed_question(question, closest)
+    qtype = question_type_of(question, closest)
     # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
     # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
     asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
-                    question, unmatched,
-                    echo_types(question, qtype), lang_of(reading or question), tuple(question_types(question)),
-                    asks_limit(question), periods_of(question), upper=asks_more(question, qtype), need=asks_need(question),
+                    typed, unmatched,
+                    echo_types(typed, qtype), lang_of(reading or question), tuple(question_types(typed)),
+                    asks_limit(typed), periods_of(typed), upper=asks_more(typed, qtype), need=asks_need(typed),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
-                    contrast=asked_halves(question),
+                    contrast=asked_halves(typed),
                     asked=frozenset(t for t in asking if t in weights), amounts=frozenset(number_values(question)))
 
 

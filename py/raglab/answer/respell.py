@@ -107,8 +107,9 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
             cue = _cue_for(word, read, near)
         else:  # the index knows nothing near: the nearest cue word, one slip away at most
             cue = near[0][0] if near[0][1] <= 1.0 else None
-        # a common word is no cue word's misspelling (`text.known.respellable`)
-        if cue and respellable(terms[0], (analyze(cue) or [cue])[0], distance(word, cue)):
+        # a common word is no cue word's misspelling (`text.known.respellable`), nor is the cue
+        # word with another ending ("week", "সপ্তাহে"): read as "weeks", it named no period
+        if cue and analyze(cue) != terms and respellable(terms[0], (analyze(cue) or [cue])[0], distance(word, cue)):
             out.append(question[last:m.start()] + cue)
             last = m.end()
     return "".join(out) + question[last:] if out else question
