@@ -22,7 +22,8 @@ Candidates (none needs a word of the question written into a table):
   the coverage with ``scaled`` (a BM25 side that matched little pulls little).
 - ``own-reading``: the encoder also reads the question followed by its own language's expansion
   phrases (a third encoder input), mixed at share a into the question's own language's cosines;
-  with ``gated``, only for a question whose coverage is below 0.5; with ``used``, only the phrases
+  with ``gated``, only for a question whose coverage is below 0.5 (``disagree``: only when BM25's best
+  chunk is not among the centred cosine's first ten); with ``used``, only the phrases
   whose every term the searched corpus holds. ``own-replace``: that reading in place of the question
   as typed (two encoder inputs, as served). ``both-reading``: the translated reading written with
   the phrases of both languages, the own language's chunks reading it at share a.
@@ -51,7 +52,7 @@ sys.path.insert(0, HERE)
 
 from fit_fusion import default_sets  # noqa: E402
 from raglab.corpus.chunking import index_text  # noqa: E402
-from raglab.retrieval.bilingual import BilingualRetriever, bridged  # noqa: E402
+from raglab.retrieval.bilingual import BilingualRetriever, bridged, centred  # noqa: E402
 from raglab.retrieval.expansion import expand  # noqa: E402
 from raglab.retrieval.lexical import alternatives, weighted_terms  # noqa: E402
 from raglab.retrieval.ranking import top_n  # noqa: E402
@@ -159,6 +160,15 @@ def own_phrases(s: Set, query, used: bool) -> list[str]:
     return [p for p in own if all(s.r.bm25.df.get(t) for t in analyze(p))] if used else own
 
 
+def disagree(s: Set, cos: dict[int, float], lex: dict[int, float], depth: int = 10) -> bool:
+    """Whether the two sides disagree: BM25's best chunk is not among the first `depth` by the
+    centred cosine (the story pulled the encoder off, or BM25 met only the story's words)."""
+    if not lex:
+        return False
+    best = top_n(lex, 1)[0].index
+    return best not in {h.index for h in top_n(centred(cos, s.r.langs), depth)}
+
+
 def own_reading(values):
     a, gated, used = values
     if not a:
@@ -166,7 +176,8 @@ def own_reading(values):
 
     def adjust(s, query, cos, lex):
         own = own_phrases(s, query, used)
-        if not own or (gated and per_query(s, query, lex) >= 0.5):
+        if not own or (gated == "disagree" and not disagree(s, cos, lex)) \
+                or (gated is True and per_query(s, query, lex) >= 0.5):
             return cos
         extra = s.text_cosines(reading(query.text + " " + " ".join(own)))
         return {i: (1 - a) * c + a * extra[i] if s.r.langs[i] == query.lang else c for i, c in cos.items()}
@@ -314,7 +325,8 @@ CANDIDATES = {
                                                      (0.1, True), (0.2, True), (0.3, True), (0.5, True)]),
     "own-reading": (own_reading, "(a, gated, used)", [(0, False, False), (0.25, False, False), (0.5, False, False),
                                                      (0.25, True, False), (0.5, True, False), (0.5, False, True),
-                                                     (0.75, False, True)]),
+                                                     (0.75, False, True), (0.5, "disagree", False),
+                                                     (0.75, "disagree", False), (1.0, "disagree", False)]),
     "own-replace": (own_replace, "used", [None, False, True]),
     "both-reading": (both_reading, "a", [None, 0, 0.25, 0.5]),
     "place-gate": (place_gate, "BM25 depth", [None, 0, 100, 50, 20, 10, "never", "translated"]),
