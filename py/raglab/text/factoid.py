@@ -420,12 +420,13 @@ def _apart(found: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 # A question asking where something goes ("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", "Where is the
 # profit paid?") asks a destination: "paid to your Shapla Pay wallet" or "ওয়ালেটে জমা হয়" answers
 # it, and "from the Shapla Pay app" (a source) does not. A wallet or an account is a place only
-# there, as money's destination: "wallet" as a place noun everywhere cost other where-questions.
+# there, as money's destination: "wallet" as a place noun everywhere cost other where-questions,
+# and a phone's "মূল ব্যালেন্সে যোগ হয়" (a prepaid number's main balance) is no wallet.
 _GOES = re.compile(both_nukta_forms(
     " where (?:[^ ]+ ){0,8}?(?:go|goes|went|gone|end up|ends up|sent|paid|credited|deposited|transferred|moved|returned|refunded) "
     "| কোথায় (?:চলে )?(?:যায়|যাবে|যাচ্ছে|জমা|ঢোকে|ঢুকবে|আসে|আসবে)| (?:kothay|kothai|kothae) (?:jay|jabe|joma|dhuke|dhukbe) "))
-_TO_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:to|into) (?:[A-Za-z'\u2019-]+ ){0,4}?(?:wallet|account|balance)s?(?![A-Za-z])", re.IGNORECASE)
-_TO_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:ও{_Y}ালেট|(?:অ্যা|এ্যা|এ)কাউন্ট|ব্যালেন্স)"
+_TO_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:to|into) (?:[A-Za-z'\u2019-]+ ){0,4}?(?:wallet|account)s?(?![A-Za-z])", re.IGNORECASE)
+_TO_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:ও{_Y}ালেট|(?:অ্যা|এ্যা|এ)কাউন্ট)"
                     f"(?:ে|এ|তে)(?= (?:জমা|যোগ|চলে|ফেরত|ঢো|ঢু|যা{_Y}|পাঠানো))")
 _FROM = re.compile("from ", re.IGNORECASE)
 
