@@ -11,6 +11,7 @@ from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 from raglab.text.analyzer import tokens
 from raglab.text.answertypes import question_type
+from raglab.text.factoid import places
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def test_a_where_question_is_answered_by_a_place_not_any_name(served):
     assert [s["text"] for s in ask_json(served.ask("Where can I find the receipt for a bill I paid?"))["short_answers"]] \
         == ["in the app"]
     s = "He was born in Birkdale, Southport."
-    assert [s[a:b] for a, b in asking.places(s)] == ["Birkdale"]
+    assert [s[a:b] for a, b in places(s)] == ["Birkdale"]
 
 
 def test_seeing_how_much_somewhere_asks_where():

@@ -123,3 +123,29 @@ def test_a_negated_or_refused_agreement_is_the_refusing_half():
     assert asked_halves("ইংরাজি হরফে লিখলে হবে?") == ()
     assert asked_halves("The agent agreed to return it, when will it come?") == ((8, 0),)
     assert asked_halves("প্রাপক ফেরত দিতে রাজি হয়েছেন, টাকা কবে পাব?") == ((8, 0),)
+
+
+def test_topping_up_to_a_number_asks_no_maximum():
+    # "top up to my mother's number" and "sign up to" are phrasal verbs: a minimum recharge is no
+    # other half for them. "Up to" before an amount is a maximum whoever tops up.
+    for q in ("Can I top up to my mother's number?", "Can I top-up to my mother's number?",
+              "Can I sign up to Shapla Pay with my passport?", "ami ki top up to ammu number e korte pari?"):
+        assert all(pair != 1 for pair, _ in asked_halves(q)), q
+        assert not clashes(asked_halves(q), "Minimum per recharge — Amount: Tk 20"), q
+    for q in ("Can I top up to Tk 1,000 at once?", "How much can I recharge, up to what amount?", "You can top up up to Tk 1,000."):
+        assert (1, 1) in asked_halves(q), q
+
+
+def test_pending_and_rejected_are_a_status_not_a_transaction():
+    # The pair reads a verification's (an account's, an application's) status; a transaction
+    # that is pending or a payment that was rejected names no half of it.
+    for q in ("My send money is pending, what do I do?", "The payment was rejected by the bank, where is my money?",
+              "আমার লেনদেন পেন্ডিং দেখাচ্ছে, কী করব?"):
+        assert all(pair != 7 for pair, _ in asked_halves(q)), q
+    for q in ("My verification still says pending.", "আমার একাউন্ট এখনো পেন্ডিং।", "ইকেওয়াইসি প্রত্যাখ্যাত দেখাচ্ছে।",
+              "my acount still shows pending verifcation"):
+        assert any(pair == 7 for pair, _ in asked_halves(q)), q
+    asked = asked_halves("My verification is pending, can I send money?")
+    # A unit about a rejected payment is no rejected status; a status row is read with its heading.
+    assert not clashes(asked, "If a bill payment is rejected by the biller, the money returns to your wallet.", "Paying bills")
+    assert clashes(asked, "Rejected — What it means: We could not confirm your identity", "Verification status The three statuses")

@@ -4,12 +4,18 @@ relative word that opens its clause."""
 
 import pytest
 
+<<<<<<< HEAD
 from helpers import docs, shown
 from raglab.answer.asking import illustrates_in, lower_for_upper, places
+=======
+from helpers import docs
+from raglab.answer.asking import illustrates_in, lower_for_upper
+>>>>>>> s55-f
 from raglab.answer.sentences import COL
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 from raglab.text.banglish import without_grammar
+from raglab.text.factoid import places
 from raglab.text.numbers import number_values
 
 
@@ -46,6 +52,25 @@ def test_a_bangla_place_starts_at_its_own_words():
 def test_a_where_question_answered_in_bangla_gets_no_clause_fragment(served):
     got = ask_json(served.ask("where can i find my transaction id"))
     assert [s["text"] for s in got["short_answers"]] == ["নিশ্চিতকরণ এসএমএসে"]
+
+
+def test_a_question_asking_where_money_goes_is_answered_with_where_it_goes_not_where_from(served):
+    # "সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?" took "from the Shapla Pay app" (a source) for the place
+    # and the maturity sentence ranked fifth. A destination question reads "to your … wallet" as a
+    # place and no "from X"; a question asking where from, or where to see a thing, reads as before.
+    from dataclasses import replace
+
+    from raglab.text.factoid import places_for
+
+    s = "You can close Shapla Sanchay before the end of the term from the Shapla Pay app."
+    assert places_for("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", s) == ()
+    assert places_for("Where can I close my savings scheme?", s) == places(s) != ()
+    s = "টাকা সরাসরি আপনার ওয়ালেটে জমা হয়।"
+    assert [s[a:b] for a, b in places_for("ফেরতের টাকা কোথায় জমা হয়?", s)] == ["সরাসরি আপনার ওয়ালেটে"]
+    for q in ("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", "Where does my savings money go when the term ends?"):
+        got = served.with_config(replace(served.config, threshold=0.0)).ask(q)
+        assert got.answer.text.startswith("At maturity, your deposits and the profit are paid to your Shapla Pay wallet"), q
+        assert [s.text for s in got.answer.short_answers] == ["to your Shapla Pay wallet"], q
 
 
 # --- a second reading: twenty more new users' questions ----------------------------------------

@@ -91,3 +91,24 @@ def test_a_served_quote_that_leans_back_is_shown_with_the_sentence_before():
         answerer.LEAN_BACK = True
     assert [q["text"] for q in alone["quotes"]] == [second]
     assert (alone["confidence"], alone["short_answers"]) == (got["confidence"], got["short_answers"])
+
+
+def test_the_first_of_two_quotes_that_leans_back_is_shown_with_the_sentence_before():
+    # "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead, reset the PIN from the app") and the
+    # sentence after it answer what a forgotten PIN's reset needs; "instead" of guessing, the
+    # sentence before says, and it is shown first. The confidence and short answers stay the two quotes'.
+    import raglab.answer.answerer as answerer
+
+    pipe = Pipeline(list(docs()), Config(threshold=0.0))
+    q = "পিন ভুলে গেলে অ্যাপে নতুন পিন সেট করতে কী কী তথ্য লাগে?"
+    got = ask_json(pipe.ask(q))
+    answerer.LEAN_BACK = False
+    try:
+        alone = ask_json(pipe.ask(q))
+    finally:
+        answerer.LEAN_BACK = True
+    assert [x["text"] for x in alone["quotes"]][0].startswith("তার বদলে")
+    assert len(alone["quotes"]) == 2 and got["quotes"][1:] == alone["quotes"]
+    assert got["quotes"][0]["text"].startswith("পিন মনে না পড়লে")
+    assert got["answer"] == "\n".join(x["text"] for x in got["quotes"])
+    assert (alone["confidence"], alone["short_answers"]) == (got["confidence"], got["short_answers"])

@@ -81,3 +81,21 @@ def test_a_list_of_options_stays_whole_for_a_question_about_its_end():
 def test_the_value_the_sentence_names_as_the_asked_end_is_the_answer(question, want):
     text = "The minimum recharge is Tk 20 and the maximum is Tk 1,000 per recharge."
     assert shorts("amount", question, text) == [want]
+
+
+@pytest.mark.parametrize("question, text, want", [
+    # A percentage written in words is a percentage: its sentence states the asked rate and the
+    # short answer is the value, not nothing ("one and a half percent", "দুই শতাংশ", "দেড় শতাংশ").
+    ("What is the agent cash out fee rate?", "The agent cash out fee is one and a half percent of the amount.",
+     "one and a half percent"),
+    ("What percentage is the incentive?", "The government adds two percent to every remittance.", "two percent"),
+    ("প্রবাসী আয়ে কত শতাংশ প্রণোদনা পাওয়া যায়?", "প্রবাসী আয়ে সরকার দুই শতাংশ প্রণোদনা দেয়।", "দুই শতাংশ"),
+    ("ক্যাশ আউটের চার্জ কত শতাংশ?", "এজেন্টের কাছে ক্যাশ আউটের চার্জ দেড় শতাংশ।", "দেড় শতাংশ"),
+])
+def test_a_percentage_in_words_is_the_asked_value(question, text, want):
+    from raglab.text.answertypes import typed_spans
+
+    assert shorts("percent", question, text) == [want]
+    assert [text[s.start:s.end] for s in typed_spans(text) if s.type == "percent"] == [want]
+    # "নয়" (also "is not") counts only before the word it counts: "ফ্রি নয়।" states no percentage.
+    assert not [s for s in typed_spans("এটি ফ্রি নয়। শতাংশ হিসেবে নয়।") if s.type == "percent"]

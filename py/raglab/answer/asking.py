@@ -2,8 +2,8 @@
 
 Predicates over `answertypes.cue_text` (NFC, lower case, one space between words) shared by the
 sentence model's features (`sentences.py`) and the short answer (`short.py`): whether a question
-asks for a limit and whether a unit states only a price, the period a limit is counted in, the
-places a unit names and what it negates. The halves of a contrast are read in `text/contrasts.py`.
+asks for a limit and whether a unit states only a price, the period a limit is counted in and
+what a unit negates (the places it names are read in `text/factoid.py`). The halves of a contrast are read in `text/contrasts.py`.
 """
 
 from __future__ import annotations
@@ -291,49 +291,6 @@ def negated_loosely(text: str, order) -> frozenset[str]:
         if _NOT_AFTER.match(low, end + 1, end + 24) or _NOT_BEFORE.search(low, max(0, start - 16), start):
             out.add(term)
     return frozenset(out)
-
-
-# Where a help centre sends its reader: a place in the app, a channel or a location ("in your
-# transaction history", "on the Verification status screen", "visit a customer care centre",
-# "অ্যাপের লেনদেন তালিকায়", "কাস্টমার কেয়ার সেন্টারে", "বাংলাদেশ ব্যাংকে"). A name is a place only
-# where a preposition puts it ("born in Birkdale", "a region of Bosnia"): "The Government of
-# Bangladesh rewards …" names who, not where. Explicit character classes, never \b or \w (see `answertypes`).
-# A Bangla place's words before its noun name it ("নিশ্চিতকরণ এসএমএসে": in the confirmation SMS); a
-# relative word or a conjunction opens the clause around it instead ("যা নিশ্চিতকরণ এসএমএসে আছে":
-# which is in the confirmation SMS), and a short answer that starts with it reads as a fragment.
-_BN_LINKS = "(?:যা|যে|যেটি|যেটা|যেখানে|এবং|ও|বা|আর|অথবা|তবে|কিন্তু)"
-_PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|statement|sms|messages?|inbox|centre|center|point|branch"
-                   "|office|website|helpline|hotline|counter|booth|shop|outlet|agent|bank|settings|e-?mail|call centre")
-_PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
-                       f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
-_PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
-                       f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ)(?![\u0980-\u09ff])")
-_LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
-
-
-@functools.lru_cache(maxsize=50_000)
-def places(text: str) -> tuple[tuple[int, int], ...]:
-    """(start, end) of the places `text` sends its reader to (see above), in text order; names
-    that a preposition puts in a place count too.
-
-    >>> s = "The incentive appears as its own line in your transaction history."
-    >>> [s[a:b] for a, b in places(s)]
-    ['in your transaction history']
-    >>> s = "লেনদেন নম্বর (ট্রানজেকশন আইডি), যা নিশ্চিতকরণ এসএমএসে আছে।"
-    >>> [s[a:b] for a, b in places(s)]
-    ['নিশ্চিতকরণ এসএমএসে']
-    >>> places("The Government of Bangladesh rewards people who send money home through legal channels.")
-    ()
-    """
-    found = [(m.start(), m.end()) for m in _PLACE_EN.finditer(text)] + [(m.start(), m.end()) for m in _PLACE_BN.finditer(text)]
-    for s in typed_spans(text):
-        if s.type == "name" and _LOCATED.search(text, max(0, s.start - 8), s.start):
-            found.append((s.start, s.end))
-    out: list[tuple[int, int]] = []
-    for a, b in sorted(found, key=lambda ab: (ab[0], -ab[1])):
-        if not out or a >= out[-1][1]:
-            out.append((a, b))
-    return tuple(out)
 
 
 # "What do I need to reset my PIN?", "কী কী লাগে?", "ki ki lagbe": a question that asks what one

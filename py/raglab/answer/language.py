@@ -167,19 +167,26 @@ BETWEEN = " \t\r\n0123456789০১২৩৪৫৬৭৮৯.)*+-|"  # what may st
 
 
 def with_sentence_before(composed, order: list, docs: dict | None):
-    """`composed` (an `Answer`) with the sentence before its one quote put first, when that quote
-    is the best unit of `order`, a sentence or list item that leans on the one before it
-    (`leans_back`), and the unit before it in its section (`unit_before`) is a candidate that
-    fits in `MAX_WORDS` words with it and does not lean back itself: "তার বদলে …" ("instead …")
-    alone does not say instead of what. Otherwise `composed` itself. Its confidence and short answers are the answer's as
+    """`composed` (an `Answer`) with the sentence before its first quote put first, when that quote
+    is a sentence or list item of `order` that leans on the one before it (`leans_back`) and the
+    unit before it in its section (`unit_before`) is a candidate that does not lean back itself:
+    "তার বদলে …" ("instead …") alone does not say instead of what. When that unit is the answer's
+    other quote, the two are only put in the article's order; else it is added when the answer's
+    quotes and it fit in `MAX_WORDS` words (one or two quotes: the sentence before is the third
+    at most). Otherwise `composed` itself. Its confidence and short answers are the answer's as
     composed: the sentence before is shown for the reading, not as an answer."""
-    if composed.abstained or len(composed.quotes) != 1 or not order:
+    if composed.abstained or not 1 <= len(composed.quotes) <= 2 or not order:
         return composed
-    best = order[0][1]
-    if best.quote != composed.quotes[0] or best.items or best.unit.kind == "row" or not leans_back(best.quote.text):
+    first = next((c for _, c in order if c.quote == composed.quotes[0]), None)
+    if first is None or first.items or first.unit.kind == "row" or not leans_back(first.quote.text):
         return composed
-    c = unit_before(best, order, docs)
-    if c is None or leans_back(c.quote.text) or word_count(c.quote.text) + word_count(best.quote.text) > MAX_WORDS:
+    c = unit_before(first, order, docs)
+    if c is None or leans_back(c.quote.text):
         return composed  # a sentence before that leans back too names nothing "It" could stand for
+    rest = [x for x in composed.quotes[1:] if x != c.quote]
+    words = word_count(c.quote.text) + sum(word_count(x.text) for x in composed.quotes)
+    if len(rest) == len(composed.quotes) - 1 and words > MAX_WORDS:
+        return composed
+    quotes = [c.quote, composed.quotes[0], *rest]
     cited = [c.quote.chunk] + [x for x in composed.citations if x != c.quote.chunk]
-    return replace(composed, text=c.quote.text + "\n" + best.quote.text, citations=cited, quotes=[c.quote, best.quote])
+    return replace(composed, text="\n".join(x.text for x in quotes), citations=cited, quotes=quotes)

@@ -26,7 +26,7 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
     pairs           share of q's adjacent term pairs adjacent in u too
     typed           q asks for a typed value and u holds one q does not state (1/0); for a
-                    where-question a place (`asking.places`), not any name; none from a unit
+                    where-question a place (`factoid.places_for`), not any name; none from a unit
                     naming only a minimum when q asks how much one can do (`asking.asks_upper`)
     typed_near      typed, and the value is within 6 words of a question word in u (or a word of
                     an alias that found one) (1/0)
@@ -73,11 +73,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import illustrates_in, imperative, included_column, limit_for_price, lower_for_upper, periods_of, places, price_for_limit, states_need
+from raglab.answer.asking import illustrates_in, imperative, included_column, limit_for_price, lower_for_upper, periods_of, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
+from raglab.text.factoid import places_for
 from raglab.text.numbers import numbers
 from raglab.text.tables import read_table
 
@@ -338,7 +339,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         if lower_for_upper(q.upper, text, q.amounts):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
-            fresh = [Span("place", a, b) for a, b in places(text)]
+            fresh = [Span("place", a, b) for a, b in places_for(q.text, text)]
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell

@@ -12,7 +12,7 @@ sentence offers beside it ("call 16789 or e-mail fraud@…"). A
 question about a limit is answered by a number, never by "free", and never from a sentence that
 states only a price (`asking.only_price`). A definition
 question ("What is a conurbation?") gets the phrase after the copula; a where-question the
-place the sentence sends its reader to ("in your transaction history", `asking.places`), else
+place the sentence sends its reader to ("in your transaction history", `factoid.places_for`), else
 a name. A question about how much one can do gets no minimum (`asking.asks_upper`). Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev). An encyclopaedic factoid question is read first for what an abbreviation
@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import re
 
-from raglab.answer.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, places, price_for_limit
+from raglab.answer.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, price_for_limit
 from raglab.answer.sentences import spans_of
 from raglab.text.answertypes import Span, accepts, cue_text, other_channel
-from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, which_one_in
+from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, places_for, sentence_end, which_one_in
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
@@ -379,7 +379,7 @@ def with_extra(spans, text: str, qtype: str) -> list:
 def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
                  question: str, n: int) -> list[tuple[int, int]]:
     if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
-        located = _by_nearness([(s, e) for s, e in places(text)
+        located = _by_nearness([(s, e) for s, e in places_for(question, text)
                                 if not all(t in question_terms for t, a, b in order if s <= a and b <= e)], order, question_terms)
         if located:
             return sorted(located[:n])

@@ -59,13 +59,25 @@ def parse_unsaid(data: dict) -> tuple[tuple[int, re.Pattern | None, re.Pattern |
         half = row.get("unsaid")
         if half not in (None, 0, 1):
             raise ValueError(f"contrasts.json: pairs[{i}]: unsaid must be 0 or 1, not {half!r}")
-        for p in (*row.get("unsaid_within", ()), *row.get("unsaid_unless", ())):
-            if any(c in p for c in _FORBIDDEN):
-                raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} uses a class the browser reads otherwise")
-        scope = [re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in row[key]))) if row.get(key) else None
-                 for key in ("unsaid_within", "unsaid_unless")]
+        scope = [_scope(row, key, i) for key in ("unsaid_within", "unsaid_unless")]
         out.append(None if half is None else (half, scope[0], scope[1]))
     return tuple(out)
+
+
+def parse_within(data: dict) -> tuple[re.Pattern | None, ...]:
+    """Per row of `data/contrasts.json`, its `within` patterns (None when it has none): a text
+    names a half of that row only when it, or the heading read with it, names one of them too. A
+    verification's status is pending or rejected; "my send money is pending" or "the payment was
+    rejected" speak of a transaction, not of that status."""
+    return tuple(_scope(row, "within", i) for i, row in enumerate(data.get("pairs", ())))
+
+
+def _scope(row: dict, key: str, i: int) -> re.Pattern | None:
+    """The patterns of a row's `key` as one, or None when the row has none."""
+    for p in row.get(key, ()):
+        if any(c in p for c in _FORBIDDEN):
+            raise ValueError(f"contrasts.json: pairs[{i}]: {p!r} uses a class the browser reads otherwise")
+    return re.compile(both_nukta_forms("|".join(f"(?:{p})" for p in row[key]))) if row.get(key) else None
 
 
 @functools.lru_cache(maxsize=1)
@@ -94,6 +106,11 @@ def _unsaid(scoped: tuple[int, re.Pattern | None, re.Pattern | None] | None, tex
 
 
 @functools.lru_cache(maxsize=1)
+def within_scopes() -> tuple[re.Pattern | None, ...]:
+    return parse_within(_table())
+
+
+@functools.lru_cache(maxsize=1)
 def contrast_pairs() -> tuple[tuple[re.Pattern, re.Pattern], ...]:
     return parse_contrasts(_table())
 
@@ -106,10 +123,22 @@ def by_value() -> tuple[bool, ...]:
 
 
 @functools.lru_cache(maxsize=50_000)
-def named(text: str) -> tuple[tuple[bool, bool], ...]:
-    """Per pair: whether `text` names its first half, and its second."""
+def named(text: str, context: str = "") -> tuple[tuple[bool, bool], ...]:
+    """Per pair: whether `text` names its first half, and its second; neither for a pair whose
+    `within` (`parse_within`) neither `text` nor `context` (a unit's heading) names.
+
+    >>> named("My send money is pending.")[7], named("Pending", "Verification status")[7]
+    ((False, False), (True, False))
+    """
     cue = cue_text(text)
-    return tuple((bool(a.search(cue)), bool(b.search(cue))) for a, b in contrast_pairs())
+    around = cue_text(context) if context else ""
+    out = []
+    for (a, b), within in zip(contrast_pairs(), within_scopes()):
+        if within is not None and not within.search(cue) and not (around and within.search(around)):
+            out.append((False, False))
+        else:
+            out.append((bool(a.search(cue)), bool(b.search(cue))))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -131,7 +160,7 @@ def halves_of(text: str, heading: str = "") -> tuple[tuple[bool, bool], ...]:
     """Per pair: the halves a unit names. Its own words decide; when they name neither half, its
     heading speaks for it (a row "Minimum — Tk 50" under "Cash out"): what a section is about is
     what its rows and sentences that do not say so are about."""
-    own = named(text)
+    own = named(text, heading)
     if not heading:
         return own
     return tuple(has if has[0] or has[1] else above for has, above in zip(own, named(heading)))
