@@ -4,13 +4,8 @@ relative word that opens its clause."""
 
 import pytest
 
-<<<<<<< HEAD
 from helpers import docs, shown
-from raglab.answer.asking import illustrates_in, lower_for_upper, places
-=======
-from helpers import docs
 from raglab.answer.asking import illustrates_in, lower_for_upper
->>>>>>> s55-f
 from raglab.answer.sentences import COL
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
