@@ -227,3 +227,15 @@ def test_a_cue_word_with_another_ending_is_no_misspelling_of_it(served):
                      "সেন্ড মানিতে এক সপ্তাহে সর্বোচ্চ কত টাকা পাঠানো যায়?"):
         assert typed_question(question, served.closest) == question
     assert typed_question("minimun age?", served.closest) == "minimum age?"
+
+
+def test_another_providers_name_is_no_misspelt_cue_word(served):
+    # "বিকাশ" (another provider's wallet) is a common word four signs from the time cue "বিকাল"
+    # (afternoon), and the index holds nothing near it: read so, the question named no other
+    # provider, and its fee was answered with Shapla Pay's, "ফ্রি", at 0.75
+    asked = "বিকাশ এ সেন্ড মানি করলে চার্জ কত?"
+    hits = served.search(asked)
+    a = served.assess(asked, [served.chunks[h.index] for h in hits])
+    assert "বিকাশ" in a.q.text and a.q.contrast
+    abstained, short, _ = shown(served, asked)
+    assert abstained and not short

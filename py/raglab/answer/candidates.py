@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Callable
 
 from raglab.answer.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
-from raglab.answer.respell import question_type_of, respell, typed_question
+from raglab.answer.respell import respell, type_read, typed_question
 from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
 from raglab.answer.synonyms import SAME_WORDS, with_same_words
@@ -107,7 +107,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     # The question with its misspelt cue words read right ("বয়শ": an age, "maximim": the upper
     # end of a range), for every reading of what it asks; its own words are what the terms hold.
     typed = typed_question(question, closest)
-    qtype = question_type_of(question, closest)
+    qtype = type_read(question, typed)  # respelt once
     # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
     # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
     asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]

@@ -27,8 +27,8 @@ from raglab.text.analyzer import STOPWORDS, analyze
 from raglab.text.answertypes import question_type
 from raglab.text.banglish import CUES as BANGLISH_WORDS
 from raglab.text.banglish import is_banglish
-from raglab.text.fuzzy import Fuzzy, distance, left_out
-from raglab.text.known import respellable
+from raglab.text.fuzzy import O_KAR, Fuzzy, distance, left_out
+from raglab.text.known import CHEAP, protected, respellable
 from raglab.text.tables import read_table
 
 # Literal words of a cue pattern: runs of ASCII letters (three or more; "[a-z]" is a class, not
@@ -36,6 +36,7 @@ from raglab.text.tables import read_table
 # joined word too. A question's words: runs of the same (explicit ranges, never \\w; the danda is outside them).
 _CUE_WORD = re.compile("[a-z]{3,}|[\u0980-\u09ff]{2,}")
 _WORD = re.compile("[A-Za-z]+|[\u0980-\u09ff]+")
+_LATIN = re.compile("[A-Za-z]+")
 
 
 def _without_lookarounds(cue: str) -> str:
@@ -60,12 +61,15 @@ def _without_lookarounds(cue: str) -> str:
     return "".join(out)
 
 
-@functools.lru_cache(maxsize=1)
-def cue_words() -> Fuzzy:
-    """The words the answer-type cues are written with (`data/answer_types.json`)."""
+@functools.lru_cache(maxsize=2)
+def cue_words(banglish: bool = True) -> Fuzzy:
+    """The words the answer-type cues are written with (`data/answer_types.json`); those of
+    the Banglish cues only when `banglish`."""
     data = json.loads(read_table("answer_types.json"))
     vocabulary = set()
     for row in data["question_cues"]:
+        if row["lang"] == "banglish" and not banglish:
+            continue
         cue = re.sub("\\{[A-Z]+\\}", " ", _without_lookarounds(row["cue"]))
         vocabulary.update(_CUE_WORD.findall(cue))
         vocabulary.update(_CUE_WORD.findall(cue.replace(" ?", "")))
@@ -87,8 +91,15 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
     # "diye", "korle") is a word as typed, not a cue word's misspelling: "kono taka" read as "koto
     # taka" asked an amount of "can the agent ask for any money?", and the unit quoting a fee won
     # over the one saying he cannot. In an English question the one such word is a slip like any
-    # other: "hoy do i reset my pin?" asks how.
-    grammar = BANGLISH_WORDS if is_banglish(question) else frozenset()
+    # other: "hoy do i reset my pin?" asks how. The answerer's text of a Banglish question holds
+    # its Bangla reading too (`Pipeline.cues`), and text with a Bangla letter is never Banglish:
+    # its Latin words say ("diye", with, read as "dine", daily, named a period).
+    grammar = BANGLISH_WORDS if is_banglish(" ".join(_LATIN.findall(question))) else frozenset()
+    # Nor is a word of a Banglish question a slip of a Banglish cue word: Banglish has no one
+    # spelling, and a word a letter from one is another word more often than not ("porbe", will
+    # be charged, is no "parbe", can; "kom", least, no "koy"; "dise", gave, no "dine", a day);
+    # where it is one, its Bangla reading holds the cue. Its English words are respelt as any.
+    near_cues = cue_words(banglish=not grammar)
     out, last = [], 0
     for m in _WORD.finditer(question):
         word = m.group().lower()
@@ -100,7 +111,7 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
         read = closest(terms[0])
         if read == (terms[0],):
             continue
-        near = cues.closest(word) or _short_cue(word, read, cues)
+        near = near_cues.closest(word) or _short_cue(word, read, near_cues)
         if not near:
             continue
         if read:
@@ -109,10 +120,21 @@ def typed_question(question: str, closest: Callable[[str], tuple[str, ...]] | No
             cue = near[0][0] if near[0][1] <= 1.0 else None
         # a common word is no cue word's misspelling (`text.known.respellable`), nor is the cue
         # word with another ending ("week", "সপ্তাহে"): read as "weeks", it named no period
-        if cue and analyze(cue) != terms and respellable(terms[0], (analyze(cue) or [cue])[0], distance(word, cue)):
+        if cue and analyze(cue) != terms and _misspelt(terms[0], (analyze(cue) or [cue])[0], distance(word, cue)):
             out.append(question[last:m.start()] + cue)
             last = m.end()
     return "".join(out) + question[last:] if out else question
+
+
+def _misspelt(term: str, cue: str, slip: float) -> bool:
+    """Whether `term` is a misspelling of the cue word (its term `cue`), `slip` away: as
+    `text.known.respellable` judges, save that a common word with another ending is the word
+    typed, not the cue word ("complained", "যাবো", I'll go, are not "complain", "যাবে", it will
+    go; "বিকাশ", a wallet, is no "বিকাল", afternoon, though the two share four signs), unless
+    the ending is the vowel ো written out ("কতো" is "কত")."""
+    if protected(term) and slip > CHEAP:
+        return term + O_KAR == cue or cue + O_KAR == term
+    return respellable(term, cue, slip)
 
 
 def _cue_for(word: str, read: tuple[str, ...], near: list[tuple[str, float]]) -> str | None:
@@ -141,7 +163,12 @@ def _short_cue(word: str, read: tuple[str, ...], cues: Fuzzy) -> list[tuple[str,
 def question_type_of(question: str, closest: Callable[[str], tuple[str, ...]] | None) -> str:
     """The answer type of the question as `typed_question` reads it; the question's own type
     when that reading finds none (a respelling never takes a type away)."""
-    got = question_type(typed_question(question, closest))
+    return type_read(question, typed_question(question, closest))
+
+
+def type_read(question: str, typed: str) -> str:
+    """`question_type_of` with the question's `typed_question` reading at hand."""
+    got = question_type(typed)
     return got if got != "other" else question_type(question)
 
 
