@@ -467,24 +467,43 @@ def test_a_close_unit_in_the_question_language_must_state_what_the_better_one_st
     from types import SimpleNamespace as NS
 
     from raglab.answer.language import in_own_language
-    from raglab.answer.sentences import COL, FEATURES
 
-    def unit(text, coverage):
-        row = [0.0] * len(FEATURES)
-        row[COL["coverage"]] = coverage
-        return NS(unit=NS(text=text), features=row)
+    def unit(text, found):
+        return NS(unit=NS(text=text), found=frozenset(found))
 
-    q_en = NS(lang="en", qtype="amount", numbers=frozenset(), weights={}, text="How much a day?")
-    fact = unit("প্যাকের দাম হুবহু লিখতে হবে।", 0.6)  # only the Bangla article says it
-    near = unit("Operators sometimes run internet offers.", 0.3)
+    weights = {"pack": 1.0, "price": 1.0, "exact": 1.0, "internet": 1.0}
+    q_en = NS(lang="en", qtype="amount", numbers=frozenset(), weights=weights, text="How much a day?",
+              aliases={"pack": [("প্যাক",)], "price": [("দাম",)]})
+    fact = unit("প্যাকের দাম হুবহু লিখতে হবে।", {"pack", "price"})  # only the Bangla article says it
+    near = unit("Operators sometimes run internet offers.", {"internet"})
     assert in_own_language(q_en, [(2.0, fact), (1.8, near)])[0][1] is fact
-    twin = unit("You must enter the pack's exact price.", 0.7)
+    twin = unit("You must enter the pack's exact price.", {"pack", "price", "exact"})
     assert in_own_language(q_en, [(2.0, fact), (1.8, twin)])[0][1] is twin
-    limit = unit("দিনে সর্বোচ্চ ২৫,০০০ টাকা।", 0.8)
-    other = unit("Up to Tk 30,000 a day.", 0.9)  # another value: not its twin, however close
+    limit = unit("দিনে সর্বোচ্চ ২৫,০০০ টাকা।", {"pack"})
+    other = unit("Up to Tk 30,000 a day.", {"pack", "price"})  # another value: not its twin, however close
     assert in_own_language(q_en, [(2.0, limit), (1.9, other)])[0][1] is limit
-    same = unit("Up to Tk 25,000 a day.", 0.2)  # the same value: its twin, whatever its coverage
+    same = unit("Up to Tk 25,000 a day.", ())  # the same value: its twin, whatever it holds
     assert in_own_language(q_en, [(2.0, limit), (1.9, other), (1.8, same)])[0][1] is same
+
+
+def test_a_close_unit_in_the_question_language_is_weighed_on_what_the_other_language_can_say():
+    # "Can he see my screen and install an app?": the Bangla answer holds "screen" and "app", the
+    # English sentence about installing holds "install" and "app". "install" has no Bangla alias,
+    # so no Bangla unit could hold it: on the terms both languages can say, the English sentence
+    # holds less, and is no twin of the answer.
+    from types import SimpleNamespace as NS
+
+    from raglab.answer.language import in_own_language, sayable
+
+    weights = {"screen": 1.0, "app": 1.0, "install": 2.0, "25": 1.0}
+    q = NS(lang="en", qtype="yesno", numbers=frozenset(), weights=weights, text="Can he see my screen?",
+           aliases={"screen": [("স্ক্রিন", "শেয়ার")], "app": [("অ্যাপ",)]})
+    assert sayable(q, "bn") == {"screen", "app", "25"} and sayable(q, "en") == set(weights)
+    answer = NS(unit=NS(text="কেউ স্ক্রিন শেয়ার অ্যাপ নামাতে বললে রাজি হবেন না।"), found=frozenset({"screen", "app"}))
+    install = NS(unit=NS(text="The app may not install on an older phone."), found=frozenset({"app", "install"}))
+    assert in_own_language(q, [(2.0, answer), (1.8, install)])[0][1] is answer
+    twin = NS(unit=NS(text="Never install a screen-sharing app."), found=frozenset({"screen", "app", "install"}))
+    assert in_own_language(q, [(2.0, answer), (1.8, twin)])[0][1] is twin
 
 
 def test_a_twin_states_the_value_the_better_unit_answers_with_not_every_number_around_it():

@@ -130,3 +130,40 @@ def test_a_when_question_with_kobe_shows_no_answer_about_something_else():
     got = pipe.ask("limit shesh hoye gele abar kobe theke send money korte parbo?")
     assert "খুব" not in got.read_as
     assert got.answer.abstained
+
+
+# Loanwords: a question's term found in the other script's spelling of it (`Loanwords`,
+# `Pipeline.aliases`).
+
+
+@pytest.fixture(scope="module")
+def loanwords():
+    pipe = Pipeline(list(docs()), Config(retriever="bm25", chunker="recursive"))
+    return pipe.loanwords
+
+
+@pytest.mark.parametrize("term, alike", [
+    ("screen", ("স্ক্রিন",)), ("bank", ("ব্যাংক",)), ("balance", ("ব্যালেন্স",)), ("agent", ("এজেন্ট",)),
+    ("স্টেটমেন্ট", ("statement",)), ("মার্চেন্ট", ("merchant",)), ("কার্ড", ("card",)), ("ব্যাংক", ("bank",)),
+])
+def test_a_loanword_meets_its_spelling_in_the_other_script(loanwords, term, alike):
+    assert loanwords.alike(term) == alike
+
+
+@pytest.mark.parametrize("term", [
+    "taken", "token", "talk",  # থাকেন, তখন, তালিকা: Bangla writes an English t as ট, not ত or থ
+    "calling",  # এককালীন: the first sounds differ
+    "sms",  # সমস্যা: an abbreviation is no word
+    "app", "pay", "visa",  # fewer than three consonants sound like too many words
+    "recharged2",  # not a word
+])
+def test_no_false_friend_and_no_short_word(loanwords, term):
+    assert loanwords.alike(term) == ()
+
+
+def test_loanwords_are_aliases_for_the_answerer_only_in_the_other_script():
+    pipe = Pipeline(list(docs()), Config(retriever="bm25", chunker="recursive"))
+    got = pipe.aliases("Can he see my screen?")
+    assert ("স্ক্রিন",) in got["screen"] and ("screen",) not in got["screen"]
+    assert ("statement",) in pipe.aliases("স্টেটমেন্ট পিডিএফ হিসেবে নামানো যাবে?")["স্টেটমেন্ট"]
+    assert "taken" not in pipe.aliases("Has the fee been taken?")  # no loanword: no entry at all

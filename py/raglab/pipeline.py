@@ -21,7 +21,7 @@ from raglab.retrieval.lexical import fuzzy_index, nearest, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, tokens
-from raglab.text.banglish import Reader, without_grammar
+from raglab.text.banglish import Loanwords, Reader, without_grammar
 from raglab.text.limits import check_question_length
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
     from raglab.answer.sentences import Model
 
 POOL = 50  # first-stage depth kept for failure attribution
+LOANWORDS = True  # the answerer finds a question's terms in the other script's loanwords (`Pipeline.aliases`)
 
 
 def check_k(k) -> None:
@@ -160,8 +161,21 @@ class Pipeline:
         expansion, both languages): the answerer counts a term as found in a sentence that
         holds one of them ("withdraw" in a sentence about "cash out", a Bangla question's terms
         in an English sentence). The answerer reads them whether or not the retriever's query
-        is expanded: they decide which sentence to quote, not which chunks come back."""
-        return expansion_aliases(question)
+        is expanded: they decide which sentence to quote, not which chunks come back. A term
+        the index's other script writes as a loanword is found in it too (`loanwords`: "screen"
+        in a Bangla sentence's স্ক্রিন, ব্যাংক in an English sentence's "bank")."""
+        out = expansion_aliases(question)
+        if LOANWORDS:
+            for t in dict.fromkeys(analyze(question)):
+                alike = [(w,) for w in self.loanwords.alike(t)]
+                row = out.setdefault(t, []) if alike else []
+                row.extend(a for a in alike if a not in row)
+        return out
+
+    @functools.cached_property
+    def loanwords(self) -> Loanwords:
+        """The index's terms of each script by sound (`text.banglish.Loanwords`)."""
+        return Loanwords.of(self._lexical_index().df)
 
     def closest(self, term: str) -> tuple[str, ...]:
         """The index word(s) a question word stands for, for the answerer's coverage: itself

@@ -5,7 +5,8 @@ question's candidates often hold the same sentence in both. Two rules prefer the
 
 - `in_own_language`: when the best unit is in the other language and a unit in the question's
   language scores within `LANG_MARGIN` logits of it and states what it states (`says_as_much`:
-  its numbers, or when it has none as much of the question), that one is quoted instead.
+  its numbers, or when it has none as much of the question as the other language can say),
+  that one is quoted instead.
 - `own_twin`: a further quote in the other language (the runner-up, the other fact of a
   two-fact question) is read for the values it states; when a candidate in the question's
   language states them too, that one is quoted instead, or nothing more when it is the unit
@@ -19,14 +20,17 @@ swapped; a best unit that states none gives way only to a unit holding as much o
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
-from raglab.answer.sentences import COL, Question, lang_of, numbers_of
+from raglab.answer.sentences import Question, lang_of, numbers_of
 from raglab.answer.short import short_spans
 from raglab.text.analyzer import tokens
 from raglab.text.numbers import numbers
 
+_NUMBER = re.compile("[0-9.,]+")  # a number term (the analyzer writes Bangla digits as ASCII ones)
 LANG_MARGIN = 1.0  # logits: a unit in the question's language this close to the best one is quoted instead
 
 
@@ -57,14 +61,33 @@ def says_as_much(q: Question, other, own) -> bool:
     unit in the other language: it states every value `other` answers with (`stated_values`:
     twins write the same values; an English sentence may say more around them than its Bangla
     twin, "up to 50 sends a day, but the daily amount is the same Tk 25,000" against "দিনে
-    সর্বোচ্চ ৫০ বার"), or, when `other` states no number, it holds at least as much of the
-    question (`coverage`). A question whose fact only the other language's article states has no twin,
+    সর্বোচ্চ ৫০ বার"), or, when `other` states no number, its own words hold at least as much of
+    the question's idf mass. A question whose fact only the other language's article states has no twin,
     and the unit of its own language that scores close is then another sentence ("Operators
     sometimes run internet … offers" for "Does the amount have to match the pack price
-    exactly?", whose answer is the Bangla "… প্যাকের দাম হুবহু লিখতে হবে")."""
+    exactly?", whose answer is the Bangla "… প্যাকের দাম হুবহু লিখতে হবে"). Both are weighed on
+    the terms a unit of `other`'s language can hold (`sayable`)."""
     if numbers_of(other.unit.text):
         return stated_values(q, other.unit.text, [q.qtype]) <= numbers_of(own.unit.text)
-    return own.features[COL["coverage"]] >= other.features[COL["coverage"]]
+    reach = sayable(q, lang_of(other.unit.text))
+    return _mass(q, own.found & reach) >= _mass(q, other.found & reach)
+
+
+def sayable(q: Question, lang: str) -> frozenset[str]:
+    """The question's terms a unit in `lang` can hold at all: its numbers, the terms written in
+    that language's script, and those with an alias in it (the expansion table's, a loanword's).
+    A unit of the question's language holds its other terms literally, which no unit of the other
+    language can: compared on all of them, every sentence of the question's own article seemed
+    to say as much as the other language's answer."""
+    out = set()
+    for t in q.weights:
+        if _NUMBER.fullmatch(t) or lang_of(t) == lang or any(lang_of(" ".join(alt)) == lang for alt in q.aliases.get(t, ())):
+            out.add(t)
+    return frozenset(out)
+
+
+def _mass(q: Question, terms) -> float:
+    return math.fsum(q.weights[t] for t in sorted(terms))
 
 
 def stated_values(q: Question, text: str, kinds: list[str]) -> frozenset[str]:

@@ -106,9 +106,10 @@ def is_banglish(text: str) -> bool:
     return cue_count(text) >= 2
 
 
-def roman(word: str) -> tuple[str, bool]:
+def roman(word: str, sounds: dict[str, str] = CONSONANTS, schwa: str = "o") -> tuple[str, bool]:
     """A Bangla word in the coarse alphabet, and whether it ends in an inherent vowel (which a
-    typist may leave out)."""
+    typist may leave out); `sounds` spells its consonants and `schwa` the inherent vowel (for
+    loanwords `LOAN_CONSONANTS` and none: স্টেটমেন্ট is said "stetment")."""
     word = word.replace("\u09a1" + NUKTA, "\u09dc").replace("\u09a2" + NUKTA, "\u09dd").replace("\u09af" + NUKTA, "\u09df")
     out: list[str] = []
     inherent = False
@@ -117,17 +118,17 @@ def roman(word: str) -> tuple[str, bool]:
         ch = word[i]
         if ch in CONSONANTS:
             if inherent:
-                out.append("o")
+                out.append(schwa)
             nxt = word[i + 1] if i + 1 < len(word) else ""
             if ch != "র" and nxt == HASANTA and i + 2 < len(word) and (word[i + 2] == "য" or word[i + 2] == "ব" and ch != "ম"):
                 # ya- and ba-phala: the consonant alone ("ক্যাশ"), but ম্ব is "mb", and র্ব is a
                 # reph over ব ("সর্বোচ্চ" is "sorbocco")
-                out.append(CONSONANTS[ch])
+                out.append(sounds[ch])
                 i += 3
                 inherent = True
                 continue
-            out.append(CONSONANTS[ch])
-            inherent = CONSONANTS[ch] != ""
+            out.append(sounds[ch])
+            inherent = sounds[ch] != ""
         elif ch == HASANTA:
             inherent = False
         elif ch in SIGNS:
@@ -135,12 +136,12 @@ def roman(word: str) -> tuple[str, bool]:
             inherent = False
         elif ch in INDEPENDENT:
             if inherent:
-                out.append("o")
+                out.append(schwa)
             out.append(INDEPENDENT[ch])
             inherent = False
         elif ch in MARKS:
             if inherent:
-                out.append("o")
+                out.append(schwa)
             out.append(MARKS[ch])
             inherent = False
         i += 1
@@ -252,3 +253,93 @@ class Reader:
         if not self.by_skeleton or not self.is_banglish(question):
             return question
         return _LATIN_WORD.sub(lambda m: self.word(m.group()) or m.group(), question)
+
+
+# Loanwords. The Bangla articles write many English words in Bangla letters (স্ক্রিন, ব্যাংক,
+# স্টেটমেন্ট, পিন), the words a question in the other language shares with a unit when the
+# expansion table names no alias for them. Read for loanwords, the dental and the aspirated
+# stops keep sounds of their own: Bangla writes an English t or d as ট or ড, an English k as ক,
+# so "taken" is no থাকেন (stay), "token" no তখন (then), "talk" no তালিকা (list).
+LOAN_CONSONANTS = {**CONSONANTS, "ত": "T", "থ": "T", "দ": "D", "ধ": "D", "খ": "K", "ঘ": "G", "ছ": "C",
+                   "ঝ": "J", "ঠ": "T", "ঢ": "D"}
+# English spellings of a sound the coarse alphabet writes otherwise, in order: a soft c or g
+# ("balance" ব্যালেন্স, "message" মেসেজ), -tion, "ay" and "ai" (মেইল, পে).
+ENGLISH = (("tion", "sn"), ("sion", "sn"), ("ck", "k"), ("ce", "se"), ("ci", "si"), ("cy", "si"),
+           ("ge", "je"), ("gi", "ji"), ("ay", "e"), ("ai", "e"))
+LOAN_CONSONANTS_MIN = 3  # a word of fewer consonants sounds like too many words of the other language
+LOAN_LONG = 5  # and one of fewer than this many is matched within one vowel slip only
+
+
+def english_sound(word: str) -> str:
+    """An English word in the coarse alphabet, spelt as it is said: a silent final e dropped,
+    a final y read as i, and ng as n, as `loan_sounds` reads ং.
+
+    >>> english_sound("balance"), english_sound("screen")
+    ('balans', 'skrin')
+    """
+    word = word.lower()
+    for spelt, sound in ENGLISH:
+        word = word.replace(spelt, sound)
+    if len(word) > 3 and word.endswith("e") and word[-2] not in VOWELS:
+        word = word[:-1]
+    if word.endswith("y"):
+        word = word[:-1] + "i"
+    return latin(word).replace("ng", "n")
+
+
+def _english_word(term: str) -> bool:
+    """A word of Latin letters with a vowel: no abbreviation ("sms" is no সমস্যা)."""
+    return term.isascii() and term.isalpha() and any(c in VOWELS for c in term)
+
+
+def loan_sounds(word: str) -> tuple[str, ...]:
+    """A Bangla word in the coarse alphabet read for loanwords (`LOAN_CONSONANTS`, no inherent
+    vowel)."""
+    sound, _ = roman(word, LOAN_CONSONANTS, "")
+    return (sound.replace("ng", "n"),)
+
+
+@dataclass
+class Loanwords:
+    """The index terms of each script by the consonants of their sound: an English question's
+    "screen" is the Bangla unit's স্ক্রিন, a Bangla question's ব্যাংক the English unit's "bank"."""
+
+    bangla: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+    english: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, terms) -> "Loanwords":
+        out = cls()
+        for t in sorted(set(terms)):
+            if _BANGLA_WORD.fullmatch(t):
+                sounds, side = loan_sounds(t), out.bangla
+            elif _english_word(t):
+                sounds, side = (english_sound(t),), out.english
+            else:
+                continue
+            key = skeleton(sounds[0])
+            if len(key) >= LOAN_CONSONANTS_MIN:
+                side.setdefault(key, []).append((t, sounds))
+        return out
+
+    def alike(self, term: str) -> tuple[str, ...]:
+        """The other script's terms that sound like `term`: the same first sound and consonants,
+        and vowels within one slip (two for a word of `LOAN_LONG` consonants: English writes
+        its vowels as it pleases, "statement" স্টেটমেন্ট), in code-point order."""
+        if _BANGLA_WORD.fullmatch(term):
+            mine, other = loan_sounds(term), self.english
+        elif _english_word(term):
+            mine, other = (english_sound(term),), self.bangla
+        else:
+            return ()
+        key = skeleton(mine[0])
+        if len(key) < LOAN_CONSONANTS_MIN:
+            return ()
+        limit = MAX_DISTANCE if len(key) >= LOAN_LONG else VOWEL_COST
+        return tuple(t for t, sounds in other.get(key, ()) if any(
+            _same_start(a, b) and distance(a, b) <= limit for a in mine for b in sounds))
+
+
+def _same_start(a: str, b: str) -> bool:
+    """Both sounds open on a vowel, or on the same consonant (an English "calling" is no এককালীন)."""
+    return a[0] == b[0] or a[0] in VOWELS and b[0] in VOWELS
