@@ -149,3 +149,21 @@ def test_pending_and_rejected_are_a_status_not_a_transaction():
     # A unit about a rejected payment is no rejected status; a status row is read with its heading.
     assert not clashes(asked, "If a bill payment is rejected by the biller, the money returns to your wallet.", "Paying bills")
     assert clashes(asked, "Rejected — What it means: We could not confirm your identity", "Verification status The three statuses")
+
+
+def test_hyphenated_phrasal_verbs_and_the_status_words_of_both_languages():
+    # "sign-up to" and "topped-up to" are cue text "sign , up to": the phrasal verb all the same.
+    for q in ("Can I sign-up to Shapla Pay with my passport?", "I signed-up to the app, what next?",
+              "Can I topped-up to my sister's number?"):
+        assert all(pair != 1 for pair, _ in asked_halves(q)), q
+    assert (1, 1) in asked_halves("top-up up to what amount?")
+    # A verification's status named by its document, its Bangla twins ("ভেরিফাই", "এনআইডি", "আকাউন্ট")
+    # or in Banglish ("jachai"), as "verify", "NID" and "account" name it in English.
+    for q, half in (("My NID was rejected, what now?", 1), ("আমার এনআইডি রিজেক্ট হয়েছে", 1), ("amar nid reject hoye geche", 1),
+                    ("আমার ভেরিফাই পেন্ডিং দেখাচ্ছে", 0), ("আমার আকাউন্ট পেন্ডিং", 0), ("amar jachai pending", 0),
+                    ("My selfie was rejected", 1), ("আমার ডকুমেন্ট রিজেক্ট করেছে", 1)):
+        assert (7, half) in asked_halves(q), q
+    # "পেন্ডিং অবস্থায়" is a transaction's "in a pending state", as "pending state" is in English; "অবস্থা" the status.
+    assert all(pair != 7 for pair, _ in asked_halves("আমার লেনদেন পেন্ডিং অবস্থায় আছে"))
+    assert all(pair != 7 for pair, _ in asked_halves("My transaction is in a pending state"))
+    assert (7, 0) in asked_halves("অবস্থা অপেক্ষমাণ দেখালে কী করব?")

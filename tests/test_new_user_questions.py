@@ -68,6 +68,24 @@ def test_a_question_asking_where_money_goes_is_answered_with_where_it_goes_not_w
         assert [s.text for s in got.answer.short_answers] == ["to your Shapla Pay wallet"], q
 
 
+def test_a_destination_is_where_money_goes_not_what_one_does_to_an_account():
+    # "to" before a verb ("to open a Shapla Pay account", "taking into account") is no destination;
+    # a name "from" puts somewhere is a source; a Banglish "kothay chole jay" / "kothay ashe" asks
+    # where money goes as "কোথায় চলে যায়" / "কোথায় আসে" do, and "আকাউন্টে" is "অ্যাকাউন্টে".
+    from raglab.text.factoid import places_for
+
+    for s in ("You need your NID to open a Shapla Pay account.", "Taking into account the fee, you get less."):
+        assert places_for("Where does the cashback go?", s) == (), s
+    s = "Money sent from Dubai arrives within a day."
+    assert places_for("Where does money sent from Dubai go?", s) == () != places(s)
+    s = "At maturity, the money is paid to your Shapla Pay wallet."
+    for q in ("taka kothay chole jay?", "taka kothay ashe?", "Where does the money go?"):
+        assert [s[a:b] for a, b in places_for(q, s)] == ["to your Shapla Pay wallet"], q
+    for s, want in (("It is refunded to another Shapla Pay account.", "to another Shapla Pay account"),
+                    ("ফেরতের টাকা আপনার আকাউন্টে জমা হয়।", "টাকা আপনার আকাউন্টে")):
+        assert [s[a:b] for a, b in places_for("Where does the refund go?", s)] == [want], s
+
+
 # --- a second reading: twenty more new users' questions ----------------------------------------
 
 

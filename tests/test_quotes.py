@@ -93,10 +93,10 @@ def test_a_served_quote_that_leans_back_is_shown_with_the_sentence_before():
     assert (alone["confidence"], alone["short_answers"]) == (got["confidence"], got["short_answers"])
 
 
-def test_the_first_of_two_quotes_that_leans_back_is_shown_with_the_sentence_before():
-    # "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead, reset the PIN from the app") and the
-    # sentence after it answer what a forgotten PIN's reset needs; "instead" of guessing, the
-    # sentence before says, and it is shown first. The confidence and short answers stay the two quotes'.
+def test_an_answer_of_two_quotes_gets_no_third_sentence():
+    # "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead, reset the PIN from the app") leans back, but
+    # it is the first of two quotes: the sentence before it would be a third, and an answer is never
+    # more than two sentences. The answer stays as composed.
     import raglab.answer.answerer as answerer
 
     pipe = Pipeline(list(docs()), Config(threshold=0.0))
@@ -107,8 +107,37 @@ def test_the_first_of_two_quotes_that_leans_back_is_shown_with_the_sentence_befo
         alone = ask_json(pipe.ask(q))
     finally:
         answerer.LEAN_BACK = True
-    assert [x["text"] for x in alone["quotes"]][0].startswith("তার বদলে")
-    assert len(alone["quotes"]) == 2 and got["quotes"][1:] == alone["quotes"]
-    assert got["quotes"][0]["text"].startswith("পিন মনে না পড়লে")
-    assert got["answer"] == "\n".join(x["text"] for x in got["quotes"])
-    assert (alone["confidence"], alone["short_answers"]) == (got["confidence"], got["short_answers"])
+    assert [x["text"] for x in alone["quotes"]][0].startswith("তার বদলে") and len(alone["quotes"]) == 2
+    assert got == alone
+
+
+def test_two_quotes_whose_first_leans_on_the_other_are_put_in_article_order():
+    # The sentence before a leaning first quote is the answer's other quote: the two swap places
+    # (still two sentences), and the citations follow.
+    from dataclasses import dataclass, field
+    from types import SimpleNamespace as NS
+
+    from raglab.answer.language import with_sentence_before
+
+    @dataclass
+    class Shown:
+        quotes: list
+        citations: list
+        text: str = ""
+        abstained: bool = False
+        extra: dict = field(default_factory=dict)
+
+    text = "Forgot your PIN? Do not guess it. Instead, reset it in the app. Tap Forgot PIN."
+    def cand(s, chunk):
+        a = text.index(s)
+        return NS(quote=NS(text=s, doc="d", start=a, end=a + len(s), chunk=chunk), items=(), unit=NS(kind="sentence"), prev_at=None)
+    before, leaning, after = cand("Do not guess it.", "d#1"), cand("Instead, reset it in the app.", "d#2"), cand("Tap Forgot PIN.", "d#2")
+    order = [(0.9, leaning), (0.8, before), (0.7, after)]
+    docs_ = {"d": NS(text=text)}
+    got = with_sentence_before(Shown([leaning.quote, before.quote], ["d#2", "d#1"]), order, docs_)
+    assert [x.text for x in got.quotes] == ["Do not guess it.", "Instead, reset it in the app."]
+    assert got.citations == ["d#1", "d#2"] and got.text == "Do not guess it.\nInstead, reset it in the app."
+    two = Shown([leaning.quote, after.quote], ["d#2"])
+    assert with_sentence_before(two, order, docs_) is two
+    one = with_sentence_before(Shown([leaning.quote], ["d#2"]), order, docs_)
+    assert [x.text for x in one.quotes] == ["Do not guess it.", "Instead, reset it in the app."]

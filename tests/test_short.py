@@ -91,6 +91,11 @@ def test_the_value_the_sentence_names_as_the_asked_end_is_the_answer(question, w
     ("What percentage is the incentive?", "The government adds two percent to every remittance.", "two percent"),
     ("প্রবাসী আয়ে কত শতাংশ প্রণোদনা পাওয়া যায়?", "প্রবাসী আয়ে সরকার দুই শতাংশ প্রণোদনা দেয়।", "দুই শতাংশ"),
     ("ক্যাশ আউটের চার্জ কত শতাংশ?", "এজেন্টের কাছে ক্যাশ আউটের চার্জ দেড় শতাংশ।", "দেড় শতাংশ"),
+    # A compound number is read whole, not from its last word: "twenty-five percent" is not "five percent".
+    ("What percentage is the incentive?", "The government adds twenty-five percent to every remittance.", "twenty-five percent"),
+    ("What percentage is the incentive?", "The government adds twenty percent to every remittance.", "twenty percent"),
+    ("What percentage is the incentive?", "The government adds one hundred percent to every remittance.", "one hundred percent"),
+    ("What percentage is the incentive?", "The government adds half a percent to every remittance.", "half a percent"),
 ])
 def test_a_percentage_in_words_is_the_asked_value(question, text, want):
     from raglab.text.answertypes import typed_spans

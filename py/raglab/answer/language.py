@@ -194,10 +194,10 @@ def with_sentence_before(composed, order: list, docs: dict | None):
     is a sentence or list item of `order` that leans on the one before it (`leans_back`) and the
     unit before it in its section (`unit_before`) is a candidate that does not lean back itself:
     "তার বদলে …" ("instead …") alone does not say instead of what. When that unit is the answer's
-    other quote, the two are only put in the article's order; else it is added when the answer's
-    quotes and it fit in `MAX_WORDS` words (one or two quotes: the sentence before is the third
-    at most). Otherwise `composed` itself. Its confidence and short answers are the answer's as
-    composed: the sentence before is shown for the reading, not as an answer."""
+    other quote, the two are only put in the article's order; else it is added to a one-quote
+    answer when the two fit in `MAX_WORDS` words. An answer is never more than two sentences: a
+    two-quote answer is not given a third. Otherwise `composed` itself. Its confidence and short
+    answers are the answer's as composed: the sentence before is shown for the reading, not as an answer."""
     if composed.abstained or not 1 <= len(composed.quotes) <= 2 or not order:
         return composed
     first = next((c for _, c in order if c.quote == composed.quotes[0]), None)
@@ -207,8 +207,9 @@ def with_sentence_before(composed, order: list, docs: dict | None):
     if c is None or leans_back(c.quote.text):
         return composed  # a sentence before that leans back too names nothing "It" could stand for
     rest = [x for x in composed.quotes[1:] if x != c.quote]
-    words = word_count(c.quote.text) + sum(word_count(x.text) for x in composed.quotes)
-    if len(rest) == len(composed.quotes) - 1 and words > MAX_WORDS:
+    if rest:
+        return composed  # it would be a third sentence: never more than two units
+    if len(composed.quotes) == 1 and word_count(c.quote.text) + word_count(first.quote.text) > MAX_WORDS:
         return composed
     quotes = [c.quote, composed.quotes[0], *rest]
     cited = [c.quote.chunk] + [x for x in composed.citations if x != c.quote.chunk]

@@ -421,12 +421,13 @@ def _apart(found: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 # profit paid?") asks a destination: "paid to your Shapla Pay wallet" or "ওয়ালেটে জমা হয়" answers
 # it, and "from the Shapla Pay app" (a source) does not. A wallet or an account is a place only
 # there, as money's destination: "wallet" as a place noun everywhere cost other where-questions,
-# and a phone's "মূল ব্যালেন্সে যোগ হয়" (a prepaid number's main balance) is no wallet.
+# and a phone's "মূল ব্যালেন্সে যোগ হয়" (a prepaid number's main balance) is no wallet. "to" names a
+# destination before a determiner or a name ("to your wallet"), not before a verb ("to open an account").
 _GOES = re.compile(both_nukta_forms(
     " where (?:[^ ]+ ){0,8}?(?:go|goes|went|gone|end up|ends up|sent|paid|credited|deposited|transferred|moved|returned|refunded) "
-    "| কোথায় (?:চলে )?(?:যায়|যাবে|যাচ্ছে|জমা|ঢোকে|ঢুকবে|আসে|আসবে)| (?:kothay|kothai|kothae) (?:jay|jabe|joma|dhuke|dhukbe) "))
-_TO_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:to|into) (?:[A-Za-z'\u2019-]+ ){0,4}?(?:wallet|account)s?(?![A-Za-z])", re.IGNORECASE)
-_TO_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:ও{_Y}ালেট|(?:অ্যা|এ্যা|এ)কাউন্ট)"
+    "| কোথায় (?:চলে )?(?:যায়|যাবে|যাচ্ছে|জমা|ঢোকে|ঢুকবে|আসে|আসবে)| (?:kothay|kothai|kothae) (?:chole )?(?:jay|jabe|jacche|joma|dhuke|dhukbe|ashe|ase|ashbe|asbe) "))
+_TO_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:[Tt]o|[Ii]nto) (?:your|my|the|their|his|her|its|our|this|that|an?|another|other|any|each|every|[A-Z][A-Za-z'\u2019-]*) (?:[A-Za-z'\u2019-]+ ){0,3}?(?:[Ww]allet|[Aa]ccount)s?(?![A-Za-z])")
+_TO_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:ও{_Y}ালেট|(?:অ্যা|এ্যা|এ|আ)কাউন্ট)"
                     f"(?:ে|এ|তে)(?= (?:জমা|যোগ|চলে|ফেরত|ঢো|ঢু|যা{_Y}|পাঠানো))")
 _FROM = re.compile("from ", re.IGNORECASE)
 
@@ -444,6 +445,6 @@ def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
     """
     if not _GOES.search(cue_text(question)):
         return places(text)
-    found = [(a, b) for a, b in places(text) if not _FROM.match(text, a)]
+    found = [(a, b) for a, b in places(text) if not _FROM.match(text, a) and not (a >= 5 and _FROM.match(text, a - 5))]
     found += [(m.start(), m.end()) for m in _TO_EN.finditer(text)] + [(m.start(), m.end()) for m in _TO_BN.finditer(text)]
     return _apart(found)
