@@ -36,6 +36,7 @@ from raglab.corpus.chunking import Chunk
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
+from raglab.text.numbers import another_amount, another_count
 
 NOT_FOUND = "Not found in the help centre."
 LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
@@ -157,8 +158,8 @@ def _merge(picked: list[Candidate]) -> list[Quote]:
 def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool) -> list[ShortAnswer]:
     """The short answer(s): one from the best unit; for a two-fact question, one from each of
     two units, or two values from one unit that holds both halves. A unit that names only another
-    period than the question ("the daily amount is Tk 25,000" for a month) gives none: its value
-    answers another question."""
+    period than the question ("the daily amount is Tk 25,000" for a month), or states the case of
+    another amount or count ("100 points for Tk 10" for 350 points), gives none: its value answers another question."""
     out: list[ShortAnswer] = []
     units = ([best] + [c for c in picked if c is not best]) if two else [best]
     # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
@@ -168,7 +169,8 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     if each:
         units = [best, best]
     for n, c in enumerate(units):
-        if c.features[COL["period_clash"]]:  # its values count another period than the one asked: none in bold
+        if c.features[COL["period_clash"]] or another_amount(q.text, q.qtype, c.unit.text) \
+                or another_count(q.text, c.unit.text, q.aliases):  # its values answer another question: none in bold
             continue
         text = c.unit.text
         room = 2 if both else 1

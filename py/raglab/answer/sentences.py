@@ -79,7 +79,7 @@ from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
 from raglab.text.factoid import places_for
-from raglab.text.numbers import numbers
+from raglab.text.numbers import another_amount, another_count, numbers
 from raglab.text.tables import read_table
 
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
@@ -170,30 +170,6 @@ def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> l
             if not nums or not all(n in question_numbers for n in nums):
                 out.append(s)
     return out
-
-
-# An amount stated as a bound ("up to Tk 25,000", "২৫,০০০ টাকা পর্যন্ত") is a limit, not a case.
-_BOUND = re.compile("(?:up ?to|first|at most|over|above|more than|less than|under|below|maximum|minimum|max|min)[ ]+$")
-_BOUND_AFTER = re.compile("^[ ]*(?:পর্যন্ত|or more|or less|and above|and below)(?:[^a-z\u0980-\u09ff]|$)")
-
-
-def another_amount(question: str, qtype: str, text: str) -> bool:
-    """Whether a unit's value goes with another amount than the one a question states while
-    asking for another kind of value: "How many reward points do I need to redeem for Tk 50?" is
-    not answered by "You can redeem 100 points for Tk 10" (a rate, its case Tk 10), but by the
-    row "500 — Wallet balance: Tk 50". The unit states amounts, none of them the asked one (Tk 50.00
-    is Tk 50). A percentage holds for every amount ("1.85%, Tk 18.50 per Tk 1,000" for "Tk 5,000?"),
-    and a bound is a limit ("up to Tk 25,000 a day, at most 5 times" for "how many times Tk 5,000?")."""
-    if qtype in ("amount", "percent"):
-        return False
-    def figures(t: str, bounds: bool) -> frozenset:
-        low = t.lower()
-        return frozenset(re.sub("[.]0+$|([.][0-9]*?)0+$", "\\1", n) for sp in spans_of(t) if sp.type == "amount"
-                         and not (bounds and (_BOUND.search(low[max(0, sp.start - 12):sp.start]) or _BOUND_AFTER.search(low[sp.end:sp.end + 12])))
-                         for n in numbers(t[sp.start:sp.end]))
-    asked = figures(question, False)
-    own = figures(text, True) if asked else frozenset()
-    return bool(own) and not own & asked
 
 
 def numbered(spans, text: str) -> list[Span]:
@@ -345,6 +321,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
             fresh = []
         if another_amount(q.text, q.qtype, text):  # "100 points for Tk 10" for "how many points for Tk 50?"
+            fresh = []
+        if another_count(q.text, text, q.aliases):  # and its Tk 10 for "how much for 350 points?"
             fresh = []
         if not q.numbers and example:  # a worked example's values are its case, not the asked one
             fresh = []

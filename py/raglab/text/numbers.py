@@ -25,6 +25,10 @@ strict and the word reading agree on every digit string).
 ['200000', '200000', '200000', '5', '18.50']
 >>> number_values("মাসে ২৫ হাজারের বেশি, ২ কোটির")
 ['25000', '20000000']
+
+`another_amount` and `another_count` read which quantity a unit's value goes with: a rate
+("100 points for Tk 10") states the case of another amount and another count than the ones a
+question states ("for Tk 50?", "for 350 points?"), so its value is not the asked one.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ from __future__ import annotations
 import functools
 import re
 from typing import TYPE_CHECKING
+
+from raglab.text.analyzer import analyze, tokens
+from raglab.text.answertypes import typed_spans
 
 if TYPE_CHECKING:  # imported where numbers in words are read: see number_values
     from fractions import Fraction
@@ -234,3 +241,104 @@ def is_number_word(term: str) -> bool:
     `number_values` reads as (part of) a number rather than as a content word."""
     w = _fold(term)
     return term.lower() in _EN or _multiplier(term) is not None or w in _BN or w in _HALVES or _word_value(term) is not None
+
+
+# An amount or a count stated as a bound ("up to Tk 25,000", "২৫,০০০ টাকা পর্যন্ত", "at most 5
+# times") is a limit, not a case.
+_BOUND = re.compile("(?:up ?to|first|at most|over|above|more than|less than|under|below|maximum|minimum|max|min)[ ]+$")
+_BOUND_AFTER = re.compile("^[ ]*(?:পর্যন্ত|or more|or less|and above|and below)(?:[^a-z\u0980-\u09ff]|$)")
+
+
+def _bound(low: str, start: int, end: int) -> bool:
+    return bool(_BOUND.search(low[max(0, start - 12):start]) or _BOUND_AFTER.search(low[end:end + 12]))
+
+
+def _plain(value: str) -> str:
+    """A number without trailing decimal zeros: Tk 50.00 is Tk 50."""
+    return re.sub("[.]0+$|([.][0-9]*?)0+$", "\\1", value)
+
+
+@functools.lru_cache(maxsize=50_000)
+def _amounts(text: str, bounds: bool) -> frozenset[str]:
+    """The numbers of `text`'s amounts; with `bounds`, less the amounts stated as a bound."""
+    low = text.lower()
+    return frozenset(_plain(n) for sp in typed_spans(text) if sp.type == "amount"
+                     and not (bounds and _bound(low, sp.start, sp.end)) for n in numbers(text[sp.start:sp.end]))
+
+
+def another_amount(question: str, qtype: str, text: str) -> bool:
+    """Whether a unit's value goes with another amount than the one a question states while
+    asking for another kind of value: "How many reward points do I need to redeem for Tk 50?" is
+    not answered by "You can redeem 100 points for Tk 10" (a rate, its case Tk 10), but by the
+    row "500 — Wallet balance: Tk 50". The unit states amounts, none of them the asked one (Tk 50.00
+    is Tk 50). A percentage holds for every amount ("1.85%, Tk 18.50 per Tk 1,000" for "Tk 5,000?"),
+    and a bound is a limit ("up to Tk 25,000 a day, at most 5 times" for "how many times Tk 5,000?")."""
+    if qtype in ("amount", "percent"):
+        return False
+    asked = _amounts(question, False)
+    own = _amounts(text, True) if asked else frozenset()
+    return bool(own) and not own & asked
+
+
+# A number inside one of these is no count of a thing ("Tk 10", "24 hours", "18 years").
+_NOT_COUNTS = frozenset(("amount", "percent", "duration", "time", "age", "contact"))
+# A table row's column name before its cell: "Points: 100 — Wallet balance: Tk 10".
+_LABEL = re.compile("(?:^|[\u2014|\n])[ ]*([^:\u2014|\n]{1,40}):[ ]*$")
+_NAMING_WORDS = 2  # the words after a number that may name what it counts: "350 reward points"
+_JOINED = (" ", "-", "\u00a0")
+
+
+@functools.lru_cache(maxsize=50_000)
+def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each number of `text` that counts a thing, with the terms that may name the thing: of the
+    words right after it ("350 reward points", "৫০০ পয়েন্ট", "3 cash-outs"; a stopword or a
+    punctuation mark ends them) and of its column's name ("Points: 100"). A number of an amount,
+    a percentage, a duration, a time, an age or a phone number counts nothing; with `bounds`, a
+    count stated as a bound ("at most 5 times") is a limit, no case, and is left out too."""
+    spans = typed_spans(text)
+    toks = tokens(text)
+    low = text.lower()
+    out = []
+    for m in NUMBER.finditer(text):
+        a, b = m.span()
+        if any(s.start <= a < s.end and s.type in _NOT_COUNTS for s in spans) or (bounds and _bound(low, a, b)):
+            continue
+        names: list[str] = []
+        end = b
+        for t in toks:
+            if t.start < b:
+                continue
+            if len(names) >= _NAMING_WORDS or text[end:t.start] not in _JOINED or NUMBER.fullmatch(t.term):
+                break
+            names.append(t.term)
+            end = t.end
+        label = _LABEL.search(text, 0, a)
+        if label:
+            names.extend(analyze(label.group(1)))
+        if names:
+            out.append((_plain(numbers(m.group())[0]), frozenset(names)))
+    return tuple(out)
+
+
+def another_count(question: str, text: str, aliases: dict | None = None) -> bool:
+    """Whether a unit's value goes with another count of a thing than the one a question states:
+    "How much will I get if I redeem 350 reward points?" is not answered by "You can redeem 100
+    points for Tk 10" nor by the row "Points: 100 — Wallet balance: Tk 10" (a rate, its case 100
+    points; Tk 30 is computed, stated nowhere), but the row "Points: 500 — …" answers "for 500
+    points?". The unit counts the thing the question counts (a word naming it, or a word of one
+    of its `aliases`, term -> tuples of terms: পয়েন্ট is "point"), and never the question's number.
+    The mirror of `another_amount`, for every kind of question: the count a unit states is the
+    case its value goes with, whatever is asked."""
+    asked = _counts(question, False)
+    if not asked:
+        return False
+    own = _counts(text, True)
+    for value, names in asked:
+        said = set(names)
+        for n in sorted(names):
+            for alt in (aliases or {}).get(n, ()):
+                said.update(alt)
+        same = {v for v, counted in own if counted & said}
+        if same and value not in same:
+            return True
+    return False
