@@ -308,7 +308,9 @@ def silent_vowels(word: str, sound: str) -> frozenset[int]:
     count: after the last one). Empty when the marked reading does not line up with `sound`
     consonant for consonant (a rare ন-গ, read as one "n")."""
     marked, open_end = roman(word, LOAN_CONSONANTS, _SCHWA)
-    out, consonants, schwa, vowel = set(), [], False, False
+    out: set[int] = set()
+    consonants: list[str] = []
+    schwa = vowel = False
     for ch in marked:
         if ch == _SCHWA:
             schwa = True
@@ -344,7 +346,7 @@ class Loanwords:
     script, asked in it, never reads its terms for loanwords (about a third of a second natively
     over the English TyDi QA corpus)."""
 
-    def __init__(self, terms=()):
+    def __init__(self, terms=()) -> None:
         terms = sorted(set(terms))
         self._terms = {"bn": [t for t in terms if _BANGLA_WORD.fullmatch(t)],
                        "en": [t for t in terms if _english_word(t)]}
