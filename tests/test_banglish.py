@@ -9,7 +9,7 @@ import pytest
 
 from helpers import docs
 from raglab.pipeline import Config, Pipeline
-from raglab.text.banglish import Reader, distance, is_banglish, latin, roman
+from raglab.text.banglish import Loanwords, Reader, distance, is_banglish, latin, roman
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -167,3 +167,30 @@ def test_loanwords_are_aliases_for_the_answerer_only_in_the_other_script():
     assert ("স্ক্রিন",) in got["screen"] and ("screen",) not in got["screen"]
     assert ("statement",) in pipe.aliases("স্টেটমেন্ট পিডিএফ হিসেবে নামানো যাবে?")["স্টেটমেন্ট"]
     assert "taken" not in pipe.aliases("Has the fee been taken?")  # no loanword: no entry at all
+
+
+@pytest.mark.parametrize("english, bangla", [
+    ("privacy", "প্রবাসী"),  # expatriate: Bangla writes an English i with ি, never the inherent vowel
+    ("story", "স্টোর"),  # nor a final one
+    ("school", "সচল"),  # active: English sch is "sk"
+    ("mask", "মাসিক"),  # monthly: a vowel sign is a vowel English says too
+    ("chest", "চেষ্টা"),
+    ("portion", "প্রশ্ন"),  # question: a cluster (প্র) has no vowel in it
+])
+def test_a_false_friend_of_a_loanword_is_no_alias_either_way(english, bangla):
+    words = Loanwords([english, bangla])
+    assert words.alike(english) == () and words.alike(bangla) == ()
+
+
+@pytest.mark.parametrize("english, bangla", [
+    ("statement", "স্টেটমেন্ট"), ("contact", "কন্টাক্ট"), ("form", "ফরম"), ("centre", "সেন্টার"),
+    ("install", "ইনস্টল"), ("company", "কোম্পানি"), ("selfie", "সেলফি"), ("store", "স্টোর"),
+])
+def test_the_vowel_rules_keep_the_loanwords(english, bangla):
+    words = Loanwords([english, bangla])
+    assert words.alike(english) == (bangla,) and words.alike(bangla) == (english,)
+
+
+def test_a_corpus_in_one_script_reads_no_sounds_for_a_question_in_it():
+    words = Loanwords(["screen", "statement", "bank"])
+    assert words.alike("screen") == () and words._sides == {"bn": {}}

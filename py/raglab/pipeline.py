@@ -30,7 +30,6 @@ if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
     from raglab.answer.sentences import Model
 
 POOL = 50  # first-stage depth kept for failure attribution
-LOANWORDS = True  # the answerer finds a question's terms in the other script's loanwords (`Pipeline.aliases`)
 
 
 def check_k(k) -> None:
@@ -165,17 +164,16 @@ class Pipeline:
         the index's other script writes as a loanword is found in it too (`loanwords`: "screen"
         in a Bangla sentence's স্ক্রিন, ব্যাংক in an English sentence's "bank")."""
         out = expansion_aliases(question)
-        if LOANWORDS:
-            for t in dict.fromkeys(analyze(question)):
-                alike = [(w,) for w in self.loanwords.alike(t)]
-                row = out.setdefault(t, []) if alike else []
-                row.extend(a for a in alike if a not in row)
+        for t in dict.fromkeys(analyze(question)):
+            alike = [(w,) for w in self.loanwords.alike(t)]
+            row = out.setdefault(t, []) if alike else []
+            row.extend(a for a in alike if a not in row)
         return out
 
     @functools.cached_property
     def loanwords(self) -> Loanwords:
         """The index's terms of each script by sound (`text.banglish.Loanwords`)."""
-        return Loanwords.of(self._lexical_index().df)
+        return Loanwords(self._lexical_index().df)
 
     def closest(self, term: str) -> tuple[str, ...]:
         """The index word(s) a question word stands for, for the answerer's coverage: itself
@@ -203,7 +201,7 @@ class Pipeline:
 
     def read_ahead(self) -> Iterator[int]:
         """The answerer's reading of every chunk's units (`answer.ahead`), one chunk per step,
-        then the fuzzy index that misspelt question words are matched in and the Banglish reader: work the first
+        then the fuzzy index that misspelt question words are matched in, the Banglish reader and the loanwords: work the first
         questions would otherwise do, for a caller with time to spare (the page, while it
         waits for a question). Only the time of later answers changes."""
         from raglab.answer.ahead import read_chunk
@@ -212,6 +210,8 @@ class Pipeline:
             yield read_chunk(chunk, self.docs)
         fuzzy_index(self._lexical_index())
         self.banglish  # noqa: B018 - built here, not at the first Banglish question
+        for script in ("bn", "en"):  # and the loanwords of both scripts, not at the first question
+            self.loanwords.side(script)
         yield 0
 
     def assess(self, question: str, chunks: list[Chunk], scores: list[float] | None = None,
