@@ -383,7 +383,7 @@ _PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|statement|sms|messa
 _PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
                        f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
 _PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
-                       f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ)(?![\u0980-\u09ff])")
+                       f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ| থেকে)(?![\u0980-\u09ff])")
 _LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
 
 
@@ -429,6 +429,7 @@ _TO_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:to|into) (?:[A-Za-z'\u2019-]+ ){0,4
 _TO_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:ও{_Y}ালেট|(?:অ্যা|এ্যা|এ)কাউন্ট)"
                     f"(?:ে|এ|তে)(?= (?:জমা|যোগ|চলে|ফেরত|ঢো|ঢু|যা{_Y}|পাঠানো))")
 _FROM = re.compile("from ", re.IGNORECASE)
+_FROM_BN = " থেকে"  # "অ্যাপের মেনু থেকে": from the menu, a source as "from …" is
 
 
 def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
@@ -444,6 +445,6 @@ def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
     """
     if not _GOES.search(cue_text(question)):
         return places(text)
-    found = [(a, b) for a, b in places(text) if not _FROM.match(text, a)]
+    found = [(a, b) for a, b in places(text) if not _FROM.match(text, a) and not text.endswith(_FROM_BN, a, b)]
     found += [(m.start(), m.end()) for m in _TO_EN.finditer(text)] + [(m.start(), m.end()) for m in _TO_BN.finditer(text)]
     return _apart(found)
