@@ -292,3 +292,24 @@ def test_patterns_use_explicit_character_classes():
 ])
 def test_the_type_is_read_in_the_asking_sentences(question, expected):
     assert question_type(question) == expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    # what to look at or check, or whether there is anything to do, asks what to do
+    ("The OTP for logging in on my new phone is not arriving. What should I check?", "procedure"),
+    ("I got my blocked account back after losing my phone. Is there anything I should do now?", "procedure"),
+    ("Anything I should do about the app before I lend my phone?", "procedure"),
+    ("the qr code at the shop is torn, how else can i pay them", "procedure"),
+    ("পিন দেওয়ার আগে কী দেখে নেব?", "procedure"),
+    ("টাকা আমার একাউন্টে আসে নাই। এখন কি করমু?", "procedure"),
+    ("এটিএম থেকে টাকা তুলতে অ্যাপে কী করতে হয়?", "procedure"),
+    # "কখনো" is "ever", no "when"; "পে-কে" is "to Shapla Pay", no "who"
+    ("শাপলা পে কি কখনো এসএমএস পাঠিয়ে ওটিপি চায়?", "yesno"),
+    ("টাকা ফেরত আনতে কি শাপলা পে-কে কোনো চার্জ দিতে হয়?", "yesno"),
+    ("bidesh theke taka pathaile ki amar account e ashbe?", "yesno"),
+    # unchanged: a real "when" and a real "who"
+    ("টাকা কখন ফেরত আসবে?", "time"),
+    ("লাইসেন্স কে দেয়?", "person"),
+])
+def test_later_questions_are_read_for_what_they_ask(question, expected):
+    assert question_type(question) == expected

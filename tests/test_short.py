@@ -104,3 +104,17 @@ def test_a_percentage_in_words_is_the_asked_value(question, text, want):
     assert [text[s.start:s.end] for s in typed_spans(text) if s.type == "percent"] == [want]
     # "নয়" (also "is not") counts only before the word it counts: "ফ্রি নয়।" states no percentage.
     assert not [s for s in typed_spans("এটি ফ্রি নয়। শতাংশ হিসেবে নয়।") if s.type == "percent"]
+
+
+def test_a_caller_abroad_is_given_the_number_with_the_country_code():
+    text = "Calling from outside Bangladesh: dial +880 9612 016789. Hotline: call 16789."
+    assert shorts("contact", "What number do I call for customer care when I'm in Dubai?", text) == ["+880 9612 016789"]
+    assert shorts("contact", "What number do I call for customer care?", "Hotline: call 16789.") == ["16789"]
+    assert shorts("contact", "I'm abroad, which number do I call?", "Hotline: call 16789.") == []
+
+
+def test_a_bangla_place_from_which_something_is_done_is_a_place():
+    from raglab.text.factoid import places, places_for
+    s = "অ্যাপের মেনু থেকে বিদ্যুৎ বিল বেছে নিন।"
+    assert [s[a:b] for a, b in places(s)] == ["অ্যাপের মেনু থেকে"]
+    assert places_for("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", s) == ()  # a source, not where money goes

@@ -51,6 +51,12 @@ _MAGNITUDE = re.compile(r"^ (?:million|billion|trillion|thousand|hundred|lakh|cr
                         re.IGNORECASE)
 # A value after "per" is the unit of a rate, not the answer ("Tk 18.50 per Tk 1,000").
 _PER = re.compile("(?:per|every|each|out of|প্রতি|প্রতিটি) $", re.IGNORECASE)
+# A caller abroad ("I'm in Dubai", "বিদেশ থেকে কল") dials the number written with its country
+# code ("+880 9612 016789"), not the local hotline the sentence before names (an e-mail address
+# or a USSD code is no local number).
+_ABROAD = re.compile(" (?:abroad|overseas|outside (?:of )?bangladesh|(?:saudi|dubai|uae|emirates|malaysia|qatar|oman|kuwait"
+                     "|bahrain|singapore|italy|london|america|usa|bidesh)[a-z]*) |বিদেশ|বাংলাদেশের বাইরে|সৌদি|দুবাই|আমিরাত"
+                     "|মাল(?:য়|য়)েশিয়া|কাতার|ওমান|কু(?:য়|য়)েত|বাহরাইন|সিঙ্গাপুর|ইতালি|লন্ডন|আমেরিকা")
 # A value after "not" is the one the sentence denies, not the answer.
 _DENIED = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:not|rather than|instead of|other than) $", re.IGNORECASE)
 # Contacts offered as alternatives ("call 16789 or e-mail fraud@…", "১৬৭৮৯ নম্বরে কল করে অথবা …"): one answer.
@@ -187,6 +193,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     wanted = accepts(qtype)
     anchors = [(s, e) for term, s, e in order if term in question_terms]
     agent = qtype in ("person", "entity") and bool(_AGENT.search(question))
+    abroad = qtype == "contact" and bool(_ABROAD.search(cue_text(question)))
     life = life_event(question) if qtype == "time" else None
     lived = [i for i, sp in enumerate(spans) if life and sp.type == "time" and of_life(text, spans, i) == life]
     keyed = []
@@ -207,6 +214,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # a title in quotation marks ("the previous episode, "2009""), no value
         if stype == "contact" and other_channel(question, text[s:e]):
             continue  # an e-mail address for "which number do I call?", or the reverse
+        if abroad and stype == "contact" and text[s:e][:1].isdigit():
+            continue  # the local number for a caller abroad: the other quote's, with its country code
         if _DENIED.search(text[max(0, s - 16):s]):
             continue  # the value the sentence denies ("The institution issues the receipt …, not Shapla Pay.")
         # Nearest a question word of its own sentence: a unit may run over a footnoted full stop

@@ -383,7 +383,7 @@ _PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|statement|sms|messa
 _PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
                        f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
 _PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
-                       f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ)(?![\u0980-\u09ff])")
+                       f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ| থেকে)(?![\u0980-\u09ff])")
 _LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
 
 
@@ -417,12 +417,11 @@ def _apart(found: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-# A question asking where something goes ("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", "Where is the
-# profit paid?") asks a destination: "paid to your Shapla Pay wallet" or "ওয়ালেটে জমা হয়" answers
-# it, and "from the Shapla Pay app" (a source) does not. A wallet or an account is a place only
-# there, as money's destination: "wallet" as a place noun everywhere cost other where-questions,
-# and a phone's "মূল ব্যালেন্সে যোগ হয়" (a prepaid number's main balance) is no wallet. "to" names a
-# destination before a determiner or a name ("to your wallet"), not before a verb ("to open an account").
+# A question asking where something goes ("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", "Where is the profit paid?")
+# asks a destination: "paid to your Shapla Pay wallet" or "ওয়ালেটে জমা হয়" answers it, and "from the Shapla Pay app"
+# or "অ্যাপের মেনু থেকে" (sources) do not. A wallet or an account is a place only there, as money's destination:
+# as a place noun everywhere it cost other where-questions, and a phone's "মূল ব্যালেন্সে যোগ হয়" is no wallet.
+# "to" names a destination before a determiner or a name ("to your wallet"), not before a verb ("to open").
 _GOES = re.compile(both_nukta_forms(
     " where (?:[^ ]+ ){0,8}?(?:go|goes|went|gone|end up|ends up|sent|paid|credited|deposited|transferred|moved|returned|refunded) "
     "| কোথায় (?:চলে )?(?:যায়|যাবে|যাচ্ছে|জমা|ঢোকে|ঢুকবে|আসে|আসবে)| (?:kothay|kothai|kothae) (?:chole )?(?:jay|jabe|jacche|joma|dhuke|dhukbe|ashe|ase|ashbe|asbe) "))
@@ -445,6 +444,7 @@ def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
     """
     if not _GOES.search(cue_text(question)):
         return places(text)
-    found = [(a, b) for a, b in places(text) if not _FROM.match(text, a) and not (a >= 5 and _FROM.match(text, a - 5))]
+    found = [(a, b) for a, b in places(text) if not _FROM.match(text, a)
+             and not (a >= 5 and _FROM.match(text, a - 5)) and not text.endswith(" থেকে", a, b)]
     found += [(m.start(), m.end()) for m in _TO_EN.finditer(text)] + [(m.start(), m.end()) for m in _TO_BN.finditer(text)]
     return _apart(found)
