@@ -351,6 +351,7 @@ class Loanwords:
         self._terms = {"bn": [t for t in terms if _BANGLA_WORD.fullmatch(t)],
                        "en": [t for t in terms if _english_word(t)]}
         self._sides: dict[str, dict] = {}
+        self._alike: dict[str, tuple[str, ...]] = {}  # a question's terms recur: each read once
 
     def side(self, script: str) -> dict[str, list[tuple[str, str]]]:
         """The terms of `script` ("bn", "en") by skeleton, each with its sound."""
@@ -369,6 +370,11 @@ class Loanwords:
         and vowels within one slip (two for a word of `LOAN_LONG` consonants: English writes
         its vowels as it pleases, "statement" স্টেটমেন্ট) where Bangla writes one
         (`_vowels_fit`), in code-point order."""
+        if term not in self._alike:
+            self._alike[term] = self._read_alike(term)
+        return self._alike[term]
+
+    def _read_alike(self, term: str) -> tuple[str, ...]:
         if _BANGLA_WORD.fullmatch(term):
             mine, other = loan_sounds(term)[0], "en"
         elif _english_word(term):
