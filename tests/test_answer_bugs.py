@@ -271,6 +271,7 @@ def test_an_amount_stated_as_the_case_of_a_percentage_or_as_a_bound_is_no_other_
 @pytest.mark.parametrize("question", [
     "How much will I get if I redeem 350 reward points?",  # shown at 0.85 with Tk 10 in bold
     "৩৫০ পয়েন্ট রিডিম করলে কত টাকা পাব?",
+    "৩৫০টি পয়েন্ট রিডিম করলে কত টাকা পাব?",  # a classifier on the number: was shown at 0.89 with Tk 10
     "350 point redeem korle koto taka pabo?",
 ])
 def test_a_stated_count_is_not_answered_by_the_rate_for_another_count(served, question):
@@ -284,6 +285,7 @@ def test_a_stated_count_is_not_answered_by_the_rate_for_another_count(served, qu
     ("How much will I get if I redeem 500 reward points?", "Tk 50"),
     ("৫০০ পয়েন্ট রিডিম করলে কত টাকা পাব?", "Tk 50"),  # was the rate sentence's Tk 10
     ("How much do I get for 100 points?", "Tk 10"),
+    ("৫০০টি পয়েন্ট রিডিম করলে কত টাকা পাব?", "Tk 50"),  # was the rate sentence's Tk 10
 ])
 def test_a_stated_count_the_help_centre_states_is_answered(served, question, amount):
     got = ask_json(served.ask(question))

@@ -287,6 +287,7 @@ _NOT_COUNTS = frozenset(("amount", "percent", "duration", "time", "age", "contac
 _LABEL = re.compile("(?:^|[\u2014|\n])[ ]*([^:\u2014|\n]{1,40}):[ ]*$")
 _NAMING_WORDS = 2  # the words after a number that may name what it counts: "350 reward points"
 _JOINED = (" ", "-", "\u00a0")
+_BANGLA_LETTER = re.compile("[\u0981-\u09e3\u09f0\u09f1]")  # a classifier written on its number: "৩৫০টি"
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -309,14 +310,18 @@ def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str], int, in
         end = b
         for t in toks:
             if t.start < b:
+                if t.start == a and t.end > b and _BANGLA_LETTER.match(text, b):  # "৩৫০টি", "৫বার": its classifier
+                    end = t.end
+                    rest = t.term.lstrip("0123456789.")  # "5বার" names times, as "৫ বার" does; টি the analyzer drops
+                    names.extend([rest] if rest else [])
                 continue
-            if len(names) >= _NAMING_WORDS or text[end:t.start] not in _JOINED or NUMBER.fullmatch(t.term):
+            if len(names) >= _NAMING_WORDS or text[end:t.start] not in _JOINED or NUMBER.fullmatch(t.term) \
+                    or _BOUND_AFTER.search(low[end:end + 12]):
                 break
             names.append(t.term)
             end = t.end
-            if bounds and _BOUND_AFTER.search(low[end:end + 12]):  # "5 times or more": a bound after its word
-                names = []
-                break
+        if bounds and _BOUND_AFTER.search(low[end:end + 12]):  # "5 times or more", "৩টির বেশি"
+            continue
         label = _LABEL.search(text, 0, a)
         if label:
             names.extend(analyze(label.group(1)))
