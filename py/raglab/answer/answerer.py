@@ -170,7 +170,7 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
         units = [best, best]
     for n, c in enumerate(units):
         if c.features[COL["period_clash"]] or another_amount(q.text, q.qtype, c.unit.text) \
-                or another_count(q.text, c.unit.text, q.aliases):  # its values answer another question: none in bold
+                or another_count(q.text, c.unit.text, q.aliases, q.qtype):  # its values answer another question: none in bold
             continue
         text = c.unit.text
         room = 2 if both else 1

@@ -322,7 +322,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = []
         if another_amount(q.text, q.qtype, text):  # "100 points for Tk 10" for "how many points for Tk 50?"
             fresh = []
-        if another_count(q.text, text, q.aliases):  # and its Tk 10 for "how much for 350 points?"
+        if another_count(q.text, text, q.aliases, q.qtype):  # and its Tk 10 for "how much for 350 points?"
             fresh = []
         if not q.numbers and example:  # a worked example's values are its case, not the asked one
             fresh = []

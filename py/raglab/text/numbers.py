@@ -244,9 +244,10 @@ def is_number_word(term: str) -> bool:
 
 
 # An amount or a count stated as a bound ("up to Tk 25,000", "২৫,০০০ টাকা পর্যন্ত", "at most 5
-# times") is a limit, not a case.
-_BOUND = re.compile("(?:up ?to|first|at most|over|above|more than|less than|under|below|maximum|minimum|max|min)[ ]+$")
-_BOUND_AFTER = re.compile("^[ ]*(?:পর্যন্ত|or more|or less|and above|and below)(?:[^a-z\u0980-\u09ff]|$)")
+# times", "সর্বোচ্চ ৫ বার", "৩০,০০০ টাকার বেশি") is a limit, not a case.
+_BOUND = re.compile("(?:up ?to|first|at most|at least|over|above|more than|less than|under|below|maximum|minimum"
+                    "|max|min|maximum of|minimum of|স(?:র্|র)ব(?:োচ্চ|াধিক|নিম্ন)|ন্যূনতম|নূন্যতম|কমপক্ষে|অন্তত)[ ]+$")
+_BOUND_AFTER = re.compile("^(?:র|এর|ের)?[ ]*(?:পর্যন্ত|বেশি|কম|or more|or less|and above|and below)(?:[^a-z\u0980-\u09ff]|$)")
 
 
 def _bound(low: str, start: int, end: int) -> bool:
@@ -286,15 +287,17 @@ _NOT_COUNTS = frozenset(("amount", "percent", "duration", "time", "age", "contac
 _LABEL = re.compile("(?:^|[\u2014|\n])[ ]*([^:\u2014|\n]{1,40}):[ ]*$")
 _NAMING_WORDS = 2  # the words after a number that may name what it counts: "350 reward points"
 _JOINED = (" ", "-", "\u00a0")
+_BANGLA_LETTER = re.compile("[\u0981-\u09e3\u09f0\u09f1]")  # a classifier written on its number: "৩৫০টি"
 
 
 @functools.lru_cache(maxsize=50_000)
-def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str]], ...]:
-    """Each number of `text` that counts a thing, with the terms that may name the thing: of the
-    words right after it ("350 reward points", "৫০০ পয়েন্ট", "3 cash-outs"; a stopword or a
-    punctuation mark ends them) and of its column's name ("Points: 100"). A number of an amount,
-    a percentage, a duration, a time, an age or a phone number counts nothing; with `bounds`, a
-    count stated as a bound ("at most 5 times") is a limit, no case, and is left out too."""
+def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str], int, int], ...]:
+    """Each number of `text` that counts a thing, with the terms that may name the thing and the
+    span of the number and its naming words: of the words right after it ("350 reward points",
+    "৫০০ পয়েন্ট", "3 cash-outs"; a stopword or a punctuation mark ends them) and of its column's
+    name ("Points: 100"). A number of an amount, a percentage, a duration, a time, an age or a
+    phone number counts nothing; with `bounds`, a count stated as a bound ("at most 5 times",
+    "5 times or more", "৩ বারের বেশি") is a limit, no case, and is left out too."""
     spans = typed_spans(text)
     toks = tokens(text)
     low = text.lower()
@@ -307,20 +310,44 @@ def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str]], ...]:
         end = b
         for t in toks:
             if t.start < b:
+                if t.start == a and t.end > b and _BANGLA_LETTER.match(text, b):  # "৩৫০টি", "৫বার": its classifier
+                    end = t.end
+                    rest = t.term.lstrip("0123456789.")  # "5বার" names times, as "৫ বার" does; টি the analyzer drops
+                    names.extend([rest] if rest else [])
                 continue
-            if len(names) >= _NAMING_WORDS or text[end:t.start] not in _JOINED or NUMBER.fullmatch(t.term):
+            if len(names) >= _NAMING_WORDS or text[end:t.start] not in _JOINED or NUMBER.fullmatch(t.term) \
+                    or _BOUND_AFTER.search(low[end:end + 12]):
                 break
             names.append(t.term)
             end = t.end
+        if bounds and _BOUND_AFTER.search(low[end:end + 12]):  # "5 times or more", "৩টির বেশি"
+            continue
         label = _LABEL.search(text, 0, a)
         if label:
             names.extend(analyze(label.group(1)))
         if names:
-            out.append((_plain(numbers(m.group())[0]), frozenset(names)))
+            out.append((_plain(numbers(m.group())[0]), frozenset(names), a, end))
     return tuple(out)
 
 
-def another_count(question: str, text: str, aliases: dict | None = None) -> bool:
+# A Bangla count question's word that asks how many of a thing by its classifier: কতবার (how many times).
+_ASKS_HOW_MANY = re.compile("^(?:কত|ক(?:\u09df|\u09af\u09bc))(বার|টি|টা|জন)$")
+
+
+def _asks_same(question: str, names: frozenset[str], start: int, end: int) -> bool:
+    """Whether a question names the thing its count at start:end counts again, outside that
+    count: "I set a 4 digit PIN, how many digits should it have?", "২ বার ভুল পিন দিয়েছি,
+    কতবার ভুল পিন দিলে …?" asks how many of the very thing it counts."""
+    for t in tokens(question):
+        if start <= t.start < end:
+            continue
+        asked = _ASKS_HOW_MANY.match(t.term)
+        if t.term in names or (asked and asked.group(1) in names):
+            return True
+    return False
+
+
+def another_count(question: str, text: str, aliases: dict | None = None, qtype: str = "") -> bool:
     """Whether a unit's value goes with another count of a thing than the one a question states:
     "How much will I get if I redeem 350 reward points?" is not answered by "You can redeem 100
     points for Tk 10" nor by the row "Points: 100 — Wallet balance: Tk 10" (a rate, its case 100
@@ -328,17 +355,21 @@ def another_count(question: str, text: str, aliases: dict | None = None) -> bool
     points?". The unit counts the thing the question counts (a word naming it, or a word of one
     of its `aliases`, term -> tuples of terms: পয়েন্ট is "point"), and never the question's number.
     The mirror of `another_amount`, for every kind of question: the count a unit states is the
-    case its value goes with, whatever is asked."""
+    case its value goes with, whatever is asked; but not for a question asking a count (`qtype`)
+    of the thing it counts (`_asks_same`), as `another_amount` is not for one asking an amount:
+    "The Shapla Pay PIN has 5 digits." answers "I set a 4 digit PIN, how many digits …?"."""
     asked = _counts(question, False)
     if not asked:
         return False
     own = _counts(text, True)
-    for value, names in asked:
+    for value, names, start, end in asked:
+        if qtype == "count" and _asks_same(question, names, start, end):
+            continue
         said = set(names)
         for n in sorted(names):
             for alt in (aliases or {}).get(n, ()):
                 said.update(alt)
-        same = {v for v, counted in own if counted & said}
+        same = {v for v, counted, _, _ in own if counted & said}
         if same and value not in same:
             return True
     return False
