@@ -47,13 +47,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "py"))
 
 import answer_diagnosis  # noqa: E402
-from fit_fusion import default_sets  # noqa: E402
 from raglab.pipeline import Pipeline  # noqa: E402
 from raglab.retrieval.ranking import SLOT, rounded, top_n  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 from screen_candidates import Set  # noqa: E402
-from screen_weak import SLICES, Screen, bounds, rank_set, read_banglish  # noqa: E402
-from third_reading_trial import full_rank, patched, restore, served  # noqa: E402
+from third_reading_trial import full_rank, patched, restore, served, served_screen  # noqa: E402
 
 
 def first(fused: dict[int, float]) -> int:
@@ -181,18 +179,8 @@ def main() -> None:
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         answerer_modes(["off"] + [m for m in (args.answerer or MODES) if m != "off"])
         return
-    sets = []
-    for name, corpus_dir, questions in default_sets():
-        print(f"ranking {name} ...", file=sys.stderr, flush=True)
-        sets.append(read_banglish(Set(name, corpus_dir, questions, "recursive")))
-    screen = Screen.__new__(Screen)  # its intervals and rows, with the served ranking of steps 3 to 6
-    screen.sets = sets
-    screen.ours = next(s for s in sets if s.name == "ours")
-    screen.base = {s.name: rank_set(s, served, full_rank) for s in sets}
-    screen.members = {name: [n for n, (q, *_rest) in enumerate(screen.ours.items) if member(q)]
-                      for name, member in SLICES.items()}
-    screen.ci = {name: tuple(bounds([screen.base["ours"][n][k] for n in idx]) for k in (1, 0))
-                 for name, idx in screen.members.items()}
+    screen = served_screen()
+    sets = screen.sets
     print(screen.header())
     print(f"| served | — | {screen.row(served, full_rank)[0]} |", flush=True)
     for name in args.only or CANDIDATES:

@@ -50,7 +50,6 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 sys.path.insert(0, HERE)
 
-from fit_fusion import default_sets  # noqa: E402
 from raglab.corpus.chunking import index_text  # noqa: E402
 from raglab.retrieval.bilingual import BilingualRetriever, bridged, centred  # noqa: E402
 from raglab.retrieval.expansion import expand  # noqa: E402
@@ -60,8 +59,7 @@ from raglab.retrieval.semantic import fusion_weight, reading  # noqa: E402
 from raglab.text.analyzer import analyze, has_bangla  # noqa: E402
 from raglab.text.answertypes import asking_sentences  # noqa: E402
 from screen_candidates import Set, chunk_cosines  # noqa: E402
-from screen_weak import SLICES, Screen, bounds, rank_set, read_banglish  # noqa: E402
-from third_reading_trial import ORIGINAL_FUSED, full_rank, served  # noqa: E402
+from third_reading_trial import ORIGINAL_FUSED, full_rank, served, served_screen  # noqa: E402
 from third_reading_trial import restore as restore_fused  # noqa: E402
 
 
@@ -342,18 +340,8 @@ def main() -> None:
     parser.add_argument("--only", action="append", choices=list(CANDIDATES), help="screen only these candidates")
     parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
     args = parser.parse_args()
-    sets = []
-    for name, corpus_dir, questions in default_sets():
-        print(f"ranking {name} ...", file=sys.stderr, flush=True)
-        sets.append(read_banglish(Set(name, corpus_dir, questions, "recursive")))
-    screen = Screen.__new__(Screen)  # its intervals and rows, with the served ranking of steps 3 to 6
-    screen.sets = sets
-    screen.ours = next(s for s in sets if s.name == "ours")
-    screen.base = {s.name: rank_set(s, served, full_rank) for s in sets}
-    screen.members = {name: [n for n, (q, *_rest) in enumerate(screen.ours.items) if member(q)]
-                      for name, member in SLICES.items()}
-    screen.ci = {name: tuple(bounds([screen.base["ours"][n][k] for n in idx]) for k in (1, 0))
-                 for name, idx in screen.members.items()}
+    screen = served_screen()
+    sets = screen.sets
     print(screen.header())
     for name in args.only or CANDIDATES:
         make, label, grid = CANDIDATES[name]

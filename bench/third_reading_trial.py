@@ -213,18 +213,18 @@ CANDIDATES = {
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", action="append", choices=list(CANDIDATES), help="screen only these candidates")
-    parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
-    args = parser.parse_args()
+def served_screen(forget_parts: bool = False) -> Screen:
+    """Every default set (ours, the external dev halves) ranked as served, steps 3 to 6, in a
+    Screen with its rows and our slices' intervals: what each trial's candidates are held to.
+    `forget_parts`: each set's memo of the chunk parts starts empty (this trial re-reads them)."""
     sets = []
     for name, corpus_dir, questions in default_sets():
         print(f"ranking {name} ...", file=sys.stderr, flush=True)
         sets.append(read_banglish(Set(name, corpus_dir, questions, "recursive")))
-    for s in sets:
-        s.memo["parts"] = None
-    screen = Screen.__new__(Screen)  # its intervals and rows, with the served ranking of steps 3 to 6
+    if forget_parts:
+        for s in sets:
+            s.memo["parts"] = None
+    screen = Screen.__new__(Screen)
     screen.sets = sets
     screen.ours = next(s for s in sets if s.name == "ours")
     screen.base = {s.name: rank_set(s, served, full_rank) for s in sets}
@@ -232,6 +232,16 @@ def main() -> None:
                       for name, member in SLICES.items()}
     screen.ci = {name: tuple(bounds([screen.base["ours"][n][k] for n in idx]) for k in (1, 0))
                  for name, idx in screen.members.items()}
+    return screen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", action="append", choices=list(CANDIDATES), help="screen only these candidates")
+    parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
+    args = parser.parse_args()
+    screen = served_screen(forget_parts=True)
+    sets = screen.sets
     print(screen.header())
     for name in args.only or CANDIDATES:
         make, label, grid = CANDIDATES[name]
