@@ -59,7 +59,7 @@ from raglab.retrieval.semantic import fusion_weight, reading  # noqa: E402
 from raglab.text.analyzer import analyze, has_bangla  # noqa: E402
 from raglab.text.answertypes import asking_sentences  # noqa: E402
 from screen_candidates import Set, chunk_cosines  # noqa: E402
-from third_reading_trial import ORIGINAL_FUSED, full_rank, served, served_screen  # noqa: E402
+from third_reading_trial import ORIGINAL_FUSED, print_rows, served, served_screen  # noqa: E402
 from third_reading_trial import restore as restore_fused  # noqa: E402
 
 
@@ -341,18 +341,8 @@ def main() -> None:
     parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
     args = parser.parse_args()
     screen = served_screen()
-    sets = screen.sets
     print(screen.header())
-    for name in args.only or CANDIDATES:
-        make, label, grid = CANDIDATES[name]
-        for value in grid:
-            change = make(value)
-            cells, ours = screen.row(change, full_rank)
-            for s in sets:
-                restore(s)
-            print(f"| {name} | {label} {value} | {cells} |", flush=True)
-            if args.moved and value != grid[0]:
-                print(f"    {screen.moved(ours)}", flush=True)
+    print_rows(screen, CANDIDATES, args.only, args.moved, restore)
 
 
 if __name__ == "__main__":

@@ -235,30 +235,41 @@ def served_screen(forget_parts: bool = False) -> Screen:
     return screen
 
 
+def print_rows(screen: Screen, candidates: dict, only, moved: bool, undo, also_moved=None) -> None:
+    """One table row per candidate and value (`candidates`: name -> (make, label, grid)), each
+    change undone on every set after its row (`undo`); with `moved`, the dev questions each
+    value past the grid's first moves (and `also_moved(change)`, when given)."""
+    for name in only or candidates:
+        make, label, grid = candidates[name]
+        for value in grid:
+            change = make(value)
+            cells, ours = screen.row(change, full_rank)
+            for s in screen.sets:
+                undo(s)
+            print(f"| {name} | {label} {value} | {cells} |", flush=True)
+            if moved and value != grid[0]:
+                print(f"    {screen.moved(ours)}", flush=True)
+                if also_moved:
+                    also_moved(change)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", choices=list(CANDIDATES), help="screen only these candidates")
     parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
     args = parser.parse_args()
     screen = served_screen(forget_parts=True)
-    sets = screen.sets
+
+    def externals_moved(change) -> None:
+        for s in screen.sets[1:]:
+            after = rank_set(s, change, full_rank)
+            restore(s)
+            moved = [f"{q.id} {round(1 / b[0]) if b[0] else '>10'} → {round(1 / a[0]) if a[0] else '>10'}"
+                     for (q, *_rest), b, a in zip(s.items, screen.base[s.name], after) if a != b]
+            print(f"    {s.name}: {'; '.join(moved) or 'nothing moves'}", flush=True)
+
     print(screen.header())
-    for name in args.only or CANDIDATES:
-        make, label, grid = CANDIDATES[name]
-        for value in grid:
-            change = make(value)
-            cells, ours = screen.row(change, full_rank)
-            for s in sets:
-                restore(s)
-            print(f"| {name} | {label} {value} | {cells} |", flush=True)
-            if args.moved and value != grid[0]:
-                print(f"    {screen.moved(ours)}", flush=True)
-                for s in sets[1:]:
-                    after = rank_set(s, change, full_rank)
-                    restore(s)
-                    moved = [f"{q.id} {round(1 / b[0]) if b[0] else '>10'} → {round(1 / a[0]) if a[0] else '>10'}"
-                             for (q, *_rest), b, a in zip(s.items, screen.base[s.name], after) if a != b]
-                    print(f"    {s.name}: {'; '.join(moved) or 'nothing moves'}", flush=True)
+    print_rows(screen, CANDIDATES, args.only, args.moved, restore, externals_moved)
 
 
 if __name__ == "__main__":
