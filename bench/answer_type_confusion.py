@@ -32,10 +32,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
-from raglab.answer.respell import question_type_of  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
+from raglab.question.respell import question_type_of  # noqa: E402
 from raglab.text.answertypes import TYPES  # noqa: E402
 from raglab.text.banglish import has_bangla_letter  # noqa: E402
 

@@ -313,7 +313,7 @@ def test_the_words_that_ask_weigh_nothing_in_the_coverage(pipe):
                                           # short to match fuzzily but starts one cue word
                                           ("wat is the cashout fe at agnet", "what is the cashout fee at agent")])
 def test_a_misspelt_cue_word_asks_for_the_same_answer_type(pipe, typo, right):
-    from raglab.answer.respell import question_type_of, typed_question
+    from raglab.question.respell import question_type_of, typed_question
     from raglab.text.answertypes import question_type
     assert question_type(typo) != question_type(right)
     assert question_type_of(typo, pipe.closest) == question_type(right)
@@ -337,7 +337,7 @@ def test_the_asking_sentences_are_read_as_the_question_terms_are(pipe, typo, rig
 
 def test_a_word_the_index_reads_otherwise_is_not_respelt_for_the_answer_type(pipe):
     # "acount" is one edit from the cue word "amount", but the index reads it as "account".
-    from raglab.answer.respell import typed_question
+    from raglab.question.respell import typed_question
     assert typed_question("minimum age to open an acount?", pipe.closest) == "minimum age to open an acount?"
 
 

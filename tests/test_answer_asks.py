@@ -1,13 +1,13 @@
-"""What a question asks, read from its words (`answer/asking.py`), and the answers that follow:
+"""What a question asks, read from its words (`question/asking.py`), and the answers that follow:
 how much one can do asks for the upper limit, never the minimum."""
 
 
 import pytest
 
 from helpers import docs
-from raglab.answer import asking
-from raglab.answer.asking import asks_more, asks_need, states_need
 from raglab.pipeline import Config, Pipeline
+from raglab.question import asking
+from raglab.question.asking import asks_more, asks_need, states_need
 from raglab.schema import ask_json
 from raglab.text.analyzer import tokens
 from raglab.text.answertypes import question_type

@@ -6,9 +6,9 @@ yes/no question, "you need to" for what one needs, a worked example opening its 
 import pytest
 
 from helpers import docs
-from raglab.answer.asking import asks_only_limit, illustrates, only_price, states_need
 from raglab.answer.sentences import COL, lang_of, stated_terms
 from raglab.pipeline import Config, Pipeline
+from raglab.question.asking import asks_only_limit, illustrates, only_price, states_need
 from raglab.schema import ask_json
 from raglab.text.answertypes import question_type
 
@@ -226,7 +226,7 @@ def test_an_article_after_including_or_a_total_column_is_no_included_column():
     # "including a 2.5% incentive" read the article "a" as the included column, so every column
     # starting with an a ("Amount") stated no value; a column that is itself the total with the
     # thing ("চার্জসহ মোট") is what is asked, not what the total includes.
-    from raglab.answer.asking import included_column
+    from raglab.question.asking import included_column
     assert not included_column("How much is the total including a 2.5% incentive?", "Tk 10,000 — Amount you receive: Tk 10,250")
     assert included_column("How much is the total including an incentive?", "Tk 10,000 — Incentive (2.5%): Tk 250")
     assert not included_column("চার্জসহ মোট কত কাটবে?", "১,০০০ টাকা — চার্জসহ মোট: ১,০১৮.৫০ টাকা")

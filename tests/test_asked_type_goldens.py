@@ -7,8 +7,8 @@ import os
 import pytest
 
 from helpers import ROOT, docs
-from raglab.answer.respell import question_type_of
 from raglab.pipeline import Config, Pipeline
+from raglab.question.respell import question_type_of
 
 
 def confusion():

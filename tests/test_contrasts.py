@@ -1,4 +1,4 @@
-"""The other half of a contrast (`answer/asking.py`, `clashes`): a question about cash in is not answered
+"""The other half of a contrast (`question/asking.py`, `clashes`): a question about cash in is not answered
 by a cash-out sentence, nor one about the maximum by the minimum."""
 
 import pytest

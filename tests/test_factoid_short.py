@@ -4,9 +4,9 @@ the question types and spans they rest on. The sentences are made up for the tes
 
 import pytest
 
-from raglab.answer.asking import lower_for_upper
 from raglab.answer.candidates import text_info
 from raglab.answer.short import short_spans
+from raglab.question.asking import lower_for_upper
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import question_type
 from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of

@@ -23,6 +23,7 @@ LAYERS = (
     ("corpus",),  # articles, chunkers, goldens, importers
     ("encoder",),  # the e5 model, its kernel and the vectors
     ("retrieval",),  # ranking primitives and every retriever
+    ("question",),  # what a question asks, its words respelt, their synonyms
     ("answer",),  # the extractive answerer
     ("pipeline", "schema"),  # the one entry point and its JSON shape
     ("evaluation",),  # scoring configurations

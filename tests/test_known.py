@@ -9,8 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import docs
-from raglab.answer.respell import typed_question
 from raglab.pipeline import Config, Pipeline
+from raglab.question.respell import typed_question
 from raglab.retrieval.lexical import alternatives
 from raglab.text import known
 from raglab.text.analyzer import analyze
@@ -67,7 +67,7 @@ def test_a_misspelt_cue_word_still_types_the_question_and_a_real_word_does_not(p
 
 
 def test_a_banglish_grammar_word_is_not_read_as_a_question_word(pipe):
-    from raglab.answer.respell import question_type_of
+    from raglab.question.respell import question_type_of
     # "kono" (any) is one slip from "koto" (how much): read so, "can I add a note?" asked an amount
     # and a unit quoting a fee was chosen over the one saying a note can be added
     asked = "send money korar somoy ki kono note likhe dewa jay?"
@@ -78,7 +78,7 @@ def test_a_banglish_grammar_word_is_not_read_as_a_question_word(pipe):
 
 
 def test_a_word_spelt_like_banglish_grammar_in_an_english_question_is_still_a_slip(pipe):
-    from raglab.answer.respell import question_type_of
+    from raglab.question.respell import question_type_of
     # "hoy" and "hoi" are Banglish grammar ("is", "happens"), but an English question holds one
     # such word at most: there it is "how" mistyped, as before Banglish grammar words were kept
     assert typed_question("hoy do i reset my pin?", pipe.closest) == "how do i reset my pin?"
@@ -89,7 +89,7 @@ def test_a_word_spelt_like_banglish_grammar_in_an_english_question_is_still_a_sl
 
 
 def test_a_banglish_question_is_read_as_banglish_beside_its_bangla_reading(pipe):
-    from raglab.answer.asking import asks_more, periods_of
+    from raglab.question.asking import asks_more, periods_of
     # The answerer reads a Banglish question with its Bangla reading (`Pipeline.cues`), text
     # with Bangla letters, which `is_banglish` never calls Banglish: "diye" (with) was read as
     # "dine" (in a day) and the question named a daily period; "korle" (if) as "kore"
@@ -123,7 +123,7 @@ def test_a_common_word_with_another_ending_is_no_misspelt_cue_word(pipe):
     ("vul number e recharge kore felsi, shapla pay ki taka ferot dite parbe?", "yesno"),  # "ki ... parbe", once "parbo"
 ])
 def test_a_banglish_question_word_kept_as_typed_still_types_the_question(pipe, asked, kind):
-    from raglab.answer.respell import question_type_of
+    from raglab.question.respell import question_type_of
     assert typed_question(asked, pipe.closest) == asked
     assert question_type_of(asked, pipe.closest) == kind
 

@@ -5,8 +5,8 @@ abstention or an answer without the neighbour's value in bold, never the neighbo
 import pytest
 
 from helpers import docs, shown
-from raglab.answer.asking import limit_for_price, periods_of
 from raglab.pipeline import Config, Pipeline
+from raglab.question.asking import limit_for_price, periods_of
 from raglab.schema import ask_json
 
 

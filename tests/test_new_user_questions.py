@@ -5,9 +5,9 @@ relative word that opens its clause."""
 import pytest
 
 from helpers import docs, shown
-from raglab.answer.asking import illustrates_in, lower_for_upper
 from raglab.answer.sentences import COL
 from raglab.pipeline import Config, Pipeline
+from raglab.question.asking import illustrates_in, lower_for_upper
 from raglab.schema import ask_json
 from raglab.text.banglish import without_grammar
 from raglab.text.factoid import places
@@ -161,7 +161,7 @@ def test_keywords_without_a_question_mark_get_the_answer_the_question_gets(serve
 def test_a_note_label_is_no_imperative_verb():
     # "Note:" labels a remark; read as the verb "note", the closing fraud warning of the recharge
     # article told the reader what to do and beat the steps for a recharge without balance.
-    from raglab.answer.asking import imperative
+    from raglab.question.asking import imperative
 
     assert not imperative("Note: Shapla Pay staff will never call and ask you to recharge a number to claim a prize.")
     assert imperative("Note: Enter your PIN only on your own phone.")  # the sentence after the label decides
@@ -185,7 +185,7 @@ def test_an_instruction_after_a_long_condition_is_an_instruction(served):
     # The comma of "If X, do Y" was looked for in the first 40 characters only, so the add-money
     # article's "If your bank or card was charged but your wallet was not credited, call …" told
     # the reader nothing to do, and a sentence restating the question's story could win.
-    from raglab.answer.asking import imperative
+    from raglab.question.asking import imperative
 
     assert imperative("If your bank or card was charged but your wallet was not credited, call customer care on "
                       "16789 and keep the transaction ID ready.")
@@ -239,7 +239,7 @@ def test_a_cue_word_with_another_ending_is_no_misspelling_of_it(served):
     # Read with its cue words put right, "a week late" became "a weeks late" and "সপ্তাহে" (in a
     # week) "সপ্তাহ": the same word, but the period rules read neither, and a week's maximum (which
     # the help centre does not state) was answered with the daily limit.
-    from raglab.answer.respell import typed_question
+    from raglab.question.respell import typed_question
 
     for question in ("If I pay back my nano loan a week late, how much is the late fee?",
                      "সেন্ড মানিতে এক সপ্তাহে সর্বোচ্চ কত টাকা পাঠানো যায়?"):

@@ -2,9 +2,9 @@
 
 import pytest
 
-from raglab.answer.asking import asks_limit
 from raglab.answer.candidates import text_info
 from raglab.answer.short import short_spans
+from raglab.question.asking import asks_limit
 from raglab.text.analyzer import analyze
 
 

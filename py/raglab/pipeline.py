@@ -270,8 +270,8 @@ class Pipeline:
 
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""
-        from raglab.answer.respell import respell
-        from raglab.answer.synonyms import SAME_WORDS
+        from raglab.question.respell import respell
+        from raglab.question.synonyms import SAME_WORDS
 
         question = question if isinstance(question, str) else str(question)
         check_question_length(question)

@@ -24,7 +24,6 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.asking import limit_beside_price
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each
 from raglab.answer.language import in_own_language, own_twin, with_sentence_before
@@ -33,6 +32,7 @@ from raglab.answer.sentences import COL, Model, Question, confidence, confidence
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
+from raglab.question.asking import limit_beside_price
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half

@@ -15,13 +15,13 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Callable
 
-from raglab.answer.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
-from raglab.answer.respell import respell, type_read, typed_question
 from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
-from raglab.answer.synonyms import SAME_WORDS, with_same_words
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
+from raglab.question.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
+from raglab.question.respell import respell, type_read, typed_question
+from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, scoped, tokens, words
 from raglab.text.answertypes import asking_sentences, question_types
 from raglab.text.contrasts import asked_halves, halves_of

@@ -73,8 +73,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from raglab.answer.asking import illustrates_in, imperative, included_column, limit_for_price, lower_for_upper, periods_of, price_for_limit, states_need
 from raglab.corpus.articles import detect_lang
+from raglab.question.asking import illustrates_in, imperative, included_column, limit_for_price, lower_for_upper, periods_of, price_for_limit, states_need
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes

@@ -64,7 +64,7 @@ def zipf(term: str) -> int:
 def protected(term: str) -> bool:
     """Whether `term` is common enough in its language to be taken as meant. A word shorter
     than the fuzzy matching's shortest ("fe") is never protected: it is only ever read as
-    another word by a rule of its own (`answer.respell`: "fe" for *fee*)."""
+    another word by a rule of its own (`question.respell`: "fe" for *fee*)."""
     return len(term) >= MIN_LENGTH and zipf(term) >= MIN_ZIPF
 
 
