@@ -1,0 +1,168 @@
+"""Parity of the engine under the answers: the encoder kernel compiled to wasm32 gives the
+native library's bits (question vectors, a question's two readings, the shipped chunk vectors),
+raw scores agree to the last bit before rounding, and the evaluation's arithmetic (metrics,
+intervals, tuning, attribution) gives the same report in the browser as natively."""
+
+import hashlib
+import json
+import os
+
+import pytest
+
+from helpers import ROOT, docs, questions
+from parity_support import EVALUATION, LEXICAL, RAW_SCORE_CONFIGS, SEMANTIC_READY_MS, WITH_MODEL, browser_and_native, browser_call, first_difference, golden_and_stress, label, native, semantic_page
+from raglab.corpus.chunking import chunk_corpus, index_text
+from raglab.encoder.native import PASSAGE, QUERY
+from raglab.pipeline import Config
+
+__all__ = ["native", "semantic_page"]  # fixtures the tests below take
+
+
+def shipped_sample(dist_dir):
+    """70 chunk texts spread over the page's two vector stores (50 loaded with the model, 20 of the
+    evaluation's), and the digests of those vectors."""
+    from raglab.encoder.bundled import read_questions
+    from raglab.encoder.vectors import read_store, text_key
+    from raglab.retrieval.bilingual import translated_queries
+    from raglab.text.analyzer import normalize
+
+    with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
+        entry = json.load(fh)["encoder"]
+    sample, digests = [], []
+    asked = [q.question for q in questions()]
+    read = read_questions()  # a Banglish question is searched in Bangla script
+    readings = [QUERY + normalize(q) for q in asked + read] + translated_queries(read)  # bilingual reads both
+    for role, chunkers, extra, n in (("vectors", WITH_MODEL, [], 50), ("evaluation", EVALUATION, readings, 20)):
+        store = read_store(os.path.join(dist_dir, *entry[role]["path"].split("/")), entry["model"]["digest"], 384)
+        texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunks_of(chunkers)))
+        assert {text_key(t) for t in texts + extra} == set(store), f"the {role} store does not hold exactly what it should"
+        picked = texts[:: max(1, len(texts) // n)][:n]
+        sample += picked
+        digests += [hashlib.sha256(",".join(float(x).hex() for x in memoryview(store[text_key(t)]).cast("f")).encode())
+                    .hexdigest() for t in picked]
+    return sample, digests
+
+
+def chunks_of(chunkers):
+    return [c for n in chunkers for c in chunk_corpus(list(docs()), n)]
+
+
+def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, native, dist_dir):
+    """The kernel compiled to wasm32 gives the native library's bits: the float.hex digest of every
+    golden and stress question's vector ("query: " + question) is the same in the browser; and 70
+    chunks spread over the two shipped stores, encoded again by the page, give exactly the shipped
+    vectors (so they are current). One browser call; the native side runs meanwhile."""
+    texts, ids = golden_and_stress()
+    queries = [QUERY + t for t in texts]
+    sample, shipped = shipped_sample(dist_dir)
+    native_text, browser_text = browser_and_native(semantic_page, "vectorDigests", [queries + sample],
+                                                   lambda: native.vector_digests(json.dumps(queries)))
+    nat, brw = json.loads(native_text), json.loads(browser_text)
+    assert len(nat) == len(queries) and len(brw) == len(queries) + len(sample) == len(texts) + 70
+    differ = [ids[i] for i, (a, b) in enumerate(zip(nat, brw)) if a != b]
+    assert not differ, f"{len(differ)} query vectors differ between native and browser, first {differ[:5]}"
+    stale = [i for i, (a, b) in enumerate(zip(shipped, brw[len(queries):])) if a != b]
+    assert not stale, f"{len(stale)} of 70 re-encoded chunks differ from the shipped vectors (first: sample {stale[0]})"
+
+
+# Not golden or stress questions (the page knows no vector of these yet), each read twice by bilingual.
+READ_TWICE = ["How do I withdraw cash on a Friday night?", "বিদেশ থেকে টাকা আসতে কত দিন লাগে আমার ভাইয়ের?",
+              "Is there a fee if my cousin sends money from abroad to my wallet?"]
+
+
+def test_readings_encoded_side_by_side_have_the_native_bits(semantic_page, native):
+    """The page encodes a question's two readings at once, one in its worker's kernel and one in
+    a helper worker's (js/helper.js, raglab.web.readings): the vectors it then holds are the
+    native bits, and the answer is native's byte for byte. The helper says when it is ready and
+    each question says that it was read ahead, so a page that quietly encoded them one after
+    the other (the old way, which would pass the rest) fails here."""
+    from raglab.retrieval.bilingual import translated
+    from raglab.retrieval.expansion import expand
+    from raglab.text.analyzer import normalize
+
+    assert semantic_page.evaluate("() => navigator.hardwareConcurrency") > 1, "the helper needs a second core"
+    semantic_page.wait_for_function("() => window.raglab.timings.helperAt", timeout=SEMANTIC_READY_MS)
+    cfg = {"chunker": "recursive", "retriever": "bilingual", "k": 3, "expand": True, "threshold": Config().threshold}
+    texts = []
+    for question in READ_TWICE:
+        pair = [QUERY + normalize(question), QUERY + normalize(translated(expand(question)))]
+        assert browser_call(semantic_page, "cachedDigests", pair) == "[null, null]", question
+        before = semantic_page.evaluate("() => window.raglab.timings.readAheadAt || 0")
+        assert browser_call(semantic_page, "ask", question, cfg) == native.ask(question, json.dumps(cfg)), question
+        assert semantic_page.evaluate("() => window.raglab.timings.readAheadAt || 0") > before, f"not read ahead: {question}"
+        texts += pair
+    assert json.loads(browser_call(semantic_page, "cachedDigests", texts)) == json.loads(native.vector_digests(json.dumps(texts)))
+
+
+def test_page_loaded_the_current_kernel_and_model(semantic_page, build_module):
+    """A stale build cannot pass: the .wasm and model file the page loaded are the ones built from
+    py/raglab/encoder/kernel.c and derived by setup now (the native side's very files)."""
+    loaded = semantic_page.evaluate("() => window.raglab.semantic.files")
+    wasm = build_module.build_kernel_wasm()
+    model = os.path.join(ROOT, ".cache", "encoder", "e5-small-raglab.rle5")
+    assert loaded["kernel"] == build_module.sha256_file(wasm), "the page's encoder.wasm is stale; run `python3 build.py build`"
+    assert loaded["model"] == build_module.sha256_file(model), "the page's model file is stale; run `python3 build.py build`"
+
+
+@pytest.mark.parametrize("cfg", RAW_SCORE_CONFIGS, ids=label)
+def test_raw_scores_before_rounding(app_page, native, cfg, capsys):
+    """Scores are ranked after rounding to 12 significant digits; this counts how many of the
+    unrounded top-5 scores differ in their last bits between the platforms (expected 0)."""
+    texts, ids = golden_and_stress()
+    native_text, browser_text = browser_and_native(app_page, "rawScores", [texts, cfg],
+                                                   lambda: native.raw_scores(json.dumps(texts), json.dumps(cfg)))
+    nat, brw = json.loads(native_text), json.loads(browser_text)
+    assert [[h[0] for h in row] for row in nat] == [[h[0] for h in row] for row in brw]
+    compared = differing = 0
+    for row_n, row_b in zip(nat, brw):
+        for (_, a), (_, b) in zip(row_n, row_b):
+            if a is not None:
+                compared += 1
+                differing += a != b
+    with capsys.disabled():
+        if compared:
+            print(f"\n  raw scores {label(cfg)}: {differing} of {compared} differ in the last bits")
+        else:
+            print(f"\n  raw scores {label(cfg)}: the retriever has no raw-score method; its rounded scores "
+                  "are compared in the answers test")
+    assert differing == 0, f"{differing} raw scores differ; the ranking is unaffected only thanks to rounding"
+
+
+def assert_same_report(page, native, options):
+    native_text, browser_text = browser_and_native(page, "compare", [options],
+                                                   lambda: native.compare(json.dumps(options)))
+    if native_text != browser_text:
+        diff = first_difference(json.loads(native_text), json.loads(browser_text))
+        pytest.fail(f"compare report differs at {diff[0]}: native {diff[1]!r} vs browser {diff[2]!r}", pytrace=False)
+
+
+# The per-question answers of every configuration are compared above; these two compare the
+# evaluation's own arithmetic (metrics, intervals, tuning, attribution, findings) over it.
+def test_default_evaluation_table_is_identical(semantic_page, native):
+    """The Evaluate tab's default run (every chunker, BM25 and the served retriever, both
+    expansions: the sentence chunker's vectors come from the evaluation's own store) equals
+    native compare byte for byte."""
+    served = Config()
+    assert_same_report(semantic_page, native, {"split": "test", "retriever": ["bm25", served.retriever], "k": served.k,
+                                               "baseline": served.label, "per_question": True})
+
+
+def test_evaluation_table_of_every_lexical_retriever_is_identical(app_page, native):
+    """The served chunker with every retriever that needs no encoder, as the Evaluate tab runs it."""
+    assert_same_report(app_page, native, {"split": "test", "chunker": Config().chunker, "retriever": LEXICAL})
+
+
+def test_prebuilt_analysis_is_what_pyodide_works_out(app_page, dist_dir):
+    """The build analysed the served chunks natively and shipped the table; Pyodide
+    analyses them afresh here: both give the file whose sha256 the manifest names, and
+    the app installed that table."""
+    with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
+        shipped = json.load(fh)["analysis"]
+    fresh = browser_call(app_page, "prebuiltTable").encode("utf-8")
+    assert hashlib.sha256(fresh).hexdigest() == shipped["sha256"]
+    with open(os.path.join(dist_dir, *shipped["path"].split("/")), "rb") as fh:
+        assert fh.read() == fresh
+    # installed with the served default's index, after the model (a semantic default) is in
+    app_page.wait_for_function("() => window.raglab.timings.defaultIndexAt", timeout=SEMANTIC_READY_MS)
+    info = app_page.evaluate("() => window.raglab.corpusInfo()")
+    assert info["prebuilt_texts"] == len(json.loads(fresh)["tokens"]) > 0
