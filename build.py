@@ -309,7 +309,7 @@ def best_kernel_variant(baseline: str) -> str | None:
 # The same kernel for the browser: clang + lld compile py/raglab/encoder/kernel.c to a freestanding
 # wasm32 module with explicit exports (no libc, no start function). The flags keep the
 # arithmetic IEEE and unfused, as natively; -msimd128 only widens the kernel's explicit
-# four-float lanes, so the vectors keep the native build's bits (tests/test_parity.py).
+# four-float lanes, so the vectors keep the native build's bits (tests/test_parity_engine.py).
 WASM_FLAGS = ("--target=wasm32", "-O3", "-msimd128", "-ffp-contract=off", "-fno-math-errno", "-fno-builtin", "-nostdlib",
               "-Wl,--no-entry", "-Wl,--strip-all", "-Wl,--export=__heap_base")
 WASM_EXPORTS = ("e5k_state_size", "e5k_init", "e5k_dim", "e5k_max_tokens", "e5k_vocab", "e5k_scratch_size",

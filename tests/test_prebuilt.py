@@ -1,7 +1,7 @@
 """The build's prebuilt analysis: the same tokens as a fresh analysis, checked before use.
 
 The browser half (Pyodide works the table out afresh and gets the shipped file's
-digest) is in test_parity.py.
+digest) is in test_parity_engine.py.
 """
 
 import contextlib

@@ -1,7 +1,7 @@
 """A question's readings encoded ahead (raglab.web.readings, what the page's worker calls
 before it asks): the texts it names are exactly what asking encodes, and vectors handed
 back leave the answer as it was. The page's side (the helper worker's bits) is checked in
-tests/test_parity.py."""
+tests/test_parity_engine.py."""
 
 from __future__ import annotations
 
