@@ -26,6 +26,7 @@ from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each
+from raglab.answer.howto import the_way_first
 from raglab.answer.language import in_own_language, own_twin, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -258,7 +259,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
         return None
     missing = missing_share(q, chunks, cands)  # over every unit of the chunks, the dropped ones too
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
-    order = in_own_language(q, ranked(q, cands, m))
+    order = the_way_first(q, in_own_language(q, ranked(q, cands, m)))  # a how-to question: not how it is not done
     order = faq_lead(order, docs)  # an FAQ's answer opens its section
     probs = softmax([z for z, _ in order])
     best = order[0][1]

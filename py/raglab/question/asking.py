@@ -366,6 +366,45 @@ def imperative(text: str) -> bool:
     return bool(_BN_IMPERATIVE.search(text.rstrip()[-12:]))
 
 
+
+# What says only how a thing is not done: a statement (no instruction: "Do not send it back" and
+# "… জানাবেন না" tell the reader what to do) whose main clause, after any condition, is negated:
+# "Closure cannot be requested through an agent point", "If your provider is not listed, you
+# cannot pay it …", "… এজেন্টের কাছে বন্ধ করা যায় না।", "… পারবেন না।". Matched on `cue_text`.
+_EN_NOT = re.compile(" (?:cannot|can t|can not|could not|couldn t|is not|isn t|are not|aren t|will not|won t|does not|"
+                     "doesn t|do not|don t|not possible|not allowed|no longer|never|nobody|no one) ")
+_BN_NOT = re.compile(f"(?:পারবেন না|পারবে না|পারে না|(?:যা{_Y}|যাবে|হ{_Y}|হবে|থাকে|দে{_Y}|নে{_Y}) না|নেই|ন{_Y}) , $")
+# A question asking whether something may be done, not only how: its answer may be the rule.
+_ASKS_MAY = re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|my [a-z]+) | allowed | possible | is there (?:any )?way "
+                       f"| (?:parbo|parbe|jabe|jay) ki |পার(?:ব|বো|বেন|বে)(?:না)? কি|যাবে কি|যা{_Y} কি| কি .*(?:যা{_Y}|যাবে|পারব)")
+
+
+def restricts(text: str) -> bool:
+    """Whether a unit says only how a thing is not done (see `_EN_NOT`).
+
+    >>> restricts("Closure cannot be requested through an agent point."), restricts("Do not send it back yourself.")
+    (True, False)
+    >>> restricts("এজেন্টের কাছে অ্যাকাউন্ট বন্ধ করা যায় না।"), restricts("পিন কাউকে জানাবেন না।")
+    (True, False)
+    """
+    if imperative(text) and not text.rstrip(" ।.!").endswith("পারবেন না"):
+        return False
+    cue = cue_text(text)
+    comma = cue.find(" , ")
+    if comma > 0 and cue.startswith(tuple(" " + c for c in _CONDITIONS)):
+        cue = cue[comma + 2:]
+    return bool(_EN_NOT.search(cue.split(" , ")[0] + " ") or _BN_NOT.search(cue))
+
+
+def asks_may(question: str) -> bool:
+    """Whether a question asks whether a thing may be done ("Can I close it at an agent?"),
+    which a rule of what is not done answers, and not only how ("How can I close it?").
+
+    >>> asks_may("Can I close my account at an agent?"), asks_may("How can I close my account?")
+    (True, False)
+    """
+    return bool(_ASKS_MAY.search(cue_text(question).replace(" how can ", " how ")))
+
 _INCLUDED = re.compile("([\u0980-\u09ff]{2,})সহ(?![\u0980-\u09ff])"
                        "|(?:^|[^A-Za-z])including (?:(?:the|your|my|any|all|a|an) )?([A-Za-z]{3,})", re.IGNORECASE)
 # A column that is itself a total with something ("চার্জসহ মোট", "Total incl. fee") states what is asked.
