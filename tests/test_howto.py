@@ -51,3 +51,41 @@ def test_a_question_asking_whether_still_gets_the_rule(served):
 def test_a_bangla_how_to_question_gets_the_way_out_not_what_shapla_pay_cannot_do(served):
     shown = quotes(served, "je taka pailo se ferot dite raji na, ekhon ami ki korte pari?")
     assert "উল্টে দিতে পারে না" not in shown[0] and "জিডি" in shown[0]
+
+
+def test_a_sentence_that_also_says_how_or_only_states_a_fact_is_no_restriction():
+    # a condition of two parts ends at its second comma; the main clause is positive
+    assert not restricts("If your complaint is not resolved, or you are not satisfied with the outcome, "
+                         "you can escalate it to our Grievance Redressal Officer (GRO).")
+    assert not restricts("If you see a transaction you do not recognise, or an amount that does not match what you expected:")
+    assert not restricts("If an agent asks for your PIN, or offers to do the transaction for you, do not hand it over.")
+    # what is not done, and then how it is
+    assert not restricts("Older statements are not shown in the app, but we keep them and you can ask for them.")
+    assert not restricts("Most people agree to return money that was never meant for them, but if the recipient "
+                         "refuses, you can take the matter to the police or the courts.")
+    assert not restricts("অ্যাপ থেকে বন্ধ করতে পারেন, এজেন্টের কাছে নয়।")
+    assert restricts("Older statements are not shown in the app, but you can t ask for them.")
+    # a fact, or a word that only holds the letters of a negation
+    assert not restricts("This is not only fast but also free.")
+    assert not restricts("ক্যাশ আউটে কোনো চার্জ নেই।") and not restricts("There is no fee for cash out.")
+    assert not restricts("আপনার টাকা এখানেই।")
+    assert restricts("টাকা ফেরত দেওয়ার উপায় নেই।") and restricts("এটি বাধ্যতামূলক নয়।")
+
+
+def test_how_could_i_and_what_can_i_do_ask_how_not_whether():
+    assert not asks_may("How could I close my account?") and not asks_may("How may I close my account?")
+    assert not asks_may("What can I do if the recipient refuses to return the money?")
+    assert not asks_may("অ্যাকাউন্ট কি ভাবে বন্ধ করতে পারবো?")
+    assert asks_may("How do I close it, can I use an agent?") and asks_may("Is it possible to close it at an agent?")
+
+
+def test_how_could_i_close_my_account_gets_the_ways_too(served):
+    shown = quotes(served, "How could I close my account?")
+    assert not any("cannot be requested" in t for t in shown) and any("16789" in t for t in shown)
+
+
+def test_how_do_i_escalate_a_complaint_keeps_the_sentence_that_says_how(served):
+    shown = quotes(served, "How do I escalate my complaint?")
+    assert "Grievance Redressal Officer" in shown[0]
+    got = ask_json(served.ask("How do I get statements older than the app shows?"))
+    assert "you can ask for them" in got["quotes"][0]["text"]

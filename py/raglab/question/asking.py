@@ -372,8 +372,15 @@ def imperative(text: str) -> bool:
 # "Closure cannot be requested through an agent point", "If your provider is not listed, you
 # cannot pay it …", "… এজেন্টের কাছে বন্ধ করা যায় না।", "… পারবেন না।". Matched on `cue_text`.
 _EN_NOT = re.compile(" (?:cannot|can t|can not|could not|couldn t|is not|isn t|are not|aren t|will not|won t|does not|"
-                     "doesn t|do not|don t|not possible|not allowed|no longer|never|nobody|no one) ")
-_BN_NOT = re.compile(f"(?:পারবেন না|পারবে না|পারে না|(?:যা{_Y}|যাবে|হ{_Y}|হবে|থাকে|দে{_Y}|নে{_Y}) না|নেই|ন{_Y}) , $")
+                     "doesn t|do not|don t|not possible|not allowed|no longer|never|nobody|no one) (?!only )")
+# Whole words only ("এখানেই" holds নেই); "কোনো চার্জ নেই" states a price, as "There is no fee" does.
+_BN_NOT = re.compile(f" (?:পারবেন না|পারবে না|পারে না|(?:যা{_Y}|যাবে|হ{_Y}|হবে|থাকে|দে{_Y}|নে{_Y}) না|ন{_Y}) , $"
+                     "|(?<!চার্জ)(?<!ফি)(?<!খরচ)(?<!মাশুল) নেই , $")
+# Not only how it is not done: a clause beside says how it is ("Older statements are not shown in the
+# app, but … you can ask for them", "অ্যাপ থেকে বন্ধ করতে পারেন, এজেন্টের কাছে নয়।"; "… যায় না, তবে
+# … যায়।" ends positive already).
+_BUT_CAN = re.compile(" (?:but|however|instead) (?:.* )?(?:you|we) (?:can|may) (?!t |not )"
+                      f"|(?:পারেন|পারবেন|যা{_Y}|যাবে) , [^,]* ন{_Y} , $")
 # A question asking whether something may be done, not only how: its answer may be the rule.
 _ASKS_MAY = re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|my [a-z]+) | allowed | possible | is there (?:any )?way "
                        f"| (?:parbo|parbe|jabe|jay) ki |পার(?:ব|বো|বেন|বে)(?:না)? কি|যাবে কি|যা{_Y} কি| কি .*(?:যা{_Y}|যাবে|পারব)")
@@ -393,7 +400,11 @@ def restricts(text: str) -> bool:
     comma = cue.find(" , ")
     if comma > 0 and cue.startswith(tuple(" " + c for c in _CONDITIONS)):
         cue = cue[comma + 2:]
-    return bool(_EN_NOT.search(cue.split(" , ")[0] + " ") or _BN_NOT.search(cue))
+        while cue.startswith((" or ", " and ")) and " , " in cue:  # "If A, or B, you can …": the condition goes on
+            cue = cue[cue.find(" , ") + 2:]
+    if cue.startswith((" do not ", " don t ", " never ")):  # "If an agent asks …, or offers …, do not hand it over."
+        return False
+    return not _BUT_CAN.search(cue) and bool(_EN_NOT.search(cue.split(" , ")[0] + " ") or _BN_NOT.search(cue))
 
 
 def asks_may(question: str) -> bool:
@@ -403,7 +414,11 @@ def asks_may(question: str) -> bool:
     >>> asks_may("Can I close my account at an agent?"), asks_may("How can I close my account?")
     (True, False)
     """
-    return bool(_ASKS_MAY.search(cue_text(question).replace(" how can ", " how ")))
+    return bool(_ASKS_MAY.search(_ONLY_HOW.sub(" how ", cue_text(question))))
+
+
+# "How could I …", "What can I do if …", "কি ভাবে … পারবো" ask how, not whether.
+_ONLY_HOW = re.compile(" (?:how (?:can|could|may)|what (?:can|could) (?:i|we) do|(?:কি|কী) ভাবে) ")
 
 _INCLUDED = re.compile("([\u0980-\u09ff]{2,})সহ(?![\u0980-\u09ff])"
                        "|(?:^|[^A-Za-z])including (?:(?:the|your|my|any|all|a|an) )?([A-Za-z]{3,})", re.IGNORECASE)
