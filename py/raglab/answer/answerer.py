@@ -30,7 +30,6 @@ from raglab.answer.language import in_own_language, own_twin, with_sentence_befo
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.short import short_spans
-from raglab.answer.steps import steps_first
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import limit_beside_price
@@ -261,7 +260,6 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = in_own_language(q, ranked(q, cands, m))
     order = faq_lead(order, docs)  # an FAQ's answer opens its section
-    order = steps_first(q.qtype, order, docs)  # a how-to question's steps, not the restriction beside them
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
