@@ -324,7 +324,7 @@ def test_a_question_about_a_verified_account_gets_no_unverified_accounts_cap(ser
 
 
 def test_a_how_to_question_gets_the_steps_not_the_restriction_beside_them(served):
-    from raglab.answer.steps import restricts
+    from raglab.question.asking import restricts
 
     assert restricts("Closure cannot be requested through an agent point, and nobody will ask for your PIN.")
     assert not restricts("Call the hotline 16789 from your registered number.")
