@@ -257,3 +257,96 @@ def test_another_providers_name_is_no_misspelt_cue_word(served):
     assert "বিকাশ" in a.q.text and a.q.contrast
     abstained, short, _ = shown(served, asked)
     assert abstained and not short
+
+
+# --- a seventh reading: thirty more new users' questions ---------------------------------------
+# tests/data/new_user_questions.jsonl: each question as a customer typed it, whether the help centre
+# states its answer, words of which a right answer holds one, and what was shown before and after
+# this reading's fixes (docs/pipeline.md, "New users' questions, a seventh reading").
+
+
+def _reading():
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "new_user_questions.jsonl")
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+READING = _reading()
+
+
+@pytest.mark.parametrize("row", READING, ids=[f"q{r['n']}" for r in READING])
+def test_no_new_users_question_gets_a_confident_wrong_answer(served, row):
+    # Shown means right: an answer shown holds a word of the right one; what the help centre does
+    # not state is withheld, whatever the confidence of the sentence beside it.
+    abstained, _, answer = shown(served, row["question"])
+    if not row["stated"]:
+        assert abstained, answer
+    elif not abstained:
+        assert any(word in answer for word in row["right"]), answer
+
+
+@pytest.mark.parametrize("row", [r for r in READING if r["after"]["shown"] and r["after"]["confidence"] >= 0.85],
+                         ids=lambda r: f"q{r['n']}")
+def test_a_new_users_question_answered_with_confidence_stays_answered(served, row):
+    abstained, _, answer = shown(served, row["question"])
+    assert not abstained and any(word in answer for word in row["right"]), answer
+
+
+def test_the_reading_counts_every_kind_of_new_user():
+    langs = [r["lang"] for r in READING]
+    assert len(READING) == 30 and langs.count("en") == 10 and langs.count("bn") == 10
+    assert langs.count("banglish") == 5 and langs.count("en typos") == 5
+    assert not any(r["after"]["judged"].startswith("WRONG") for r in READING)
+
+
+def test_a_question_about_a_verified_account_gets_no_unverified_accounts_cap(served):
+    # "Once my account is verified, what is the most money I can keep …?" was answered at 0.76
+    # with the pending account's cap ("… অ্যাকাউন্টে ৫,০০০ টাকার বেশি রাখা যাবে না।"): the help
+    # centre states no cap for a verified account. An account not yet verified and a verified one
+    # are the two halves of a contrast now (`data/contrasts.json`).
+    from raglab.text.contrasts import asked_halves, clashes
+
+    question = "Once my account is verified, what is the most money I can keep in my wallet?"
+    asked = asked_halves(question)
+    assert clashes(asked, "The balance of an unverified account is capped at Tk 5,000.")
+    assert clashes(asked, "যাচাই না হওয়া অ্যাকাউন্টে সর্বোচ্চ ৫,০০০ টাকা ব্যালেন্স রাখা যায়।")
+    assert not clashes(asked, "Until your verification is approved, your account works in a limited way.")  # both
+    abstained, short, _ = shown(served, question)
+    assert abstained and not short
+    # the neighbour: asked of an unverified account, the cap is the answer
+    anyway = Pipeline(list(docs()), Config(threshold=0.0))
+    _, short, answer = shown(anyway, "What is the most money an unverified account can hold?")
+    assert "capped at Tk 5,000" in answer and short == ["Tk 5,000"]
+    assert asked_halves("Can I send money before my account is approved?")[-1] == (10, 0)
+
+
+def test_a_how_to_question_gets_the_steps_not_the_restriction_beside_them(served):
+    from raglab.question.asking import restricts
+
+    assert restricts("Closure cannot be requested through an agent point, and nobody will ask for your PIN.")
+    assert not restricts("Call the hotline 16789 from your registered number.")
+    assert not restricts("Never share your PIN with anyone.")  # a prohibition tells the reader what to do
+    anyway = Pipeline(list(docs()), Config(threshold=0.0))
+    for question in ("How do I close my account?", "what are the steps to shut down my shapla pay account"):
+        _, _, answer = shown(anyway, question)
+        assert "Call the hotline 16789 from your registered number." in answer, question
+        assert "cannot be requested" not in answer, question
+    # the neighbour: asked whether an agent point will do, the restriction answers
+    _, _, answer = shown(anyway, "Can I ask to close my account at an agent point?")
+    assert answer.startswith("Closure cannot be requested through an agent point")
+
+
+def test_one_standing_for_a_thing_named_before_is_no_count(served):
+    # "You can remove a Priyo number and add a different one whenever you like." stated a count
+    # ("one") for "How many Priyo numbers can I keep …?" and was quoted instead of "up to 5".
+    from raglab.text.answertypes import typed_spans
+
+    s = "You can remove a Priyo number and add a different one whenever you like."
+    assert number_values(s) == [] and all(t.type != "number" for t in typed_spans(s))
+    assert number_values("no one will ask, every one of them, the same one") == []
+    assert number_values("in one go") == number_values("one account") == ["1"]
+    abstained, short, answer = shown(served, "How many Priyo numbers can I keep, and how do I add one?")
+    assert short and short[0] == "up to 5" and "save up to 5 Priyo numbers" in answer

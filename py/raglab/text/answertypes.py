@@ -284,6 +284,21 @@ def other_channel(question: str, value: str) -> bool:
     return (_MAIL.search(value) is not None) == phone
 
 
+# "one" after a determiner, or after an article and one word ("add a different one", "the same
+# one", "every one", "no one"), stands for a thing named before: a pronoun, no count.
+_PRONOUN_BEFORE_ONE = re.compile("(?:^|[^A-Za-z])(?:this|that|which|each|every|another|no|(?:a|an|the)(?: [A-Za-z]+)?) $",
+                                 re.IGNORECASE)
+
+
+def pronoun_one(text: str, start: int) -> bool:
+    """Whether the word "one" at `start` is a pronoun (`_PRONOUN_BEFORE_ONE`), not the number 1.
+
+    >>> pronoun_one("add a different one whenever you like", 16), pronoun_one("in one go", 3)
+    (True, False)
+    """
+    return text[start:start + 3].lower() == "one" and _PRONOUN_BEFORE_ONE.search(text[max(0, start - 30):start]) is not None
+
+
 def typed_spans(text: str) -> list[Span]:
     """Non-overlapping typed spans in `text`, in text order.
 
@@ -293,7 +308,7 @@ def typed_spans(text: str) -> list[Span]:
     found = []
     for order, (stype, pattern) in enumerate(table().spans):
         for m in pattern.finditer(text):
-            if m.end() > m.start():
+            if m.end() > m.start() and not (stype == "number" and pronoun_one(text, m.start())):
                 found.append((stype in _LOW, m.start(), -(m.end() - m.start()), order, stype, m.end()))
     found.sort()
     taken: list[Span] = []

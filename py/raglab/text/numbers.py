@@ -38,7 +38,7 @@ import re
 from typing import TYPE_CHECKING
 
 from raglab.text.analyzer import analyze, tokens
-from raglab.text.answertypes import typed_spans
+from raglab.text.answertypes import pronoun_one, typed_spans
 
 if TYPE_CHECKING:  # imported where numbers in words are read: see number_values
     from fractions import Fraction
@@ -195,7 +195,7 @@ def _number_values(text: str) -> tuple[str, ...]:
             if toks[start][0].lower() == "one" or _fold(toks[start][0]) == _NOT:
                 nxt = toks[start + 1][0].lower() if start + 1 < len(toks) else ""
                 gap = text[toks[start][2]:toks[start + 1][1]] if start + 1 < len(toks) else "."
-                if not nxt or nxt in _NOT_AFTER_ONE or gap.strip():
+                if not nxt or nxt in _NOT_AFTER_ONE or gap.strip() or pronoun_one(text, toks[start][1]):  # "a different one"
                     i = start + 1
                     continue
             if half:
