@@ -36,7 +36,7 @@ from raglab.question.asking import limit_beside_price
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
-from raglab.text.numbers import another_amount, another_count
+from raglab.text.numbers import another_amount, another_count, states_a_case
 
 NOT_FOUND = "Not found in the help centre."
 LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
@@ -168,9 +168,13 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     each = len(units) == 1 and two and not both and states_each(q.types, q.numbers, best.unit.text)
     if each:
         units = [best, best]
+    # Whether a unit's values go with another amount or count than the question's: read once per
+    # unit, and for none when the question states neither (`numbers.states_a_case`).
+    case = states_a_case(q.text)
+    another = {id(c): case and (another_amount(q.text, q.qtype, c.unit.text) or another_count(q.text, c.unit.text, q.aliases, q.qtype))
+               for c in units}
     for n, c in enumerate(units):
-        if c.features[COL["period_clash"]] or another_amount(q.text, q.qtype, c.unit.text) \
-                or another_count(q.text, c.unit.text, q.aliases, q.qtype):  # its values answer another question: none in bold
+        if c.features[COL["period_clash"]] or another[id(c)]:  # its values answer another question: none in bold
             continue
         text = c.unit.text
         room = 2 if both else 1
