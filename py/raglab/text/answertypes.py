@@ -201,6 +201,16 @@ def question_type(text: str) -> str:
     return min(hits, key=lambda h: h[1])[2]
 
 
+def asks_choice(text: str) -> bool:
+    """Whether a question (or a clause of one) offers a choice ("…, or only in shops?", "…, নাকি
+    …?"): a cue of type "other" matches, and every such cue is a choice's (`answer_types.json`).
+
+    >>> asks_choice("Does the money go to the main balance or some bonus balance?")
+    True
+    """
+    return any(qtype == "other" for _, _, qtype in _cue_hits(text))
+
+
 def asking_sentences(text: str) -> list[str]:
     """The sentences that ask, in order, when a question has more than one sentence: a
     customer often tells the story first ("I send my mum 10k every month. Am I earning
