@@ -52,12 +52,13 @@ const STRINGS = {
     "ask.abstained": "Not sure: {where} clearly answer this. No sentence answers the question with enough confidence (confidence {confidence}, threshold {threshold}; an answer needs a confidence at or above the threshold), so raglab does not guess.",
     "ask.coverage": "Confidence: {confidence} · coverage of the question: {coverage}",
     // Why an answer is withheld, by the ask JSON's "withheld" (raglab.answer.answerer.WITHHELD);
-    // "low-confidence" says ask.abstained.
+    // "low-confidence" says ask.abstained. A rule's reason is given whatever the confidence, below the
+    // threshold too (answerer.withheld: the reason a user can act on first), so its words hold either way.
     "ask.withheld.no-passage": "Not found: no passage shares a word with the question, so raglab has nothing to quote and does not guess.",
     "ask.withheld.no-match": "Withheld: the passage closest to your question shares none of its words, so raglab does not give it as the answer (confidence {confidence}, threshold {threshold}).",
-    "ask.withheld.other-half": "Withheld: the passage closest to your question speaks of the other half of what you asked (cash out where you asked about cash in, say), so raglab does not give it as the answer, although its confidence is {confidence} (threshold {threshold}).",
-    "ask.withheld.other-period": "Withheld: the passage states a figure for another period than the one you asked (a day where you asked about a month, say), so raglab does not give it as the answer, although its confidence is {confidence} (threshold {threshold}).",
-    "ask.withheld.no-value": "Withheld: you asked for a figure and the passage closest to your question states none, so raglab does not give it as the answer, although its confidence is {confidence} (threshold {threshold}).",
+    "ask.withheld.other-half": "Withheld: the passage closest to your question speaks of the other half of what you asked (cash out where you asked about cash in, say), so raglab does not give it as the answer, whatever its confidence ({confidence}, threshold {threshold}).",
+    "ask.withheld.other-period": "Withheld: the passage states a figure for another period than the one you asked (a day where you asked about a month, say), so raglab does not give it as the answer, whatever its confidence ({confidence}, threshold {threshold}).",
+    "ask.withheld.no-value": "Withheld: you asked for a figure and the passage closest to your question states none, so raglab does not give it as the answer, whatever its confidence ({confidence}, threshold {threshold}).",
     "ask.top": "Top {n} passages",
     "ask.rank": "Rank",
     "ask.score": "score {score}",
@@ -223,9 +224,9 @@ const STRINGS = {
     "ask.coverage": "আস্থা: {confidence} · প্রশ্নের কভারেজ: {coverage}",
     "ask.withheld.no-passage": "পাওয়া যায়নি: প্রশ্নের কোনো শব্দ কোনো অংশে নেই, তাই raglab-এর উদ্ধৃত করার মতো কিছু নেই, আর raglab অনুমান করে না।",
     "ask.withheld.no-match": "উত্তর দেওয়া হয়নি: আপনার প্রশ্নের সবচেয়ে কাছের অংশে প্রশ্নের কোনো শব্দ নেই, তাই raglab সেটিকে উত্তর হিসেবে দেয় না (আস্থা {confidence}, সীমা {threshold})।",
-    "ask.withheld.other-half": "উত্তর দেওয়া হয়নি: আপনার প্রশ্নের সবচেয়ে কাছের অংশটি আপনি যা জিজ্ঞেস করেছেন তার অন্য দিকের কথা বলে (যেমন ক্যাশ ইনের প্রশ্নে ক্যাশ আউট), তাই আস্থা {confidence} (সীমা {threshold}) হলেও raglab সেটিকে উত্তর হিসেবে দেয় না।",
-    "ask.withheld.other-period": "উত্তর দেওয়া হয়নি: অংশটিতে আপনি যে সময়ের কথা জিজ্ঞেস করেছেন তার বদলে অন্য সময়ের অঙ্ক আছে (যেমন মাসের প্রশ্নে দিনের অঙ্ক), তাই আস্থা {confidence} (সীমা {threshold}) হলেও raglab সেটিকে উত্তর হিসেবে দেয় না।",
-    "ask.withheld.no-value": "উত্তর দেওয়া হয়নি: আপনি একটি অঙ্ক জানতে চেয়েছেন, কিন্তু আপনার প্রশ্নের সবচেয়ে কাছের অংশে কোনো অঙ্ক নেই, তাই আস্থা {confidence} (সীমা {threshold}) হলেও raglab সেটিকে উত্তর হিসেবে দেয় না।",
+    "ask.withheld.other-half": "উত্তর দেওয়া হয়নি: আপনার প্রশ্নের সবচেয়ে কাছের অংশটি আপনি যা জিজ্ঞেস করেছেন তার অন্য দিকের কথা বলে (যেমন ক্যাশ ইনের প্রশ্নে ক্যাশ আউট), তাই আস্থা যা-ই হোক (আস্থা {confidence}, সীমা {threshold}) raglab সেটিকে উত্তর হিসেবে দেয় না।",
+    "ask.withheld.other-period": "উত্তর দেওয়া হয়নি: অংশটিতে আপনি যে সময়ের কথা জিজ্ঞেস করেছেন তার বদলে অন্য সময়ের অঙ্ক আছে (যেমন মাসের প্রশ্নে দিনের অঙ্ক), তাই আস্থা যা-ই হোক (আস্থা {confidence}, সীমা {threshold}) raglab সেটিকে উত্তর হিসেবে দেয় না।",
+    "ask.withheld.no-value": "উত্তর দেওয়া হয়নি: আপনি একটি অঙ্ক জানতে চেয়েছেন, কিন্তু আপনার প্রশ্নের সবচেয়ে কাছের অংশে কোনো অঙ্ক নেই, তাই আস্থা যা-ই হোক (আস্থা {confidence}, সীমা {threshold}) raglab সেটিকে উত্তর হিসেবে দেয় না।",
     "ask.top": "সেরা {n}টি অংশ",
     "ask.rank": "ক্রম",
     "ask.score": "স্কোর {score}",

@@ -1,5 +1,6 @@
 """Why an answer is withheld: the answerer names the reason, the JSON carries it, the CLI and the
-page say it in words (a rule's withholding is never put down to low confidence)."""
+page say it in words (a rule's withholding is never put down to low confidence, below the
+threshold either)."""
 
 import json
 import os
@@ -40,6 +41,31 @@ def test_a_rule_above_the_threshold_is_named_not_the_confidence(served):
     assert anywhere.ask(NO_VALUE).answer.withheld == "no-value"
     assert anywhere.ask(OTHER_PERIOD).answer.withheld == "other-period"
     assert anywhere.ask(ANSWERED).answer.withheld is None
+
+
+# The help centre states no smallest amount to send (it names a smallest cash in and cash out).
+NO_VALUE_BELOW = ("What is the smallest amount I can send to another Shapla Pay account?",
+                  "অন্য শাপলা পে অ্যাকাউন্টে সবচেয়ে কম কত টাকা পাঠানো যায়?")
+
+
+@pytest.mark.parametrize("question", NO_VALUE_BELOW)
+def test_a_rule_below_the_threshold_is_named_too_for_the_user_can_act_on_it(served, question):
+    # Below the threshold the answer is withheld either way; the reason a user can act on (no
+    # figure in the help centre) is given, not "not enough confidence".
+    r = ask_json(served.ask(question))
+    assert r["abstained"] and r["confidence"] < r["config"]["threshold"]
+    assert r["withheld"] == "no-value"
+    assert not withheld_reason(r).startswith(WITHHELD_WORDS["low-confidence"])
+
+
+def test_the_page_words_for_a_rule_hold_below_the_threshold_too():
+    with open(os.path.join(ROOT, "js", "i18n.js"), encoding="utf-8") as fh:
+        page = fh.read()
+    for reason in ("other-half", "other-period", "no-value"):
+        lines = re.findall(f'"ask\\.withheld\\.{reason}": "([^"]*)"', page)
+        assert len(lines) == 2, reason  # English and Bangla
+        for line in lines:
+            assert "although" not in line and "হলেও" not in line, (reason, line)  # untrue below the threshold
 
 
 def test_every_abstention_has_a_reason_and_every_answer_none(served):

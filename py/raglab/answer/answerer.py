@@ -37,7 +37,7 @@ from raglab.question.asking import limit_beside_price
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
-from raglab.text.numbers import another_amount, another_count
+from raglab.text.numbers import another_amount, another_count, states_a_case
 
 NOT_FOUND = "Not found in the help centre."
 LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
@@ -169,9 +169,13 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     each = len(units) == 1 and two and not both and states_each(q.types, q.numbers, best.unit.text)
     if each:
         units = [best, best]
+    # Whether a unit's values go with another amount or count than the question's: read once per
+    # unit, and for none when the question states neither (`numbers.states_a_case`).
+    case = states_a_case(q.text)
+    another = {id(c): case and (another_amount(q.text, q.qtype, c.unit.text) or another_count(q.text, c.unit.text, q.aliases, q.qtype))
+               for c in units}
     for n, c in enumerate(units):
-        if c.features[COL["period_clash"]] or another_amount(q.text, q.qtype, c.unit.text) \
-                or another_count(q.text, c.unit.text, q.aliases, q.qtype):  # its values answer another question: none in bold
+        if c.features[COL["period_clash"]] or another[id(c)]:  # its values answer another question: none in bold
             continue
         text = c.unit.text
         room = 2 if both else 1
@@ -424,25 +428,21 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     return replace(with_sentence_before(composed, a.order, docs) if LEAN_BACK else composed, confidence=conf)
 
 
-# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; the confidence
-# is below the threshold; or, at or above it, a rule that withholds whatever the confidence: the
-# chosen unit shares no word with the question, names the other half of a contrast, counts another
-# period, or states no figure for a question asking one.
+# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that
+# withholds whatever the confidence (the chosen unit shares no word with the question, names the
+# other half of a contrast, counts another period, or states no figure for a question asking one);
+# or, when no rule does, the confidence below the threshold.
 WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "no-value")
 
 
 def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> str | None:
-    """Why `decide` abstains (a word of `WITHHELD`), or None when it answers. The confidence is
-    read first: below the threshold it is the reason, true whatever else holds (a rule can misread
-    the question: "ekhon kar kache jabo?" read as asking a count). At or above it, the rule that
-    withholds is named, so that "not enough confidence" is never said of an answer at 0.84 against
-    0.75."""
-    if conf < threshold:
-        return "low-confidence"
-    if not speaks_to(a.signals):
-        return "no-match"
-    if names_other_half(a):
-        return "other-half"
-    if counts_another_period(a):
-        return "other-period"
-    return "no-value" if states_no_value(a, composed) else None
+    """Why `decide` abstains (a word of `WITHHELD`), or None when it answers. The order is the
+    one a user can act on first: a rule that withholds names what the help centre lacks or what
+    to ask instead (no word of the question, the other half, another period, no figure: 8 of
+    the 16 dev questions withheld below the threshold with no figure are ones the help centre
+    has no figure for), whatever the confidence; "not enough confidence" says only that the
+    answerer is unsure, so it is the reason only when no rule holds. Whether the answerer
+    abstains does not depend on the order: only which reason it gives."""
+    rule = ("no-match" if not speaks_to(a.signals) else "other-half" if names_other_half(a)
+            else "other-period" if counts_another_period(a) else "no-value" if states_no_value(a, composed) else None)
+    return rule if rule is not None else "low-confidence" if conf < threshold else None

@@ -18,7 +18,7 @@ import re
 
 from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
 from raglab.text.analyzer import analyze
-from raglab.text.answertypes import accepts, question_type
+from raglab.text.answertypes import accepts, asks_choice, question_type
 
 # What joins the two halves of a two-fact question ("the fee and the limit", "cash in or cash
 # out", "compared with an ATM", "ক্যাশ ইন আর ক্যাশ আউটের"). Explicit ASCII classes, never \b.
@@ -58,8 +58,8 @@ def _in_name(sentence: str, m: re.Match) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _joins(question: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of the joining words that join two things asked: in an asking sentence, not inside a name,
-    and not offering the alternatives of a yes/no clause ("When I recharge, does the money go to
-    the main balance or some bonus balance?": one answer). The clause runs from the last comma
+    and not offering the alternatives of a yes/no or choice clause ("When I recharge, does the money go to
+    the main balance or some bonus balance?": one answer, `answertypes.asks_choice`). The clause runs from the last comma
     before the word (the one before that when the word opens its clause) to the end of its
     sentence."""
     out = []
@@ -70,7 +70,7 @@ def _joins(question: str) -> tuple[tuple[int, int], ...]:
             cuts = [0] + [c.end() for c in _CLAUSE.finditer(sentence, 0, m.start())]
             if len(cuts) > 1 and not sentence[cuts[-1]:m.start()].strip():
                 cuts.pop()  # ", and is there a charge?", ", নাকি বেশি?": the clause before it asks
-            if question_type(sentence[cuts[-1]:]) == "yesno":
+            if question_type(sentence[cuts[-1]:]) == "yesno" or asks_choice(sentence[cuts[-1]:]):
                 continue
             out.append((at + m.start(), at + m.end()))
     return tuple(out)

@@ -191,6 +191,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     question about a `limit`, a value without a number ("free") comes last. Footnote marks
     ("[16]") are no answer. `order` is the text's (term, start, end) tokens."""
     wanted = accepts(qtype)
+    stated = question_numbers | frozenset(number_values(question))
     anchors = [(s, e) for term, s, e in order if term in question_terms]
     agent = qtype in ("person", "entity") and bool(_AGENT.search(question))
     abroad = qtype == "contact" and bool(_ABROAD.search(cue_text(question)))
@@ -203,7 +204,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         if stype not in wanted:
             continue
         nums = numbers(text[s:e])
-        if nums and all(n in question_numbers for n in nums):
+        said = number_values(text[s:e])  # in words too: "তিনবার" is the question's "৩ বার"
+        if nums and all(n in question_numbers for n in nums) or said and all(v in stated for v in said):
             continue  # the question's own number
         own = [t for t, a, b in order if s <= a and b <= e]
         if own and all(t in question_terms for t in own):

@@ -6,6 +6,11 @@ English, Bangla and Banglish, reviewed as data, not code):
 - `question_type(text)` is one of `TYPES`: amount, percent, count, duration, time, age,
   contact, yesno, procedure, place, person, entity, other. The first cue in table order decides, so the
   table's order is its priority (an age or a phone number before the generic "how much").
+  A choice question ("Does the money go to the main balance, or some bonus balance?", "সচল
+  থাকবে, নাকি ডরম্যান্ট হয়ে যাবে?") asks which of the options it names holds, answered by the
+  sentence that states it, not by yes or no: it is "other", whatever yes/no opening it has (its
+  cues come first). A trailing নাকি without a comma is a yes/no tag ("… বাছাই করা যায় নাকি?"),
+  and নাকি after a noun is "reportedly" ("প্রতারকেরা নাকি …"): neither is a choice.
 - `typed_spans(text)` lists the (type, start, end) spans in `text` that can answer a typed
   question: Tk/৳/টাকা amounts in both digit scripts with any grouping, percentages,
   durations ("24 hours", "৭ কার্যদিবস", "T+1"), counts ("5 cash-outs"), ages, clock times,
@@ -194,6 +199,16 @@ def question_type(text: str) -> str:
     if not hits:
         return "other"
     return min(hits, key=lambda h: h[1])[2]
+
+
+def asks_choice(text: str) -> bool:
+    """Whether a question (or a clause of one) offers a choice ("…, or only in shops?", "…, নাকি
+    …?"): a cue of type "other" matches, and every such cue is a choice's (`answer_types.json`).
+
+    >>> asks_choice("Does the money go to the main balance or some bonus balance?")
+    True
+    """
+    return any(qtype == "other" for _, _, qtype in _cue_hits(text))
 
 
 def asking_sentences(text: str) -> list[str]:

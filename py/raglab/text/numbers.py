@@ -165,12 +165,19 @@ def number_values(text: str) -> list[str]:
 # Cached: the evaluation judges the same answer texts under every configuration.
 @functools.lru_cache(maxsize=50_000)
 def _number_values(text: str) -> tuple[str, ...]:
+    return tuple(value for value, _, _ in number_spans(text))
+
+
+@functools.lru_cache(maxsize=50_000)
+def number_spans(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(value, start, end) of each number `number_values` reads in `text`: "তিনবার" is 3 at 0:6,
+    "two hundred points" 200 at 0:11."""
     # Imported here, not at the top: the page's Python compiles `fractions` from source (Pyodide
     # ships its standard library without bytecode), about 80 ms that the start-up need not wait for.
     from fractions import Fraction
 
     toks = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
-    out: list[str] = []
+    out: list[tuple[str, int, int]] = []
     i = 0
     while i < len(toks):
         word = toks[i][0]
@@ -179,7 +186,7 @@ def _number_values(text: str) -> tuple[str, ...]:
         if digits:
             raw = numbers(word)[0]
             if raw.count(".") > 1:  # "1.2.3", "১.৮৫১.৮৫": a code or a slip, no one number to scale
-                out.append(raw)
+                out.append((raw, toks[i][1], toks[i][2]))
                 i += 1
                 continue
             value = Fraction(raw)
@@ -231,7 +238,7 @@ def _number_values(text: str) -> tuple[str, ...]:
                     value += tail  # "two hundred and fifty"
                     j += 2
         total += value
-        out.append(raw if raw is not None else _format(total))
+        out.append((raw if raw is not None else _format(total), toks[i][1], toks[j - 1][2]))
         i = j
     return tuple(out)
 
@@ -267,6 +274,12 @@ def _amounts(text: str, bounds: bool) -> frozenset[str]:
                      and not (bounds and _bound(low, sp.start, sp.end)) for n in numbers(text[sp.start:sp.end]))
 
 
+def states_a_case(question: str) -> bool:
+    """Whether a question states an amount or a count at all: only then can a unit's value go
+    with another one (`another_amount`, `another_count`)."""
+    return bool(_amounts(question, False)) or bool(_counts(question, False))
+
+
 def another_amount(question: str, qtype: str, text: str) -> bool:
     """Whether a unit's value goes with another amount than the one a question states while
     asking for another kind of value: "How many reward points do I need to redeem for Tk 50?" is
@@ -288,11 +301,13 @@ _LABEL = re.compile("(?:^|[\u2014|\n])[ ]*([^:\u2014|\n]{1,40}):[ ]*$")
 _NAMING_WORDS = 2  # the words after a number that may name what it counts: "350 reward points"
 _JOINED = (" ", "-", "\u00a0")
 _BANGLA_LETTER = re.compile("[\u0981-\u09e3\u09f0\u09f1]")  # a classifier written on its number: "৩৫০টি"
+_NAMED_CLASSIFIERS = ("বার", "জন")  # the classifiers the analyzer keeps as words (টি, টা it drops)
 
 
 @functools.lru_cache(maxsize=50_000)
 def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str], int, int], ...]:
-    """Each number of `text` that counts a thing, with the terms that may name the thing and the
+    """Each number of `text` that counts a thing (in digits or in words, `number_spans`: "৩ বার",
+    "তিনবার", "three times"), with the terms that may name the thing and the
     span of the number and its naming words: of the words right after it ("350 reward points",
     "৫০০ পয়েন্ট", "3 cash-outs"; a stopword or a punctuation mark ends them) and of its column's
     name ("Points: 100"). A number of an amount, a percentage, a duration, a time, an age or a
@@ -302,11 +317,15 @@ def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str], int, in
     toks = tokens(text)
     low = text.lower()
     out = []
-    for m in NUMBER.finditer(text):
-        a, b = m.span()
+    for value, a, b in number_spans(text):
         if any(s.start <= a < s.end and s.type in _NOT_COUNTS for s in spans) or (bounds and _bound(low, a, b)):
             continue
+        digits = NUMBER.fullmatch(text[a:b]) is not None
+        if not digits and value == "1":  # "one account", একজন: mostly the article, no count
+            continue
         names: list[str] = []
+        # "তিনবার" names times, as "৩ বার" does
+        names.extend(c for c in _NAMED_CLASSIFIERS if not digits and _fold(text[a:b]).endswith(c))
         end = b
         for t in toks:
             if t.start < b:
@@ -326,7 +345,7 @@ def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str], int, in
         if label:
             names.extend(analyze(label.group(1)))
         if names:
-            out.append((_plain(numbers(m.group())[0]), frozenset(names), a, end))
+            out.append((_plain(value), frozenset(names), a, end))
     return tuple(out)
 
 
