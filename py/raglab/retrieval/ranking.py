@@ -159,6 +159,29 @@ def brought_first(hits: list[Hit], index: int) -> list[Hit]:
     return [Hit(index, hits[0].score)] + [h for h in hits if h.index != index][:len(hits) - 1]
 
 
+def section_given(hits: list[Hit], best: int | None, docs: list[str], slot: int = SLOT) -> list[Hit]:
+    """`hits` with chunk `best` (the other language's place, step 3) in the place of the first
+    of the first `slot` hits that comes from its article and is not `best` itself, shown with
+    that place's score; that hit and those below it move down one place (as many hits as
+    before: the last gives way when `best` was not among them). `hits` itself when `best` is
+    None or already among the first `slot`, or none of them comes from its article.
+
+    >>> [(h.index, h.score) for h in section_given([Hit(0, 0.9), Hit(3, 0.8), Hit(1, 0.7)], 4, list("aabbb"))]
+    [(0, 0.9), (4, 0.8), (3, 0.8)]
+    >>> [h.index for h in section_given([Hit(0, 0.9), Hit(1, 0.8), Hit(3, 0.7)], 2, list("aaab"))]
+    [2, 0, 1]
+    >>> [h.index for h in section_given([Hit(0, 0.9), Hit(1, 0.8), Hit(2, 0.7)], 4, list("aaabc"))]
+    [0, 1, 2]
+    """
+    if best is None or any(h.index == best for h in hits[:slot]):
+        return hits
+    for n, h in enumerate(hits[:slot]):
+        if docs[h.index] == docs[best]:
+            rest = [x for x in hits[n:] if x.index != best]
+            return (hits[:n] + [Hit(best, h.score)] + rest)[:len(hits)]
+    return hits
+
+
 def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tuple[str, int] | None:
     """The article two of the first `SLOT` hits come from (the first by name if two are) and
     its chunk `asked` scores best (ties: the earlier chunk), or None when no article is held
