@@ -28,7 +28,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fit_answerer import FOLDS, MODEL, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
+import fit_answerer  # noqa: E402
+from fit_answerer import FOLDS, MODEL, choice_accuracy, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.stats import THRESHOLDS  # noqa: E402
@@ -112,7 +113,8 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None)
                                   "q": q.question, "ref": q.answer, "evidence": [v.quote for v in q.evidence],
                                   "shown": a[1], "signals": {n: round(v, 3) for n, v in zip(names, x[0])}},
                                  ensure_ascii=False), file=sys.stderr)
-    return {"cols": cols, "folds": how, "l2": l2, "t_in": t_in, "t_oof": t_oof,
+    return {"cols": cols, "folds": how, "l2": l2, "choice_l2": fit_answerer.CHOICE_L2, "t_in": t_in, "t_oof": t_oof,
+            "late_evidence_chosen": choice_accuracy(weights, late),
             "early_in": decided(outcomes_of(in_lab), in_conf, t_in),
             "late_at_t_in": decided(out, late_conf, t_in), "late_at_t_oof": decided(out, late_conf, t_oof),
             "late_curve": [decided(out, late_conf, t) for t in THRESHOLDS if 0.4 <= t <= 0.95]}
@@ -126,6 +128,8 @@ def main(argv=None) -> int:
     p.add_argument("--folds", default="question,fact")
     p.add_argument("--l2", default="1")
     p.add_argument("--cols", default="", help="';'-separated sets of comma-separated confidence signals to try")
+    p.add_argument("--choice-l2", default="",
+                   help="comma-separated L2s of the sentence model to try (committed: fit_answerer.CHOICE_L2)")
     p.add_argument("--dump", type=float, default=0.0, help="print the later questions answered at this confidence or more")
     args = p.parse_args(argv)
     with open(MODEL, encoding="utf-8") as fh:
@@ -137,11 +141,13 @@ def main(argv=None) -> int:
         late = [e for e in ours if int(e["question"].id[1:]) >= args.cut
                 and (not args.end or int(e["question"].id[1:]) < args.end)]
         print(f"early {len(early)}, late {len(late)}", file=sys.stderr)
-        for how in args.folds.split(","):
-            for l2 in (float(x) for x in args.l2.split(",")):
-                for cols in (args.cols.split(";") if args.cols else [""]):
-                    print(json.dumps(run(data, early, late, m, how, l2, args.dump,
-                                         tuple(cols.split(",")) if cols else None)), flush=True)
+        for choice_l2 in ([float(x) for x in args.choice_l2.split(",")] if args.choice_l2 else [fit_answerer.CHOICE_L2]):
+            fit_answerer.CHOICE_L2 = choice_l2
+            for how in args.folds.split(","):
+                for l2 in (float(x) for x in args.l2.split(",")):
+                    for cols in (args.cols.split(";") if args.cols else [""]):
+                        print(json.dumps(run(data, early, late, m, how, l2, args.dump,
+                                             tuple(cols.split(",")) if cols else None)), flush=True)
     return 0
 
 
