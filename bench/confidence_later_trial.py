@@ -160,8 +160,9 @@ def judge(trial, data) -> dict:
     external = [r for rs in data["external"].values() for r in rs]
     w, steps, t = fitted(trial, early, [r["fold"] for r in early], external, hold["early_in"])
     out = {"name": trial.name, "t": t}
-    for name, end in (("later", 890), ("later_nearmiss", 920)):
-        recs = [r for r in hold["late"] if int(r["id"][1:]) < end]
+    for name, start, end in (("later", 0, 890), ("later_nearmiss", 0, 920), ("all_later", 0, 10 ** 6),
+                             ("newest", 920, 10 ** 6)):
+        recs = [r for r in hold["late"] if start <= int(r["id"][1:]) < end]
         conf = trial.score(w, recs, steps)
         oc = [outcome(r) for r in recs]
         out[name] = figures([tally(oc, conf, t)]) | {"aurc": aurc(oc, conf)}
@@ -201,6 +202,7 @@ def trials() -> list[Trial]:
                                                                                    "half_answer")),
             Trial("less same_lang, top_doc", less("same_lang", "top_doc")),
             Trial("less logit", less("logit")), Trial("less probability, margin", less("probability", "margin"))]
+    out += [Trial("less score and unmatched (weights flip sign across rounds)", less("score", "unmatched"))]
     out += [Trial("+ coverage of the shown quotes", extra=lambda r: [r["shown_cover"]]),
             Trial("+ runner-up probability", extra=lambda r: [r["p2"]]),
             Trial("+ runner-up from the same article", extra=lambda r: [r["same_doc2"]]),
@@ -217,6 +219,16 @@ def trials() -> list[Trial]:
     out += [Trial("threshold on confidences fitted without each round", by_round=True),
             Trial("threshold without each round, Wilson z=0.5", by_round=True, z=0.5)]
     out += [Trial(f"each round weighs x{x:g} the one before", recent=x) for x in (1.1, 1.25, 1.5)]
+    # Agreement that does not depend on fitted wording (`later_answers.agreement`).
+    agree = lambda *names: (lambda r: [r.get(n, 0.0) for n in names])  # noqa: E731
+    out += [Trial("+ value also in another unit", extra=agree("val_other_unit")),
+            Trial("+ value also in another article", extra=agree("val_other_doc")),
+            Trial("+ value also in the twin article", extra=agree("val_twin")),
+            Trial("+ lead over another value", extra=agree("val_margin")),
+            Trial("+ a value shown", extra=agree("has_value")),
+            Trial("+ value elsewhere (unit, twin), lead", extra=agree("val_other_unit", "val_twin", "val_margin")),
+            Trial("+ all agreement", extra=agree("has_value", "val_other_unit", "val_other_doc", "val_twin",
+                                                  "val_margin"))]
     return out
 
 
@@ -237,6 +249,7 @@ def main(argv=None) -> int:
             continue
         cell = lambda f: f"{f['answered']:.3f} / {f['risk']:.3f} ({f['shown']}, {f['wrong']})"  # noqa: E731
         print(f"| {r['name']} | {r['t']:.2f} | {cell(r['later'])} | {cell(r['later_nearmiss'])} | "
+              f"{cell(r['all_later'])} | {cell(r['newest'])} | "
               f"{cell(r['rounds'])} | {cell(r['forward'])} | {r['later']['aurc']:.3f} / {r['rounds_aurc']:.3f} |",
               flush=True)
     return 0

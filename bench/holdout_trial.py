@@ -28,11 +28,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fit_answerer import FOLDS, MODEL, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
+import fit_answerer  # noqa: E402
+from fit_answerer import FOLDS, MODEL, assessed, choice_accuracy, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
-from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
+from raglab.answer.answerer import section_reading  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic, softmax  # noqa: E402
 from raglab.evaluation.stats import THRESHOLDS  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
+from raglab.retrieval.ranking import rounded  # noqa: E402
 from raglab.text.analyzer import memo  # noqa: E402
 
 
@@ -71,6 +74,34 @@ def decided(outcomes, conf, t) -> dict:
             "risk": round(wrong / len(shown), 3) if shown else 0.0, "shown": len(shown), "wrong": wrong}
 
 
+CONF_L2 = 0.0  # --conf-l2: the confidence reads a second sentence model fitted at this L2 (0: the choosing one)
+
+
+def answers_of(exs, weights, m, k, smooth=None):
+    """`served_answers`, with the confidence's probability, margin and logit read from a second
+    sentence model `smooth` (fitted at `CONF_L2`) over the same candidates, the choice unchanged."""
+    got = assessed(exs, weights, k)
+    out = served_answers(exs, weights, m["second"], m["adjacent"], k, m["runner"], got)
+    if smooth is None:
+        return out
+    for n, (e, a, ans) in enumerate(zip(exs, got, out)):
+        if ans[0] is None:
+            continue
+        logits = [rounded(dot(smooth, c.features)) for _, c in a.order]
+        probs = softmax(logits)
+        best = a.order[0][1]
+        others = [z for z, (_, c) in zip(logits[1:], a.order[1:]) if c.quote.text != best.quote.text]
+        margin = logits[0] - (max(others) if others else logits[0] - 4.0)
+        share, margin = section_reading(list(zip(logits, [c for _, c in a.order])), probs, e["pipe"].docs) or \
+            (probs[0], margin)
+        sig = list(ans[0])
+        sig[CONFIDENCE_COL["probability"]] = share
+        sig[CONFIDENCE_COL["margin"]] = min(margin, 4.0) / 4.0
+        sig[CONFIDENCE_COL["logit"]] = logits[0] / 10.0
+        out[n] = (sig,) + tuple(ans[1:])
+    return out
+
+
 def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None) -> dict:
     k = Config().k
     late_ids = {id(e) for e in late}
@@ -78,11 +109,16 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None)
     fold = folds_of(early, how)
     weights = fit_choice(data, skip=skip_late)
     fold_w = [fit_choice(data, skip=lambda e, f=f: skip_late(e) or fold.get(id(e)) == f) for f in range(FOLDS)]
+    smooth, fold_s = None, [None] * FOLDS
+    if CONF_L2:
+        choice_l2, fit_answerer.CHOICE_L2 = fit_answerer.CHOICE_L2, CONF_L2
+        smooth = fit_choice(data, skip=skip_late)
+        fold_s = [fit_choice(data, skip=lambda e, f=f: skip_late(e) or fold.get(id(e)) == f) for f in range(FOLDS)]
+        fit_answerer.CHOICE_L2 = choice_l2
     oof = [None] * len(early)
     for f in range(FOLDS):
         idx = [i for i, e in enumerate(early) if fold[id(e)] == f]
-        for i, got in zip(idx, served_answers([early[i] for i in idx], fold_w[f], m["second"], m["adjacent"], k,
-                                              m["runner"])):
+        for i, got in zip(idx, answers_of([early[i] for i in idx], fold_w[f], m, k, fold_s[f])):
             oof[i] = got
     lab = pick(labelled(early, oof), cols)
     rows = [(x[0], 1 if x[1] else 0, fold[id(e)]) for e, x in zip(early, lab) if x[0] is not None]
@@ -96,10 +132,10 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None)
     it = iter(range(len(rows)))
     oof_all = [oof_conf[next(it)] if x[0] is not None else 0.0 for x in lab]
     t_oof = risk_figures(outcomes_of(lab), oof_all)["threshold"]
-    in_lab = pick(labelled(early, served_answers(early, weights, m["second"], m["adjacent"], k, m["runner"])), cols)
+    in_lab = pick(labelled(early, answers_of(early, weights, m, k, smooth)), cols)
     in_conf = [logistic(dot(conf_w, x[0])) if x[0] is not None else 0.0 for x in in_lab]
     t_in = risk_figures(outcomes_of(in_lab), in_conf)["threshold"]
-    late_answers = served_answers(late, weights, m["second"], m["adjacent"], k, m["runner"])
+    late_answers = answers_of(late, weights, m, k, smooth)
     late_lab = pick(labelled(late, late_answers), cols)
     late_conf = [logistic(dot(conf_w, x[0])) if x[0] is not None else 0.0 for x in late_lab]
     out = outcomes_of(late_lab)
@@ -112,7 +148,8 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None)
                                   "q": q.question, "ref": q.answer, "evidence": [v.quote for v in q.evidence],
                                   "shown": a[1], "signals": {n: round(v, 3) for n, v in zip(names, x[0])}},
                                  ensure_ascii=False), file=sys.stderr)
-    return {"cols": cols, "folds": how, "l2": l2, "t_in": t_in, "t_oof": t_oof,
+    return {"cols": cols, "folds": how, "l2": l2, "choice_l2": fit_answerer.CHOICE_L2, "conf_l2": CONF_L2, "t_in": t_in, "t_oof": t_oof,
+            "late_evidence_chosen": choice_accuracy(weights, late),
             "early_in": decided(outcomes_of(in_lab), in_conf, t_in),
             "late_at_t_in": decided(out, late_conf, t_in), "late_at_t_oof": decided(out, late_conf, t_oof),
             "late_curve": [decided(out, late_conf, t) for t in THRESHOLDS if 0.4 <= t <= 0.95]}
@@ -126,6 +163,10 @@ def main(argv=None) -> int:
     p.add_argument("--folds", default="question,fact")
     p.add_argument("--l2", default="1")
     p.add_argument("--cols", default="", help="';'-separated sets of comma-separated confidence signals to try")
+    p.add_argument("--choice-l2", default="",
+                   help="comma-separated L2s of the sentence model to try (committed: fit_answerer.CHOICE_L2)")
+    p.add_argument("--conf-l2", default="", help="comma-separated L2s of a second sentence model the confidence "
+                   "reads its probability, margin and logit from (0: the choosing model's)")
     p.add_argument("--dump", type=float, default=0.0, help="print the later questions answered at this confidence or more")
     args = p.parse_args(argv)
     with open(MODEL, encoding="utf-8") as fh:
@@ -137,11 +178,15 @@ def main(argv=None) -> int:
         late = [e for e in ours if int(e["question"].id[1:]) >= args.cut
                 and (not args.end or int(e["question"].id[1:]) < args.end)]
         print(f"early {len(early)}, late {len(late)}", file=sys.stderr)
-        for how in args.folds.split(","):
-            for l2 in (float(x) for x in args.l2.split(",")):
-                for cols in (args.cols.split(";") if args.cols else [""]):
-                    print(json.dumps(run(data, early, late, m, how, l2, args.dump,
-                                         tuple(cols.split(",")) if cols else None)), flush=True)
+        global CONF_L2
+        for choice_l2, CONF_L2 in [(float(c), float(s)) for c in (args.choice_l2 or str(fit_answerer.CHOICE_L2)).split(",")
+                                   for s in (args.conf_l2 or "0").split(",")]:
+            fit_answerer.CHOICE_L2 = choice_l2
+            for how in args.folds.split(","):
+                for l2 in (float(x) for x in args.l2.split(",")):
+                    for cols in (args.cols.split(";") if args.cols else [""]):
+                        print(json.dumps(run(data, early, late, m, how, l2, args.dump,
+                                             tuple(cols.split(",")) if cols else None)), flush=True)
     return 0
 
 

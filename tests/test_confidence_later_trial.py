@@ -41,4 +41,6 @@ def test_questions_fall_in_the_round_they_were_written_in():
     assert a.round_of("q001") == 0
     assert a.round_of("q697") == a.round_of("q650")
     assert a.round_of("q698") == a.round_of("q745") == a.round_of("q650") + 1  # the first later round
-    assert a.round_of("q919") == len(a.ROUNDS) - 1  # the near-miss unanswerable questions
+    assert a.round_of("q919") == a.round_of("q890") == a.round_of("q889") + 1  # the near-miss unanswerable questions
+    assert a.round_of("q920") == a.round_of("q969") == a.round_of("q919") + 1  # then two rounds as customers type
+    assert a.round_of("q1019") == a.round_of("q970") == len(a.ROUNDS) - 1
