@@ -1,7 +1,9 @@
 """Shared test data: the bundled corpus and golden set, loaded once per process."""
 
 import functools
+import importlib.util
 import os
+import sys
 
 from raglab.corpus.articles import load_corpus
 from raglab.corpus.goldens import load_goldens
@@ -11,6 +13,17 @@ from raglab.text.analyzer import WHITESPACE
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")
 GOLDENS = os.path.join(ROOT, "goldens", "questions.jsonl")
+
+
+def bench_script(name: str):
+    """A script of bench/ loaded as a module (its own imports of bench/ modules resolve too)."""
+    folder = os.path.join(ROOT, "bench")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location(name, os.path.join(folder, f"{name}.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,29 +1,18 @@
 """`bench/confidence_later_trial.py`: the threshold rules it compares, and the rounds it groups by."""
 
-import importlib.util
-import os
-import sys
 
-from helpers import ROOT
-
-
-def load(name):
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "bench", f"{name}.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from helpers import bench_script
 
 
 def test_the_risk_bound_is_never_below_the_risk_it_bounds():
-    t = load("confidence_later_trial")
+    t = bench_script("confidence_later_trial")
     for wrong, n in ((0, 1), (0, 40), (3, 30), (6, 22), (10, 10)):
         assert wrong / n <= t.upper_bound(wrong, n, 1.0) <= 1.0
     assert t.upper_bound(6, 22, 1.645) > t.upper_bound(6, 22, 1.0)  # more confidence, a wider bound
 
 
 def test_a_bound_on_the_risk_never_answers_more_than_the_point_rule():
-    t = load("confidence_later_trial")
+    t = bench_script("confidence_later_trial")
     # (answerable, speaks, right): ten sure right answers, then one wrong in every four below 0.8
     outcomes, conf = [], []
     for i in range(40):
@@ -37,7 +26,7 @@ def test_a_bound_on_the_risk_never_answers_more_than_the_point_rule():
 
 
 def test_questions_fall_in_the_round_they_were_written_in():
-    a = load("later_answers")
+    a = bench_script("later_answers")
     assert a.round_of("q001") == 0
     assert a.round_of("q697") == a.round_of("q650")
     assert a.round_of("q698") == a.round_of("q745") == a.round_of("q650") + 1  # the first later round

@@ -1,29 +1,18 @@
 """The answerer's sentence model is what its committed fitting script gives on the dev splits
 and the TyDi QA train questions (never a test half)."""
 
-import importlib.util
 import json
 import os
-import sys
 
 import pytest
 
-from helpers import ROOT, questions
+from helpers import ROOT, bench_script, questions
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, model
-
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-
-
-def load_script(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "bench", f"{name}.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @pytest.mark.slow
 def test_a_refit_reproduces_the_committed_weights():
-    fit = load_script("fit_answerer")
+    fit = bench_script("fit_answerer")
     refit = fit.dumps(fit.fit(ROOT))
     with open(fit.MODEL, encoding="utf-8") as f:
         assert f.read() == refit, "re-fit with: .venv/bin/python bench/fit_answerer.py --write"
@@ -45,7 +34,7 @@ def test_the_committed_model_says_what_it_was_fitted_on():
 
 
 def test_logistic_fit_recovers_a_known_separator():
-    fitting = load_script("fitting")
+    fitting = bench_script("fitting")
     rows = [[1.0, x / 10] for x in range(-20, 21)]
     labels = [1 if r[1] > 0.05 else 0 for r in rows]
     w = fitting.fit_logistic(rows, labels, l2=0.01)
@@ -53,7 +42,7 @@ def test_logistic_fit_recovers_a_known_separator():
 
 
 def test_softmax_fit_prefers_the_feature_that_marks_the_positives():
-    fitting = load_script("fitting")
+    fitting = bench_script("fitting")
     groups = [([[1.0, 0.0], [0.0, 1.0], [0.2, 0.3]], [1, 0, 0], 1.0) for _ in range(10)]
     w = fitting.fit_softmax(groups, l2=0.1)
     assert w[0] > w[1] + 1

@@ -1,21 +1,9 @@
 """The agreement signals the confidence trials for later questions read (`bench/later_answers.py`):
 a shown value stated again elsewhere, in the twin article, or contradicted close behind."""
 
-import importlib.util
-import os
-import sys
 from types import SimpleNamespace as NS
 
-from helpers import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-
-
-def load_script(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "bench", f"{name}.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from helpers import bench_script
 
 
 def cand(doc, text):
@@ -23,13 +11,13 @@ def cand(doc, text):
 
 
 def test_the_twin_article_is_the_other_language():
-    later = load_script("later_answers")
+    later = bench_script("later_answers")
     assert later.twin_id("en-cash-out") == "bn-cash-out" and later.twin_id("bn-pin") == "en-pin"
     assert later.twin_id("faq-12") == ""
 
 
 def test_a_value_stated_again_and_one_contradicted_close_behind():
-    later = load_script("later_answers")
+    later = bench_script("later_answers")
     best = cand("en-cash-out", "The fee is Tk 18.50 per 1,000.")
     again = cand("en-cash-in", "Cash out costs Tk 18.50 for each 1,000.")
     other = cand("en-cash-out", "At a bank ATM the fee is Tk 15 per 1,000.")
@@ -47,6 +35,6 @@ def test_a_value_stated_again_and_one_contradicted_close_behind():
 
 
 def test_the_sentence_model_is_fitted_at_the_committed_l2():
-    fit = load_script("fit_answerer")
-    fitting = load_script("fitting")
+    fit = bench_script("fit_answerer")
+    fitting = bench_script("fitting")
     assert fit.CHOICE_L2 == fitting.L2 == 1.0  # the L2 tried forward at 10 was not kept
