@@ -300,9 +300,12 @@ def other_channel(question: str, value: str) -> bool:
 
 
 # "one" after a determiner, or after an article and one word ("add a different one", "the same
-# one", "every one", "no one"), stands for a thing named before: a pronoun, no count.
+# one", "every one", "no one"), stands for a thing named before: a pronoun, no count. Before a
+# scale word it is a number whatever comes before it ("the first one thousand taka", "every one
+# lakh").
 _PRONOUN_BEFORE_ONE = re.compile("(?:^|[^A-Za-z])(?:this|that|which|each|every|another|no|(?:a|an|the)(?: [A-Za-z]+)?) $",
                                  re.IGNORECASE)
+_SCALE_AFTER_ONE = re.compile("[ -](?:hundred|thousand|lakhs?|lacs?|crores?|million|billion)(?![A-Za-z])", re.IGNORECASE)
 
 
 def pronoun_one(text: str, start: int) -> bool:
@@ -310,8 +313,11 @@ def pronoun_one(text: str, start: int) -> bool:
 
     >>> pronoun_one("add a different one whenever you like", 16), pronoun_one("in one go", 3)
     (True, False)
+    >>> pronoun_one("the first one thousand taka", 10)
+    False
     """
-    return text[start:start + 3].lower() == "one" and _PRONOUN_BEFORE_ONE.search(text[max(0, start - 30):start]) is not None
+    return text[start:start + 3].lower() == "one" and _PRONOUN_BEFORE_ONE.search(text[max(0, start - 30):start]) is not None \
+        and _SCALE_AFTER_ONE.match(text, start + 3) is None
 
 
 def typed_spans(text: str) -> list[Span]:
