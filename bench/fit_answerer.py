@@ -54,6 +54,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the shared fit
 from fitting import fit_logistic, fit_softmax  # noqa: E402
 from raglab.answer.answerer import compose, counts_another_period, names_other_half, signals_of  # noqa: E402
 from raglab.answer.candidates import read_question, score_candidates  # noqa: E402
+from raglab.answer.facts import states_one_case  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, dot, logistic, speaks_to  # noqa: E402
 from raglab.corpus.articles import load_corpus, parse_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402
@@ -208,7 +209,7 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
     out = []
     for e, a in zip(exs, assessed(exs, weights, k) if assessments is None else assessments):
         pipe = e["pipe"]
-        if a is None or names_other_half(a) or counts_another_period(a):  # the answerer abstains whatever the confidence
+        if a is None or names_other_half(a) or counts_another_period(a) or states_one_case(a.q, a.order[0][1]):  # the answerer abstains whatever the confidence
             out.append((None, None, None, 0))
             continue
         ans = compose(a, pipe.docs, m)

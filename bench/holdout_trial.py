@@ -4,6 +4,7 @@
     .venv/bin/python bench/holdout_trial.py --from 746
     .venv/bin/python bench/holdout_trial.py --to 890       # judge q698-q889 only
     .venv/bin/python bench/holdout_trial.py --folds question --l2 1,10 --cols ";bias,probability,coverage,missing"
+    .venv/bin/python bench/holdout_trial.py --folds question --list       # the later questions shown wrong
     .venv/bin/python bench/holdout_trial.py --folds question --dump 0.6   # the later answers at 0.6 or more, to read
                                                                           # (with their evidence and signals)
 
@@ -102,7 +103,17 @@ def answers_of(exs, weights, m, k, smooth=None):
     return out
 
 
-def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None) -> dict:
+def list_wrong(late, late_lab, late_answers, late_conf, t: float) -> None:
+    """Print each later question shown wrong at threshold `t`: what a stranger's question meets."""
+    for e, x, a, c in zip(late, late_lab, late_answers, late_conf):
+        if x[0] is not None and x[3] and c >= t and not x[1]:
+            q = e["question"]
+            print(json.dumps({"id": q.id, "lang": q.lang, "conf": round(c, 3), "q": q.question,
+                              "quote": a[1], "ref": q.answer if q.answerable else None,
+                              "evidence": [(v.doc, v.quote) for v in q.evidence]}, ensure_ascii=False), file=sys.stderr)
+
+
+def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None, show_wrong=False) -> dict:
     k = Config().k
     late_ids = {id(e) for e in late}
     skip_late = lambda e: id(e) in late_ids  # noqa: E731
@@ -139,6 +150,9 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None)
     late_lab = pick(labelled(late, late_answers), cols)
     late_conf = [logistic(dot(conf_w, x[0])) if x[0] is not None else 0.0 for x in late_lab]
     out = outcomes_of(late_lab)
+    if show_wrong:
+        print(f"shown wrong at t_in {t_in} ({how} folds):", file=sys.stderr)
+        list_wrong(late, late_lab, late_answers, late_conf, t_in)
     if dump:
         for e, x, a, c in zip(late, late_lab, late_answers, late_conf):
             if x[0] is not None and c >= dump:
@@ -168,6 +182,9 @@ def main(argv=None) -> int:
     p.add_argument("--conf-l2", default="", help="comma-separated L2s of a second sentence model the confidence "
                    "reads its probability, margin and logit from (0: the choosing model's)")
     p.add_argument("--dump", type=float, default=0.0, help="print the later questions answered at this confidence or more")
+    p.add_argument("--list", action="store_true",
+                   help="print each later question shown wrong at the in-sample threshold (id, question, "
+                        "confidence, quote, reference answer or null when it has none)")
     args = p.parse_args(argv)
     with open(MODEL, encoding="utf-8") as fh:
         m = json.load(fh)
@@ -186,7 +203,7 @@ def main(argv=None) -> int:
                 for l2 in (float(x) for x in args.l2.split(",")):
                     for cols in (args.cols.split(";") if args.cols else [""]):
                         print(json.dumps(run(data, early, late, m, how, l2, args.dump,
-                                             tuple(cols.split(",")) if cols else None)), flush=True)
+                                             tuple(cols.split(",")) if cols else None, args.list)), flush=True)
     return 0
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
-from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each
+from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import in_own_language, own_twin, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
@@ -432,7 +432,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
 # withholds whatever the confidence (the chosen unit shares no word with the question, names the
 # other half of a contrast, counts another period, or states no figure for a question asking one);
 # or, when no rule does, the confidence below the threshold.
-WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "no-value")
+WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value")
 
 
 def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> str | None:
@@ -444,5 +444,6 @@ def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> 
     answerer is unsure, so it is the reason only when no rule holds. Whether the answerer
     abstains does not depend on the order: only which reason it gives."""
     rule = ("no-match" if not speaks_to(a.signals) else "other-half" if names_other_half(a)
-            else "other-period" if counts_another_period(a) else "no-value" if states_no_value(a, composed) else None)
+            else "other-period" if counts_another_period(a) else "one-case" if states_one_case(a.q, a.order[0][1])
+            else "no-value" if states_no_value(a, composed) else None)
     return rule if rule is not None else "low-confidence" if conf < threshold else None

@@ -19,6 +19,7 @@ import re
 from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, asks_choice, question_type
+from raglab.text.numbers import one_worked_case
 
 # What joins the two halves of a two-fact question ("the fee and the limit", "cash in or cash
 # out", "compared with an ATM", "ক্যাশ ইন আর ক্যাশ আউটের"). Explicit ASCII classes, never \b.
@@ -274,3 +275,9 @@ def states_asked(asked, question_numbers: frozenset[str], text: str) -> bool:
         return True
     wanted = tuple(a for t in asked for a in accepts(t) if a not in ("number", "name"))
     return bool(fresh_spans(spans_of(text), text, wanted, question_numbers))
+
+
+def states_one_case(q, best) -> bool:
+    """Whether a limit question's chosen candidate is a worked row's value for one amount
+    (`numbers.one_worked_case`): the answerer abstains, as for another period's figure."""
+    return q.limit and one_worked_case(q.text, best.unit.row_key)

@@ -81,6 +81,7 @@ WITHHELD_WORDS = {
     "other-half": "the passage closest to the question speaks of the other half of what was asked"
                   " (e.g. cash out for cash in)",
     "other-period": "the passage states a figure for another period than the one asked (e.g. a day for a month)",
+    "one-case": "a limit was asked and the passage closest to the question gives one worked example's figure",
     "no-value": "a figure was asked and the passage closest to the question states none",
 }
 

@@ -280,6 +280,14 @@ def states_a_case(question: str) -> bool:
     return bool(_amounts(question, False)) or bool(_counts(question, False))
 
 
+def one_worked_case(question: str, row_key: str) -> bool:
+    """Whether a table row keyed by an amount is one worked case where a question stating no
+    amount asks for a limit: "১০,০০০ টাকা — প্রণোদনা (২.৫%): ২৫০ টাকা" is the incentive on ১০,০০০
+    টাকা, not the most the incentive can be ("… সর্বোচ্চ কত টাকা পর্যন্ত পাওয়া যায়?"); the same row
+    answers a question naming ১০,০০০ টাকা. The caller reads whether a limit is asked."""
+    return bool(_amounts(row_key, False)) and not _amounts(question, False)
+
+
 def another_amount(question: str, qtype: str, text: str) -> bool:
     """Whether a unit's value goes with another amount than the one a question states while
     asking for another kind of value: "How many reward points do I need to redeem for Tk 50?" is
