@@ -55,7 +55,7 @@ const STRINGS = {
     // "low-confidence" says ask.abstained. A rule's reason is given whatever the confidence, below the
     // threshold too (answerer.withheld: the reason a user can act on first), so its words hold either way.
     "ask.withheld.no-passage": "Not found: no passage shares a word with the question, so raglab has nothing to quote and does not guess.",
-    "ask.withheld.no-match": "Withheld: the passage closest to your question shares none of its words, so raglab does not give it as the answer (confidence {confidence}, threshold {threshold}).",
+    "ask.withheld.no-match": "Not sure: {where} clearly answer this. The passage closest to your question shares none of its words, so raglab does not give it as the answer (confidence {confidence}, threshold {threshold}).",
     "ask.withheld.other-half": "Withheld: the passage closest to your question speaks of the other half of what you asked (cash out where you asked about cash in, say), so raglab does not give it as the answer, whatever its confidence ({confidence}, threshold {threshold}).",
     "ask.withheld.other-period": "Withheld: the passage states a figure for another period than the one you asked (a day where you asked about a month, say), so raglab does not give it as the answer, whatever its confidence ({confidence}, threshold {threshold}).",
     "ask.withheld.one-case": "Withheld: you asked for a limit and the passage closest to your question gives the figure of one worked example (for one amount), not the limit, so raglab does not give it as the answer, whatever its confidence ({confidence}, threshold {threshold}).",
@@ -224,7 +224,7 @@ const STRINGS = {
     "ask.abstained": "নিশ্চিত নই: {where} এই প্রশ্নের স্পষ্ট উত্তর দেয় না। কোনো বাক্য যথেষ্ট আস্থার সঙ্গে প্রশ্নের উত্তর দেয় না (আস্থা {confidence}, সীমা {threshold}; উত্তরের জন্য আস্থা সীমার সমান বা বেশি হতে হয়), তাই raglab অনুমান করে না।",
     "ask.coverage": "আস্থা: {confidence} · প্রশ্নের কভারেজ: {coverage}",
     "ask.withheld.no-passage": "পাওয়া যায়নি: প্রশ্নের কোনো শব্দ কোনো অংশে নেই, তাই raglab-এর উদ্ধৃত করার মতো কিছু নেই, আর raglab অনুমান করে না।",
-    "ask.withheld.no-match": "উত্তর দেওয়া হয়নি: আপনার প্রশ্নের সবচেয়ে কাছের অংশে প্রশ্নের কোনো শব্দ নেই, তাই raglab সেটিকে উত্তর হিসেবে দেয় না (আস্থা {confidence}, সীমা {threshold})।",
+    "ask.withheld.no-match": "নিশ্চিত নই: {where} এই প্রশ্নের স্পষ্ট উত্তর দেয় না। আপনার প্রশ্নের সবচেয়ে কাছের অংশে প্রশ্নের কোনো শব্দ নেই, তাই raglab সেটিকে উত্তর হিসেবে দেয় না (আস্থা {confidence}, সীমা {threshold})।",
     "ask.withheld.other-half": "উত্তর দেওয়া হয়নি: আপনার প্রশ্নের সবচেয়ে কাছের অংশটি আপনি যা জিজ্ঞেস করেছেন তার অন্য দিকের কথা বলে (যেমন ক্যাশ ইনের প্রশ্নে ক্যাশ আউট), তাই আস্থা যা-ই হোক (আস্থা {confidence}, সীমা {threshold}) raglab সেটিকে উত্তর হিসেবে দেয় না।",
     "ask.withheld.other-period": "উত্তর দেওয়া হয়নি: অংশটিতে আপনি যে সময়ের কথা জিজ্ঞেস করেছেন তার বদলে অন্য সময়ের অঙ্ক আছে (যেমন মাসের প্রশ্নে দিনের অঙ্ক), তাই আস্থা যা-ই হোক (আস্থা {confidence}, সীমা {threshold}) raglab সেটিকে উত্তর হিসেবে দেয় না।",
     "ask.withheld.one-case": "উত্তর দেওয়া হয়নি: আপনি একটি সীমা জানতে চেয়েছেন, কিন্তু আপনার প্রশ্নের সবচেয়ে কাছের অংশে শুধু একটি উদাহরণের (একটি অঙ্কের) হিসাব আছে, সীমা নয়, তাই আস্থা যা-ই হোক (আস্থা {confidence}, সীমা {threshold}) raglab সেটিকে উত্তর হিসেবে দেয় না।",
