@@ -1,24 +1,15 @@
 """`bench/neighbour_trial.py`: the neighbouring-section remedies tried and not kept, as the trial
 applies them (the served retriever and answerer are untouched)."""
 
-import importlib.util
-import os
-import sys
 from types import SimpleNamespace as NS
 
-from helpers import ROOT
+from helpers import bench_script
 from raglab.corpus.chunking import Chunk
 from raglab.text.analyzer import analyze
 
 
 def trial():
-    bench = os.path.join(ROOT, "bench")
-    if bench not in sys.path:
-        sys.path.insert(0, bench)  # the trial imports its siblings, as it does when run
-    spec = importlib.util.spec_from_file_location("neighbour_trial", os.path.join(bench, "neighbour_trial.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return bench_script("neighbour_trial")
 
 
 CHUNKS = [Chunk("a#1", "a", 0, 1, "x", ("Title",)), Chunk("a#2", "a", 2, 3, "y", ("Title", "Fees")),

@@ -1,23 +1,14 @@
 """`bench/untyped_confidence.py`: the signals tried for answers that state no value, as the trial
 computes them (the served confidence is untouched)."""
 
-import importlib.util
-import os
-import sys
 from types import SimpleNamespace as NS
 
-from helpers import ROOT
+from helpers import bench_script
 from raglab.answer.sentences import COL, FEATURES
 
 
 def trial():
-    bench = os.path.join(ROOT, "bench")
-    if bench not in sys.path:
-        sys.path.insert(0, bench)  # the trial imports its siblings, as it does when run
-    spec = importlib.util.spec_from_file_location("untyped_confidence", os.path.join(bench, "untyped_confidence.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return bench_script("untyped_confidence")
 
 
 def answer(qtype, found, in_heading=(), **features):
