@@ -21,7 +21,11 @@ def read_ahead(budget_ms: float = 4.0, corpus: str = BUNDLED) -> str:
     """Go on with the served default's `read_ahead` for about `budget_ms`; {"done": whether
     nothing is left}. A corpus loaded again is read again."""
     pipe = pipeline(parse_config(None), corpus)
-    if corpus not in _STEPS or _STEPS[corpus][0] is not pipe:
+    # `pipeline` gives a fresh `with_config` copy on every call when the index was first built
+    # for another k, threshold or expansion; the copies share the chunks, so the chunks (not the
+    # copy) say whether this is the reading already under way. Keyed on the copy, every slice
+    # would start again at the first chunk and never be done.
+    if corpus not in _STEPS or _STEPS[corpus][0].chunks is not pipe.chunks:
         _STEPS[corpus] = (pipe, pipe.read_ahead())
     steps = _STEPS[corpus][1]
     end = time.perf_counter() + budget_ms / 1000.0
