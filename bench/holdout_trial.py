@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_answerer  # noqa: E402
 from fit_answerer import FOLDS, MODEL, assessed, choice_accuracy, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
-from raglab.answer.answerer import section_reading  # noqa: E402
+from raglab.answer.faq import section_reading  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic, softmax  # noqa: E402
 from raglab.evaluation.stats import THRESHOLDS  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402

@@ -6,8 +6,9 @@ import pytest
 
 from helpers import docs
 from raglab.pipeline import Config, Pipeline
-from raglab.question import asking
-from raglab.question.asking import asks_more, asks_need, states_need
+from raglab.question import asking, modality
+from raglab.question.asking import asks_more
+from raglab.question.modality import asks_need, states_need
 from raglab.schema import ask_json
 from raglab.text.analyzer import tokens
 from raglab.text.answertypes import question_type
@@ -64,10 +65,10 @@ def test_a_negated_word_is_not_the_word(served):
     # A question that negates the word itself, in any way, still finds it there.
     assert "verify" in _found(served, "verify hoy nai emon account e sorbochcho koto taka balance rakha jay?", unit)
     s = "যাচাই না হওয়া অ্যাকাউন্টে সর্বোচ্চ ৫,০০০ টাকা ব্যালেন্স রাখা যায়।"
-    assert asking.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset(["যাচাই"])
+    assert modality.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset(["যাচাই"])
     # A finite verb's "না" denies the sentence (an answer to a yes/no question), not the word.
     s = "অ্যাকাউন্ট যাচাই করা হয় না।"
-    assert asking.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset()
+    assert modality.negated(s, [(t.term, t.start, t.end) for t in tokens(s)]) == frozenset()
 
 
 def test_a_where_question_is_answered_by_a_place_not_any_name(served):

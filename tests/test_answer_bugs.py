@@ -8,7 +8,8 @@ import pytest
 from helpers import docs
 from raglab.answer.sentences import COL, lang_of, stated_terms
 from raglab.pipeline import Config, Pipeline
-from raglab.question.asking import asks_only_limit, illustrates, only_price, states_need
+from raglab.question.asking import asks_only_limit, illustrates, only_price
+from raglab.question.modality import states_need
 from raglab.schema import ask_json
 from raglab.text.answertypes import question_type
 

@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from raglab.answer.answerer import answer, assess, faq_lead
+from raglab.answer.answerer import answer, assess
+from raglab.answer.faq import faq_lead
 from raglab.answer.sentences import CONFIDENCE_COL
 from raglab.corpus.articles import load_corpus, parse_article
 from raglab.corpus.chunking import chunk_document

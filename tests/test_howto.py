@@ -6,7 +6,7 @@ import pytest
 
 from helpers import docs
 from raglab.pipeline import Config, Pipeline
-from raglab.question.asking import asks_may, restricts
+from raglab.question.modality import asks_may, restricts
 from raglab.schema import ask_json
 
 

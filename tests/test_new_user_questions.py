@@ -161,7 +161,7 @@ def test_keywords_without_a_question_mark_get_the_answer_the_question_gets(serve
 def test_a_note_label_is_no_imperative_verb():
     # "Note:" labels a remark; read as the verb "note", the closing fraud warning of the recharge
     # article told the reader what to do and beat the steps for a recharge without balance.
-    from raglab.question.asking import imperative
+    from raglab.question.modality import imperative
 
     assert not imperative("Note: Shapla Pay staff will never call and ask you to recharge a number to claim a prize.")
     assert imperative("Note: Enter your PIN only on your own phone.")  # the sentence after the label decides
@@ -185,7 +185,7 @@ def test_an_instruction_after_a_long_condition_is_an_instruction(served):
     # The comma of "If X, do Y" was looked for in the first 40 characters only, so the add-money
     # article's "If your bank or card was charged but your wallet was not credited, call …" told
     # the reader nothing to do, and a sentence restating the question's story could win.
-    from raglab.question.asking import imperative
+    from raglab.question.modality import imperative
 
     assert imperative("If your bank or card was charged but your wallet was not credited, call customer care on "
                       "16789 and keep the transaction ID ready.")
@@ -324,7 +324,7 @@ def test_a_question_about_a_verified_account_gets_no_unverified_accounts_cap(ser
 
 
 def test_a_how_to_question_gets_the_steps_not_the_restriction_beside_them(served):
-    from raglab.question.asking import restricts
+    from raglab.question.modality import restricts
 
     assert restricts("Closure cannot be requested through an agent point, and nobody will ask for your PIN.")
     assert not restricts("Call the hotline 16789 from your registered number.")

@@ -20,12 +20,12 @@ answerer abstains.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
+from raglab.answer.faq import faq_lead, section_reading
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import in_own_language, own_twin, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
@@ -41,69 +41,6 @@ from raglab.text.numbers import another_amount, another_count, states_a_case
 
 NOT_FOUND = "Not found in the help centre."
 LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
-# What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
-# the full-width one.
-QUESTION_MARKS = ("?", "\uff1f")
-
-
-def asking_section(c: Candidate, docs: dict | None):
-    """The section `c` is in, when its own heading (not the article's title) asks a question
-    ("## Can pets spread the virus?"); None otherwise, or without the article at hand."""
-    doc = docs.get(c.quote.doc) if docs else None
-    if doc is None:
-        return None
-    sec = doc.section_at(c.quote.start)
-    return sec if len(sec.heading) > 1 and sec.heading[-1].rstrip().endswith(QUESTION_MARKS) else None
-
-
-def opens(c: Candidate, sec, docs: dict) -> bool:
-    """Whether `c` is the first unit of `sec`: nothing but blank space between the end of the
-    heading line and it."""
-    text = docs[c.quote.doc].text
-    line = text.find("\n", sec.start, c.quote.start)
-    return line >= 0 and not text[line:c.quote.start].strip()
-
-
-def faq_lead(order: list, docs: dict | None) -> list:
-    """`order` ((logit, candidate), best first) with the first unit of the best unit's section put
-    first, when that section's heading asks a question and its first unit is a candidate too;
-    otherwise `order` itself. An FAQ answers its heading's question in its first sentence and
-    explains after it, and the reader's question is a rewording of the heading: the sentences
-    after the first share more of the reader's words ("If soap and water are not readily
-    available, use … hand sanitizer" for "Can hand sanitizer protect against corona?") but answer
-    less. Only when the question shares at least as much with the heading as with the best unit:
-    a question about a later sentence ("Is the money in Shapla Pay electronic money?" under "## What
-    is Shapla Pay?") asks that sentence's question, not the heading's."""
-    if not order or not docs:
-        return order
-    best = order[0][1]
-    sec = asking_section(best, docs)
-    if sec is None or opens(best, sec, docs) or best.features[COL["sentence_cover"]] > best.features[COL["heading_cover"]]:
-        return order
-    for i, (z, c) in enumerate(order[1:], 1):
-        if c.quote.doc == best.quote.doc and asking_section(c, docs) == sec and opens(c, sec, docs):
-            return [order[i]] + order[:i] + order[i + 1:]
-    return order
-
-
-def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple[float, float] | None:
-    """(probability, margin) for the confidence when the best unit opens a section whose heading
-    asks a question (`faq_lead`), else None: it then answers for its section, so the probability
-    is the share the sentence model gives all of the section's units, and the margin is the
-    section's best logit over the best one outside it. The model spreads its belief over the
-    sentences of one FAQ answer, which all point to the same question; read unit by unit, an
-    FAQ's right answer looked as unsure as a wrong one. The weights are the ones fitted on our
-    answers, which nearly all come from named sections and keep their own unit's figures."""
-    best = order[0][1]
-    sec = asking_section(best, docs) if docs else None
-    if sec is None or docs is None or not opens(best, sec, docs):
-        return None
-    inside = [c.quote.doc == best.quote.doc and asking_section(c, docs) == sec for _, c in order]
-    top = max(z for (z, _), i in zip(order, inside) if i)
-    outside = next((z for (z, _), i in zip(order, inside) if not i), top - 4.0)
-    return rounded(math.fsum(p for p, i in zip(probs, inside) if i)), top - outside
-
-
 def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[tuple[float, Candidate]]:
     """(logit, candidate), best first; ties go to the better-ranked chunk, then article order."""
     m = m or model()

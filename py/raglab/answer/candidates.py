@@ -19,7 +19,8 @@ from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import asks_limit, asks_more, asks_need, negated, negated_loosely, periods_of
+from raglab.question.asking import asks_limit, asks_more, periods_of
+from raglab.question.modality import asks_need, negated, negated_loosely
 from raglab.question.respell import respell, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, scoped, tokens, words

@@ -4,9 +4,9 @@
 point, …" at 0.80: the side remark holds every word of the question (its heading's and its
 own), so the sentence model ranked it above "You can ask to close your account in either of
 these ways:" and the steps under it. A unit that says only how the thing is not done
-(`asking.restricts`: a statement whose main clause is negated; "Do not …" is an instruction)
+(`modality.restricts`: a statement whose main clause is negated; "Do not …" is an instruction)
 answers whether it may be done, not how. So for a procedure question that does not ask
-whether (`asking.asks_may`), `the_way_first` puts first the best unit that is no such remark
+whether (`modality.asks_may`), `the_way_first` puts first the best unit that is no such remark
 when it scores within `MARGIN` logits of the chosen one (the sentence model and its fit are
 untouched: the feature `not_how` was too rare on dev to learn, see docs/pipeline.md).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from raglab.answer.language import promoted
 from raglab.answer.sentences import Question
-from raglab.question.asking import asks_may, restricts
+from raglab.question.modality import asks_may, restricts
 
 MARGIN = 1.0  # logits: a unit that says how, this close to a remark saying how not, is quoted instead
 

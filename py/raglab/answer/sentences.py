@@ -74,7 +74,8 @@ import re
 from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
-from raglab.question.asking import illustrates_in, imperative, included_column, limit_for_price, lower_for_upper, periods_of, price_for_limit, states_need
+from raglab.question.asking import illustrates_in, included_column, limit_for_price, lower_for_upper, periods_of, price_for_limit
+from raglab.question.modality import imperative, states_need
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
@@ -194,7 +195,7 @@ class Question:
     types: tuple = ()  # the kinds of value it asks for, in question order (`answertypes.question_types`)
     limit: bool = False  # it asks for a limit, so only a value with a number answers it (`asks_limit`)
     periods: frozenset = frozenset()  # the periods it names (`periods_of`): a day, a month, one transaction
-    negated: frozenset = frozenset()  # its terms a negation stands near (`asking.negated_loosely`)
+    negated: frozenset = frozenset()  # its terms a negation stands near (`modality.negated_loosely`)
     upper: bool = False  # it asks how much one can do, so a unit naming only a minimum answers nothing (`asks_upper`)
     need: bool = False  # it asks what one needs, which the unit saying "you will need …" answers (`asks_need`)
     contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`contrasts.asked_halves`)
@@ -245,7 +246,7 @@ def _same_stem(a: str, b: str) -> bool:
 @dataclass(frozen=True)
 class Text:
     """One unit's analysis, cached per text: its terms in order, their offsets, its term
-    pairs, its terms by prefix and the terms it only states negated (`asking.negated`)."""
+    pairs, its terms by prefix and the terms it only states negated (`modality.negated`)."""
 
     terms: frozenset
     order: tuple  # (term, start, end) in text order
@@ -397,7 +398,7 @@ def confidence_features(coverage: float, missing: float, probability: float, mar
     share of the question's idf mass found nowhere in the retrieved chunks (a question about
     something the help centre never mentions); the sentence model's probability for the
     chosen unit and its lead over the next one (margin, in logits, capped at 4; for the first
-    unit of a section whose heading asks a question, its section's: `answerer.section_reading`); its logit
+    unit of a section whose heading asks a question, its section's: `faq.section_reading`); its logit
     itself (/ 10: how much it looks like an answer, whatever the other candidates); whether a
     typed question got a value of its type; the retrieval score of the chunk it came from
     relative to the top chunk; the share of the question in words the index does not

@@ -2,8 +2,9 @@
 
 Predicates over `answertypes.cue_text` (NFC, lower case, one space between words) shared by the
 sentence model's features (`sentences.py`) and the short answer (`short.py`): whether a question
-asks for a limit and whether a unit states only a price, the period a limit is counted in and
-what a unit negates (the places it names are read in `text/factoid.py`). The halves of a contrast are read in `text/contrasts.py`.
+asks for a limit and whether a unit states only a price, the period a limit is counted in. What a
+unit negates, restricts or instructs is read in `modality.py`; the halves of a contrast in
+`text/contrasts.py`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 
-from raglab.text.answertypes import both_nukta_forms, cue_text, question_types, typed_spans
+from raglab.text.answertypes import YA, cue_text, question_types, typed_spans
 from raglab.text.numbers import number_values, numbers
 
 # A question about a limit ("the daily limit", "the most I can send", "সর্বোচ্চ কত", "সীমা") asks
@@ -129,16 +130,15 @@ def periods_of(text: str) -> frozenset[str]:
 # "koto taka pathate parbo"), or whether one may do a stated amount ("30,000 today, can I?",
 # "ত্রিশ হাজার টাকা … একবারে পারবো?"): the answer is how far one may go, the upper limit, never
 # the least one must do. Matched on `cue_text`; য় in both of its encodings.
-_Y = "(?:\u09df|\u09af\u09bc)"
 _CAN = re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|my [a-z]+) | allowed | (?:parbo|parbe|pari|parben|jabe|jay) "
-                  f"|পার(?:ব|বো|ি|বেন|বে|বি|া) |যাবে |যা{_Y} ")
+                  f"|পার(?:ব|বো|ি|বেন|বে|বি|া) |যাবে |যা{YA} ")
 _HOW_MUCH = re.compile(" how (?:much|many) | (?:koto|koy) |কত(?:টা|গুলো|বার)? ")
 _ASKS_LOWER = re.compile(" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে"
-                         f"|সবচে{_Y}ে কম")
+                         f"|সবচে{YA}ে কম")
 # What names the lower end of a rule ("The minimum cash out is Tk 50", "ন্যূনতম পরিমাণ ৫০ টাকা",
 # "এর চেয়ে কম … যায় না") and what names its upper end or a limit as such.
 _STATES_LOWER = re.compile(" (?:minimum|min|at least|no less than|lowest|smallest) |ন্যূনতম|নূন্যতম|স(?:র্|র)বনিম্ন|কমপক্ষে"
-                           f"|চে{_Y}ে কম ")
+                           f"|চে{YA}ে কম ")
 _STATES_UPPER = re.compile(" (?:maximum|max|up to|at most|no more than|limits?|capped|cap|ceiling|highest|in total) "
                            "|স(?:র্|র)বোচ্চ|সর্বাধিক|পর্যন্ত|সীমা|লিমিট")
 
@@ -244,181 +244,6 @@ def illustrates_in(text: str, lead: str) -> bool:
     return illustrates(text) or bool(lead) and lead.rstrip().endswith(":") and bool(_EXAMPLES_LEAD.search(cue_text(lead)))
 
 
-# Bangla says "not" of a noun's state before the light verb that makes it one: "যাচাই না হওয়া
-# অ্যাকাউন্ট" (an unverified account), "চালু না থাকলে" (if not active), "নিবন্ধন না করা". There the
-# noun is negated as "unverified" negates "verified" in one word: it is not the same word.
-# (A finite verb's "না" comes after it, "যাচাই করা হয় না", and denies the sentence, which is an
-# answer to a yes/no question, not another word.)
-_NOT_THEN_LIGHT_VERB = re.compile(f" ?না (?:হও{_Y}া|হলে|হ{_Y}ে|করা|করলে|করে|থাকা|থাকলে)(?:র)?(?![\u0980-\u09ff])")
-
-
-def negated(text: str, order) -> frozenset[str]:
-    """The terms of `text` that it only ever states negated in the way above; `order` is its
-    (term, start, end) tokens.
-
-    >>> from raglab.text.analyzer import tokens
-    >>> s = "যাচাই না হওয়া অ্যাকাউন্টে সর্বোচ্চ ৫,০০০ টাকা রাখা যায়।"
-    >>> sorted(negated(s, [(t.term, t.start, t.end) for t in tokens(s)]))
-    ['যাচাই']
-    """
-    neg: set[str] = set()
-    pos: set[str] = set()
-    for term, _, end in order:
-        (neg if _NOT_THEN_LIGHT_VERB.match(text, end, end + 24) else pos).add(term)
-    return frozenset(neg - pos)
-
-
-# A question may negate a word in any way ("verify hoy nai emon account", "যাচাই হয়নি", "my account
-# is not verified"): a "not" within two words before it, or a Bangla "না", "নি", "নাই", "নেই", "নয়"
-# within two words after it.
-_NOT_AFTER = re.compile(f"(?:[^ ]* ){{0,2}}?[^ ]*?(?:না|নাই|নেই|ন{_Y}|নি|nai|na|ni)(?![ঀ-৿a-z])")
-_NOT_BEFORE = re.compile(r"(?:^|[^a-z])(?:not|n't|never|no)(?: [^ ]+)? ?$")
-
-
-def negated_loosely(text: str, order) -> frozenset[str]:
-    """The terms of a question that a negation stands near (see above): a unit that states
-    one of them only negated (`negated`) may still speak of it; for the question's other terms
-    it speaks of another thing ("unverified" for "verified").
-
-    >>> from raglab.text.analyzer import tokens
-    >>> q = "verify হয় না এমন account e সর্বোচ্চ কত টাকা balance রাখা যায়?"
-    >>> sorted(negated_loosely(q, [(t.term, t.start, t.end) for t in tokens(q)]))
-    ['verify']
-    """
-    low = text.lower()
-    out = set()
-    for term, start, end in order:
-        if _NOT_AFTER.match(low, end + 1, end + 24) or _NOT_BEFORE.search(low, max(0, start - 16), start):
-            out.add(term)
-    return frozenset(out)
-
-
-# "What do I need to reset my PIN?", "কী কী লাগে?", "ki ki lagbe": a question that asks what one
-# needs is answered by the unit that says what one needs ("You will need two things: your NID
-# number and …"), which shares few words with it, not by the one that restates the task ("You
-# can reset a forgotten PIN yourself in the app."). য় is read in both of its encodings.
-_ASKS_NEED = re.compile(both_nukta_forms(
-    " what (?:do|will|would|does|did) (?:i|we|you|one|he|she|they|my [a-z]+) (?:need|have to (?:bring|give|show)) "
-    "| what (?:is|are|s) (?:needed|required|necessary) | what (?:documents|papers|information|details|things) "
-    "| (?:requirements?|documents? (?:do|are|is)) "
-    "| (?:কী|কি) (?:কী|কি )?(?:লাগ|দরকার|প্রয়োজন|তথ্য|কাগজ)|কোন কোন (?:তথ্য|কাগজ)|(?:কী|কি) নিয়ে যা"
-    "| ki ki (?:lag|dorkar|proyojon|tottho|kagoj)| ki lag"))
-# "You need" states a need as its clause's subject and verb, not inside a condition or a
-# relative clause ("if you need to add more", "the amount you need", "what you need"), and not
-# before a verb: "you need to move your account" says what one must do, not what it takes. A
-# thing or a step may be the subject too ("Moving to a new device needs an OTP …").
-_STATES_NEED = re.compile(both_nukta_forms(
-    "(?<! if)(?<! when)(?<! unless)(?<! what)(?<! whatever)(?<! amount)(?<! much)(?<! many)"
-    " (?:you|i|we|they|he|she) (?:will |would |also |only )?(?:need|needs) (?!to )| (?:is|are) (?:needed|required) "
-    "|(?<! never) needs (?:a|an|your|two|both) "
-    "| requires? | (?:bring|take|have) (?:your|the|these|this|with you) "
-    "|লাগবে|লাগে|দরকার|প্রয়োজন|সঙ্গে নিন|সাথে নিন|নিয়ে যান|নিয়ে আসুন"))
-
-
-def asks_need(question: str) -> bool:
-    """Whether a question asks what one needs (documents, details, things to bring).
-
-    >>> asks_need("What do I need to reset a forgotten PIN?"), asks_need("How do I reset my PIN?")
-    (True, False)
-    >>> asks_need("পিন রিসেট করতে কী কী তথ্য লাগে?"), asks_need("pin set korte ki ki lagbe")
-    (True, True)
-    """
-    return bool(_ASKS_NEED.search(cue_text(question)))
-
-
-@functools.lru_cache(maxsize=50_000)
-def states_need(text: str) -> bool:
-    """Whether a unit says what one needs ("You will need two things: …", "… লাগবে")."""
-    return bool(_STATES_NEED.search(cue_text(text)))
-
-
-# What an instruction looks like: an English sentence that starts with a verb in the
-# imperative (optionally after "please", "always", "never", "do not" or "first,"), or a Bangla
-# sentence that ends with an imperative or polite-future verb ("দিন", "করুন", "দেবেন না").
-_EN_IMPERATIVE = frozenset("""add answer apply ask avoid block bring call cancel carry change check choose close collect
-come confirm contact count dial do download enter export fill find follow give go hand hang install keep let link
-log look make move note open pay pick press put read recharge refuse register remember report request reset save
-scan see select send set share show sign slide start stay submit switch take tap tell top transfer try turn type
-unlock update upload use verify visit wait withdraw write""".split())
-_EN_LEAD = frozenset("please always never first then just simply instead".split())
-_LABELS = ("note:", "tip:", "important:")  # a label before the sentence, not its verb
-_CONDITIONS = ("if ", "when ", "once ", "before ", "after ", "while ", "until ")
-_BN_IMPERATIVE = re.compile("(?:ুন|দিন|নিন|যান|ান|"
-                            "বেন(?: না)?)[।!.]?$")
-
-
-def imperative(text: str) -> bool:
-    """Whether a sentence tells the reader to do something (see above)."""
-    head = text[:120].lower()
-    if head.startswith(_LABELS):  # "Note: Shapla Pay staff will never call …" is a remark, not "note …"
-        head = head[head.index(":") + 1:].lstrip()
-    comma = head.find(", ")
-    # "Before doing anything, check …"; a condition may run longer ("If … was not credited, call …")
-    if 0 < comma < 40 or 0 < comma and head.startswith(_CONDITIONS):
-        head = head[comma + 2:]
-    words = [w for w in re.split("[^A-Za-z']+", head) if w][:4]
-    i = 0
-    while i < len(words) - 1 and (words[i] in _EN_LEAD or words[i] in ("do", "don't") and words[i + 1] in ("not", "never")
-                                  or words[i] == "not"):
-        i += 1
-    if words and words[i] in _EN_IMPERATIVE:
-        return True
-    return bool(_BN_IMPERATIVE.search(text.rstrip()[-12:]))
-
-
-
-# What says only how a thing is not done: a statement (no instruction: "Do not send it back" and
-# "… জানাবেন না" tell the reader what to do) whose main clause, after any condition, is negated:
-# "Closure cannot be requested through an agent point", "If your provider is not listed, you
-# cannot pay it …", "… এজেন্টের কাছে বন্ধ করা যায় না।", "… পারবেন না।". Matched on `cue_text`.
-_EN_NOT = re.compile(" (?:cannot|can t|can not|could not|couldn t|is not|isn t|are not|aren t|will not|won t|does not|"
-                     "doesn t|do not|don t|not possible|not allowed|no longer|never|nobody|no one) (?!only )")
-# Whole words only ("এখানেই" holds নেই); "কোনো চার্জ নেই" states a price, as "There is no fee" does.
-_BN_NOT = re.compile(f" (?:পারবেন না|পারবে না|পারে না|(?:যা{_Y}|যাবে|হ{_Y}|হবে|থাকে|দে{_Y}|নে{_Y}) না|ন{_Y}) , $"
-                     "|(?<!চার্জ)(?<!ফি)(?<!খরচ)(?<!মাশুল) নেই , $")
-# Not only how it is not done: a clause beside says how it is ("Older statements are not shown in the
-# app, but … you can ask for them", "অ্যাপ থেকে বন্ধ করতে পারেন, এজেন্টের কাছে নয়।"; "… যায় না, তবে
-# … যায়।" ends positive already).
-_BUT_CAN = re.compile(" (?:but|however|instead) (?:.* )?(?:you|we) (?:can|may) (?!t |not )"
-                      f"|(?:পারেন|পারবেন|যা{_Y}|যাবে) , [^,]* ন{_Y} , $")
-# A question asking whether something may be done, not only how: its answer may be the rule.
-_ASKS_MAY = re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|my [a-z]+) | allowed | possible | is there (?:any )?way "
-                       f"| (?:parbo|parbe|jabe|jay) ki |পার(?:ব|বো|বেন|বে)(?:না)? কি|যাবে কি|যা{_Y} কি| কি .*(?:যা{_Y}|যাবে|পারব)")
-
-
-def restricts(text: str) -> bool:
-    """Whether a unit says only how a thing is not done (see `_EN_NOT`).
-
-    >>> restricts("Closure cannot be requested through an agent point."), restricts("Do not send it back yourself.")
-    (True, False)
-    >>> restricts("এজেন্টের কাছে অ্যাকাউন্ট বন্ধ করা যায় না।"), restricts("পিন কাউকে জানাবেন না।")
-    (True, False)
-    """
-    if imperative(text) and not text.rstrip(" ।.!").endswith("পারবেন না"):
-        return False
-    cue = cue_text(text)
-    comma = cue.find(" , ")
-    if comma > 0 and cue.startswith(tuple(" " + c for c in _CONDITIONS)):
-        cue = cue[comma + 2:]
-        while cue.startswith((" or ", " and ")) and " , " in cue:  # "If A, or B, you can …": the condition goes on
-            cue = cue[cue.find(" , ") + 2:]
-    if cue.startswith((" do not ", " don t ", " never ")):  # "If an agent asks …, or offers …, do not hand it over."
-        return False
-    return not _BUT_CAN.search(cue) and bool(_EN_NOT.search(cue.split(" , ")[0] + " ") or _BN_NOT.search(cue))
-
-
-def asks_may(question: str) -> bool:
-    """Whether a question asks whether a thing may be done ("Can I close it at an agent?"),
-    which a rule of what is not done answers, and not only how ("How can I close it?").
-
-    >>> asks_may("Can I close my account at an agent?"), asks_may("How can I close my account?")
-    (True, False)
-    """
-    return bool(_ASKS_MAY.search(_ONLY_HOW.sub(" how ", cue_text(question))))
-
-
-# "How could I …", "What can I do if …", "কি ভাবে … পারবো" ask how, not whether.
-_ONLY_HOW = re.compile(" (?:how (?:can|could|may)|what (?:can|could) (?:i|we) do|(?:কি|কী) ভাবে) ")
 
 _INCLUDED = re.compile("([\u0980-\u09ff]{2,})সহ(?![\u0980-\u09ff])"
                        "|(?:^|[^A-Za-z])including (?:(?:the|your|my|any|all|a|an) )?([A-Za-z]{3,})", re.IGNORECASE)

@@ -52,6 +52,8 @@ _NUMBER = "[0-9০-৯]+(?:[,.][0-9০-৯]+)*"
 _BANGLA_WORD = "\u0980-\u09ff"
 # য় ড় ঢ় exist precomposed and as letter + nukta (NFC keeps the latter): match both.
 _NUKTA_FORMS = (("\u09af\u09bc", "\u09df"), ("\u09a1\u09bc", "\u09dc"), ("\u09a2\u09bc", "\u09dd"))
+# য় in either form, for the cue patterns that spell it inside a word
+YA = "(?:\u09df|\u09af\u09bc)"
 _INVISIBLE = "\u200b\u200c\u200d\u00ad\u2060\ufeff"
 _BANGLA_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 

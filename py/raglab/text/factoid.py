@@ -32,9 +32,8 @@ import functools
 import re
 
 from raglab.text.analyzer import WHITESPACE
-from raglab.text.answertypes import both_nukta_forms, cue_text, typed_spans
+from raglab.text.answertypes import YA, both_nukta_forms, cue_text, typed_spans
 
-_Y = "(?:\u09df|\u09af\u09bc)"  # য় as one code point and as য + nukta
 _LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f"
 _CAPITAL = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 _WORD = f"[{_CAPITAL}][{_LETTER}'\u2019-]*"
@@ -382,8 +381,8 @@ _PLACE_NOUNS_EN = ("app|screen|menu|tab|section|page|history|statement|sms|messa
                    "|office|website|helpline|hotline|counter|booth|shop|outlet|agent|bank|settings|e-?mail|call centre")
 _PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
                        f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
-_PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{_Y}েন্ট|শাখা"
-                       f"|অফিস|ও{_Y}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{_Y}|এ| থেকে)(?![\u0980-\u09ff])")
+_PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{YA}েন্ট|শাখা"
+                       f"|অফিস|ও{YA}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{YA}|এ| থেকে)(?![\u0980-\u09ff])")
 _LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
 
 
@@ -426,8 +425,8 @@ _GOES = re.compile(both_nukta_forms(
     " where (?:[^ ]+ ){0,8}?(?:go|goes|went|gone|end up|ends up|sent|paid|credited|deposited|transferred|moved|returned|refunded) "
     "| কোথায় (?:চলে )?(?:যায়|যাবে|যাচ্ছে|জমা|ঢোকে|ঢুকবে|আসে|আসবে)| (?:kothay|kothai|kothae) (?:chole )?(?:jay|jabe|jacche|joma|dhuke|dhukbe|ashe|ase|ashbe|asbe) "))
 _TO_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:[Tt]o|[Ii]nto) (?:your|my|the|their|his|her|its|our|this|that|an?|another|other|any|each|every|[A-Z][A-Za-z'\u2019-]*) (?:[A-Za-z'\u2019-]+ ){0,3}?(?:[Ww]allet|[Aa]ccount)s?(?![A-Za-z])")
-_TO_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:ও{_Y}ালেট|(?:অ্যা|এ্যা|এ|আ)কাউন্ট)"
-                    f"(?:ে|এ|তে)(?= (?:জমা|যোগ|চলে|ফেরত|ঢো|ঢু|যা{_Y}|পাঠানো))")
+_TO_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:ও{YA}ালেট|(?:অ্যা|এ্যা|এ|আ)কাউন্ট)"
+                    f"(?:ে|এ|তে)(?= (?:জমা|যোগ|চলে|ফেরত|ঢো|ঢু|যা{YA}|পাঠানো))")
 _FROM = re.compile("from ", re.IGNORECASE)
 
 
