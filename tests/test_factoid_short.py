@@ -7,9 +7,9 @@ import pytest
 from raglab.answer.candidates import text_info
 from raglab.answer.short import short_spans
 from raglab.question.asking import lower_for_upper
+from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import question_type
-from raglab.text.factoid import abbreviation, asks_size, demonym, expansion_of
 from raglab.text.numbers import number_values
 
 

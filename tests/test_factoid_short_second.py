@@ -8,9 +8,9 @@ import pytest
 
 from raglab.answer.candidates import text_info
 from raglab.answer.short import short_spans
+from raglab.question.factoid import asks_size, asks_which_one, extra_spans, life_event, measures
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import question_type
-from raglab.text.factoid import asks_size, asks_which_one, extra_spans, life_event, measures
 
 
 def shorts(question: str, text: str, n: int = 1, qtype: str | None = None) -> list[str]:

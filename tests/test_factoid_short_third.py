@@ -12,9 +12,9 @@ from raglab.answer.candidates import text_info
 from raglab.answer.short import short_spans
 from raglab.corpus.articles import parse_article
 from raglab.corpus.chunking import chunk_document
+from raglab.question.factoid import how_phrase
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import question_type
-from raglab.text.factoid import how_phrase
 
 
 def shorts(question: str, text: str, n: int = 1, qtype: str | None = None) -> list[str]:

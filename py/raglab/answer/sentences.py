@@ -75,11 +75,11 @@ from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
 from raglab.question.asking import illustrates_in, included_column, limit_for_price, lower_for_upper, periods_of, price_for_limit
+from raglab.question.factoid import places_for
 from raglab.question.modality import imperative, states_need
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
-from raglab.text.factoid import places_for
 from raglab.text.numbers import another_amount, another_count, numbers
 from raglab.text.tables import read_table
 
