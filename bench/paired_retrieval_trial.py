@@ -5,10 +5,12 @@
     python bench/paired_retrieval_trial.py --list-en-bn             # our en→bn dev questions, ranked
 
 Candidates (`CANDIDATES`): the coverage bonus of `paraphrase_coverage_trial.py` (+ 0.08 × coverage for
-BM25's first three chunks; `BilingualRetriever`'s `cover_bonus`, not served); the section place
-(served: an English question's Bangla chunk in the top three gives its place to step 3's choice
-when both come from one article), read as before → served; and the en→bn remedies tried against the
-ranking before the section place (`place_swap`, `second_place`, `en_sections`).
+BM25's first three chunks, its `covered_top`; not served, and the served retriever has no switch for
+it); the section place (served: an English question's Bangla chunk in the top three gives its place
+to step 3's choice when both come from one article, `BilingualRetriever.section_placed`), read as
+before → served, the ranking before it having that step left out (`without_section_place`); and the
+en→bn remedies tried against the ranking before the section place (`place_swap`, `second_place`,
+`en_sections`).
 
 Every answerable dev question of our set and of the external sets' dev halves is ranked exactly as
 served (the harness of `third_reading_trial.py`: steps 1 to 6, the change made inside the fused
@@ -29,6 +31,7 @@ import argparse
 import math
 import os
 import sys
+from bisect import bisect_left
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -40,7 +43,7 @@ from raglab.evaluation.metrics import RESAMPLES, SEED, resamples  # noqa: E402
 from raglab.evaluation.significance import sign_flip_p, sign_patterns  # noqa: E402
 from raglab.evaluation.stats import interval, paired  # noqa: E402
 from raglab.retrieval.bilingual import centred  # noqa: E402
-from raglab.retrieval.lexical import held_share  # noqa: E402
+from raglab.retrieval.lexical import weighted_terms  # noqa: E402
 from raglab.retrieval.ranking import SLOT, rounded, top_n  # noqa: E402
 from raglab.text.analyzer import analyze  # noqa: E402
 from screen_weak import rank_set  # noqa: E402
@@ -61,15 +64,20 @@ OTHERS = {
     "en paraphrase": lambda q: q.lang == "en" and q.kind == "paraphrase",
 }
 
+def before_section_place(top, best, query):
+    """`BilingualRetriever.section_placed` left out: the hits as steps 3 and 5 leave them."""
+    return top
+
+
 def without_section_place(s, q, query, cos, lex):
     """The ranking before step 3 gave an English question's Bangla section to the place's choice."""
-    s.r.section_place = False
+    s.r.section_placed = before_section_place
     return s.r.fused(cos, lex)
 
 
 def undo(s) -> None:
     restore(s)
-    s.r.section_place = True
+    s.r.__dict__.pop("section_placed", None)
 
 
 def served_change(s, q, query, cos, lex):
@@ -106,6 +114,28 @@ def place_swap(same_article: bool, gate: float | None = None, langs=("en",)):
                 return put_at(order, n, best)
         return order
     return rank
+
+
+def holds(bm25, term: str, i: int) -> bool:
+    """Whether chunk i holds `term` (an index word): its posting list names chunk i."""
+    posting = bm25.postings.get(term)
+    if posting is None:
+        return False
+    k = bisect_left(posting[0], i)
+    return k < len(posting[0]) and posting[0][k] == i
+
+
+def held_share(bm25, terms: list[str], i: int) -> float:
+    """The share of the idf mass of `terms` (as typed, a misspelt word read as BM25 reads it, each
+    index word counted once at its largest weight) that chunk i holds; 0 when none is indexed."""
+    words, weights = weighted_terms(bm25, terms)
+    mass: dict[str, float] = {}
+    for t, w in zip(words, weights):
+        mass[t] = max(mass.get(t, 0.0), w * bm25.idf(t))
+    total = math.fsum(mass[t] for t in sorted(mass))
+    if not total:
+        return 0.0
+    return math.fsum(mass[t] for t in sorted(mass) if holds(bm25, t, i)) / total
 
 
 def own_coverage(s, query) -> float:

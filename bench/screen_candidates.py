@@ -9,9 +9,9 @@ margin and opening penalty), except for the one change a candidate makes to the 
 Each row gives MRR@10 / recall@3 per set, the three-set mean of MRR@10 (each set counting
 once, as `fit_opening.py` counts them), and our dev slices (crosslingual each way, typo:
 recall@3; Bangla, paraphrase: MRR@10). The first value of every grid is the served ranking.
-Read it with `fit_opening.py`'s rule: the smallest value whose mean comes within `SLACK` (0.002,
-about one of our dev questions moving one place) of the best mean; where that is the served
-value, the candidate changes nothing.
+Read it with the rule `fit_opening.py` applies when it must choose again: the smallest value
+whose mean comes within `SLACK` (0.002, about one of our dev questions moving one place) of the
+best mean; where that is the served value, the candidate changes nothing.
 
 The last row, `no-glossary`, ranks with the expansion table cut before its glossary of
 details only the Bangla articles give (from the group "prepaid" on).

@@ -23,7 +23,6 @@ from raglab.retrieval.bilingual import (
     BilingualRetriever,
     demoted,
     fitted_opening_penalty,
-    lifted,
     openings,
     translated,
     translated_queries,
@@ -107,17 +106,14 @@ def test_with_other_language_needs_the_margin():
 
 
 def test_on_a_corpus_in_one_language_it_ranks_like_bm25_semantic():
-    """But for the opening chunks' penalty and BM25's first chunks' lift, which `bm25-semantic`
-    does not have."""
+    """But for the opening chunks' penalty, which `bm25-semantic` does not have."""
     chunks = chunk_corpus(load_corpus(COVID), "recursive")
     ours, theirs = BilingualRetriever(chunks, chunker="recursive"), FusionRetriever(chunks)
-    plain = BilingualRetriever(chunks, chunker="recursive", opening_penalty=0.0, cover_bonus=0.0)
+    plain = BilingualRetriever(chunks, chunker="recursive", opening_penalty=0.0)
     for text in ["Can my dog catch the virus?", "How long does it live on surfaces?", "Should I wear a mask outside?"]:
         q = Query.plain(text)
         assert [h.index for h in plain.search(q, 10)] == [h.index for h in top_n(theirs.scores(q), 10)]
-        lexical = ours.lexical_scores(q)
-        given_way = lifted(demoted(theirs.scores(q), openings(chunks), ours.opening_penalty), lexical,
-                           bilingual.COVER_BONUS * lexical.coverage)
+        given_way = demoted(theirs.scores(q), openings(chunks), ours.opening_penalty)
         assert [h.index for h in ours.search(q, 10)] == [h.index for h in top_n(given_way, 10)]
 
 
@@ -179,8 +175,8 @@ def test_the_place_weight_is_fitted_with_the_margin_or_absent():
 def test_the_opening_penalty_was_fitted_per_chunker_on_dev():
     table = json.loads(open(os.path.join(ROOT, "py", "raglab", "data", "opening.json"), encoding="utf-8").read())
     assert table["fitted_by"] == "bench/fit_opening.py"
-    # what bench/fit_opening.py's rule chose (the smallest penalty within its slack of the best)
-    assert fitted_opening_penalty("recursive") == table["penalty"]["recursive"] >= 0.0
+    # what bench/fit_opening.py's rule keeps (the served penalty while within its slack of the best)
+    assert fitted_opening_penalty("recursive") == table["penalty"]["recursive"] > 0.0
     assert fitted_opening_penalty("fixed") == table["penalty"]["fixed"] == 0.0
     assert fitted_opening_penalty("sentence") == 0.0 and fitted_opening_penalty(None) == 0.0  # not fitted: none
 
@@ -447,11 +443,8 @@ def test_a_bangla_question_naming_an_english_only_topic_is_not_led(recursive):
 def test_an_opening_first_on_bm25_does_not_keep_a_glossary_detail_third(recursive):
     """Prepaid (a glossary detail): BM25 ranks the English article's opening first, which names
     every topic of the article (step 4 lowers it for that); among the other chunks it ranks the
-    Bangla one that says when a prepaid recharge is added first, and that chunk comes first.
-    With a penalty of 0.025: the rule's choice for recursive chunks until the section place of
-    the same article brought 0 within its slack (bench/fit_opening.py)."""
-    chunks, _ = recursive
-    r = BilingualRetriever(chunks, chunker="recursive", opening_penalty=0.025)
+    Bangla one that says when a prepaid recharge is added first, and that chunk comes first."""
+    chunks, r = recursive
     query = expand("Recharged a prepaid Grameenphone number from my wallet, how quickly is the balance added?")
     lexical = r.lexical_scores(query)
     assert ids_of(chunks, top_n(lexical, 2)) == ["en-mobile-recharge#1", "bn-mobile-recharge#5"]
@@ -459,38 +452,11 @@ def test_an_opening_first_on_bm25_does_not_keep_a_glossary_detail_third(recursiv
     assert ids_of(chunks, r.search(query, 1)) == ["bn-mobile-recharge#5"]
 
 
-def test_bm25s_first_three_are_lifted_by_the_share_of_the_question_their_best_chunk_holds(recursive):
-    chunks, _ = recursive
-    r = BilingualRetriever(chunks, chunker="recursive", cover_bonus=0.08)
-    plain = BilingualRetriever(chunks, chunker="recursive", cover_bonus=0.0)
-    assert bilingual.COVER_BONUS == 0.0  # not served: see docs/pipeline.md
-    # Every word of the question is in BM25's best chunk: its first three get the whole bonus.
-    query = expand("How do I cash out at an agent?")
-    cosines, lexical = r.cosines(query), r.lexical_scores(query)
-    assert lexical.coverage == 1.0
-    top = {h.index for h in top_n(lexical, bilingual.COVER_DEPTH)}
-    lifted, flat = r.fused(cosines, lexical), plain.fused(cosines, lexical)
-    assert all(lifted[i] == flat[i] + 0.08 if i in top else lifted[i] == flat[i] for i in flat)
-    # A question BM25 meets only in part lifts them by that part; one it meets nowhere not at all.
-    query = expand("Can I pay my electricity bill and my school fees?")
-    cosines, lexical = r.cosines(query), r.lexical_scores(query)
-    assert 0.0 < lexical.coverage < 1.0
-    top = {h.index for h in top_n(lexical, bilingual.COVER_DEPTH)}
-    lifted, flat = r.fused(cosines, lexical), plain.fused(cosines, lexical)
-    assert all(lifted[i] == flat[i] + 0.08 * lexical.coverage for i in top)
-    assert r.lexical_scores(Query.plain("zzzqqq")) == {} and r.lexical_scores(Query.plain("zzzqqq")).coverage == 0.0
+class BeforeSectionPlace(BilingualRetriever):
+    """`bilingual` as it ranked before an English question's Bangla section was the place's choice."""
 
-
-def test_the_lift_brings_a_misspelt_question_s_answer_into_the_top_three(recursive):
-    """A dev question ranked sixth without the lift: BM25's best chunk holds its words, respelt."""
-    chunks, _ = recursive
-    q = next(q for q in questions() if q.id == "q366")  # "do i hav to pay any fee to pay my gas bil thru the app?"
-    quote = q.evidence[0].quote
-    query = expand(q.question)
-    lifted = BilingualRetriever(chunks, chunker="recursive", cover_bonus=0.08)
-    plain = BilingualRetriever(chunks, chunker="recursive", cover_bonus=0.0)
-    assert any(quote in chunks[h.index].text for h in lifted.search(query, 3))
-    assert not any(quote in chunks[h.index].text for h in plain.search(query, 3))
+    def section_placed(self, top, best, query):
+        return top
 
 
 def test_an_english_question_s_bangla_section_is_the_place_s_choice(recursive):
@@ -501,14 +467,14 @@ def test_an_english_question_s_bangla_section_is_the_place_s_choice(recursive):
     q = next(q for q in questions() if q.id == "q627")
     quote = q.evidence[0].quote
     query = expand(q.question)
-    before = BilingualRetriever(chunks, chunker="recursive", section_place=False).search(query, 3)
+    before = BeforeSectionPlace(chunks, chunker="recursive").search(query, 3)
     after = r.search(query, 3)
     assert not any(quote in chunks[h.index].text for h in before)
     assert quote in chunks[after[0].index].text and chunks[after[0].index].doc == chunks[before[0].index].doc
     assert [h.index for h in after[1:]] == [h.index for h in before[:2]]
     # A Bangla question is left to the fused score.
     bangla = expand("পিন কীভাবে গোপন রাখব?")
-    assert r.search(bangla, 10) == BilingualRetriever(chunks, chunker="recursive", section_place=False).search(bangla, 10)
+    assert r.search(bangla, 10) == BeforeSectionPlace(chunks, chunker="recursive").search(bangla, 10)
 
 
 def test_a_deeper_search_starts_with_the_same_ranking(recursive):

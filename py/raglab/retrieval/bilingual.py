@@ -91,10 +91,6 @@ nothing to quote while its short text sat close to many questions, and was ranke
 here. That is the chunkers' business now: they join a heading to the text after it.)
 
 The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
-A `cover_bonus` lifts BM25's first `COVER_DEPTH` chunks by that much times the question's lexical
-coverage (the share of the question's own idf mass, its words as typed, that BM25's best chunk
-holds); it is 0 as served (`COVER_BONUS`): 0.08 passed the served-default rule on dev and the
-external dev halves (``bench/paired_retrieval_trial.py``) but cost hand-checked answers.
 `scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
 and then applies the place of step 3, the asked section of step 5 and the re-ordering of
 step 6: a chunk moved is shown with the score of the place it takes, so scores never rise
@@ -109,7 +105,7 @@ import json
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
-from raglab.retrieval.lexical import LastQuery, Scored, held_share, respelt_text, weighted_terms
+from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
 from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, other_best, other_language_placed, rounded, section_given, sections_reordered, top_n, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
 from raglab.text.analyzer import analyze, has_bangla
@@ -120,8 +116,6 @@ TABLE = "bilingual.json"
 OPENING_TABLE = "opening.json"
 SECTION_WEIGHT = 0.6  # step 6's cosine weight, chosen on dev (bench/section_trial.py)
 WINDOW = 10  # the hits step 6 re-orders (MRR@10's depth), however many are asked for
-COVER_BONUS = 0.0  # the lift of BM25's first chunks: 0.08 passes the served-default rule but costs answers (docs/pipeline.md)
-COVER_DEPTH = 3
 
 
 def fitted_margin() -> float:
@@ -172,18 +166,6 @@ def demoted(scores: dict[int, float], flagged: list[bool], penalty: float) -> di
     if not penalty:
         return scores
     return {i: scores[i] - penalty if flagged[i] else scores[i] for i in sorted(scores)}
-
-
-def lifted(scores: dict[int, float], lexical: dict[int, float], lift: float) -> dict[int, float]:
-    """`scores` with `lift` added to BM25's first `COVER_DEPTH` chunks (by `lexical`).
-
-    >>> lifted({0: 0.5, 1: 0.5, 2: 0.25, 3: 0.75, 4: 0.0}, {0: 3.0, 2: 2.0, 3: 1.0, 4: 0.5}, 0.25)
-    {0: 0.75, 1: 0.5, 2: 0.5, 3: 1.0, 4: 0.0}
-    """
-    if not lift > 0.0 or not lexical:
-        return scores
-    top = {h.index for h in top_n(lexical, COVER_DEPTH)}
-    return {i: scores[i] + lift if i in top else scores[i] for i in sorted(scores)}
 
 
 def centred(cosines: dict[int, float], langs: list[str]) -> dict[int, float]:
@@ -253,13 +235,11 @@ class BilingualRetriever:
 
     def __init__(self, chunks: list[Chunk], cache=None, weight: float | None = None, margin: float | None = None,
                  chunker: str | None = None, opening_penalty: float | None = None, place_weight: float | None = None,
-                 section_weight: float | None = None, cover_bonus: float | None = None, section_place: bool = True):
+                 section_weight: float | None = None):
         """`chunker` names how `chunks` were cut, for the penalty of step 4 (none when not
         given); `weight`, `margin`, `opening_penalty` and `place_weight` override the fitted
         values (a place weight equal to `weight` chooses the place by the fused score), and
-        `section_weight` step 6's (equal to `weight`, step 6 changes nothing), `cover_bonus` the
-        lift of BM25's first chunks (0: none); `section_place` False leaves step 3's section to the
-        fused score."""
+        `section_weight` step 6's (equal to `weight`, step 6 changes nothing)."""
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.langs = [detect_lang(c.text) for c in chunks]
@@ -274,8 +254,6 @@ class BilingualRetriever:
         self.docs = [c.doc for c in chunks]
         self.asked_scores = LastQuery(self._asked_side)
         self.section_weight = SECTION_WEIGHT if section_weight is None else section_weight
-        self.cover_bonus = COVER_BONUS if cover_bonus is None else cover_bonus
-        self.section_place = section_place
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -327,13 +305,8 @@ class BilingualRetriever:
 
     def _lexical_side(self, query: Query) -> dict[int, float]:
         """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`);
-        read as `lexical_scores`, which hands the last query's out again (`lexical.LastQuery`).
-        With a `cover_bonus`, its `coverage` is the share of the question's own words (as typed, no
-        expansion) that BM25's best chunk holds (`lexical.held_share`), what `lifted` reads."""
-        scores = Scored(self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query)))))
-        if scores and self.cover_bonus:
-            scores.coverage = held_share(self.bm25, analyze(query.text), top_n(scores, 1)[0].index)
-        return scores
+        read as `lexical_scores`, which hands the last query's out again (`lexical.LastQuery`)."""
+        return self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
 
     def _asked_side(self, query: Query) -> dict[int, float]:
         """BM25 over the question's asking sentences alone (`answertypes.asking_sentences`),
@@ -343,11 +316,9 @@ class BilingualRetriever:
 
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
-        scores, the opening chunks demoted (steps 1 and 4), BM25's first chunks lifted by a `cover_bonus` (`lifted`);
-        `weight` overrides the fitted one."""
+        scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one."""
         w = self.weight if weight is None else weight
-        out = demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
-        return lifted(out, lexical, self.cover_bonus * getattr(lexical, "coverage", 0.0))
+        return demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
 
     def place_choice(self, cosines: dict[int, float], lexical: dict[int, float]) -> dict[int, float] | None:
         """What chooses the other language's chunk for the place (step 3): the fused score at
@@ -367,7 +338,7 @@ class BilingualRetriever:
                choice: dict[int, float] | None = None) -> list[Hit]:
         """The n best of fused `scores`, the other language given its place (step 3), its
         chunk chosen by `choice` (`place_choice`) when given, then the asked section (step 5),
-        then for an English question the other language's section (`ranking.section_given`)."""
+        then for an English question the other language's section (`section_placed`)."""
         hits = top_n(scores, max(n, SLOT))
         best = self.other_best(scores, query, choice)
         placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best)
@@ -376,7 +347,14 @@ class BilingualRetriever:
                 and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
             top = brought_first(top, best)
         top = with_asked_section(top, self.asked_scores(query), self.docs)
-        return (section_given(top, best, self.docs) if self.section_place and query.lang == "en" else top)[:n]
+        return self.section_placed(top, best, query)[:n]
+
+    def section_placed(self, top: list[Hit], best: int | None, query: Query) -> list[Hit]:
+        """For an English question, the other language's chosen chunk `best` takes the place of
+        another section of its article in the first three (`ranking.section_given`): the fused
+        score and the place's choice agree on the article, and the choice knows the section
+        better. A Bangla question's hits are left to the fused score."""
+        return section_given(top, best, self.docs) if query.lang == "en" else top
 
     def leads(self, query: Query, best: int | None) -> bool:
         """Whether the other language's chunk `best` (`other_best`) comes first (step 3): an

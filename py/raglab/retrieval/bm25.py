@@ -136,14 +136,6 @@ class BM25:
         n = self.df.get(term, 0)
         return math.log(1 + (self.n_docs - n + 0.5) / (n + 0.5))
 
-    def holds(self, term: str, i: int) -> bool:
-        """Whether chunk i holds `term` (an index word)."""
-        posting = self.postings.get(term)
-        if posting is None:
-            return False
-        k = bisect_left(posting[0], i)
-        return k < len(posting[0]) and posting[0][k] == i
-
     def scores(self, query_terms: list[str], weights: list[float] | None = None) -> dict[int, float]:
         """Scores of every chunk that shares a term with the query. `weights`, one per query
         term, scale each term's impacts (a fuzzy match counts less than the word typed);

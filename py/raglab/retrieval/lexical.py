@@ -26,8 +26,6 @@ ask it which index word a question's word meant).
 
 from __future__ import annotations
 
-import math
-
 from raglab.retrieval.bm25 import BM25
 from raglab.text.analyzer import STOPWORDS, scoped, tokens
 from raglab.text.fuzzy import Fuzzy
@@ -156,31 +154,6 @@ def weighted_terms(bm25: BM25, terms: list[str]) -> tuple[list[str], list[float]
             out_terms.append(word)
             out_weights.append(weight)
     return out_terms, out_weights
-
-
-class Scored(dict):
-    """A BM25 side's scores per chunk with `coverage`: the share of the question's own idf mass
-    that its best chunk holds (`held_share`), read by `bilingual`'s fused score."""
-
-    coverage = 0.0
-
-
-def held_share(bm25: BM25, terms: list[str], i: int) -> float:
-    """The share of the idf mass of `terms` (as typed, a misspelt word read as BM25 reads it, each
-    index word counted once at its largest weight) that chunk i holds; 0 when none is indexed.
-
-    >>> index = BM25([["agent", "fee"], ["cash", "out"], ["cash", "fee"]])
-    >>> round(held_share(index, ["cash", "fee"], 0), 3), held_share(index, ["cash", "fee"], 2)
-    (0.5, 1.0)
-    """
-    words, weights = weighted_terms(bm25, terms)
-    mass: dict[str, float] = {}
-    for t, w in zip(words, weights):
-        mass[t] = max(mass.get(t, 0.0), w * bm25.idf(t))
-    total = math.fsum(mass[t] for t in sorted(mass))
-    if not total:
-        return 0.0
-    return math.fsum(mass[t] for t in sorted(mass) if bm25.holds(t, i)) / total
 
 
 class LastQuery:
