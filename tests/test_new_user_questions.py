@@ -277,7 +277,7 @@ def _reading():
 READING = _reading()
 
 
-@pytest.mark.parametrize("row", READING, ids=[f"q{r['n']}" for r in READING])
+@pytest.mark.parametrize("row", READING, ids=[f"r{r['reading']}q{r['n']}" for r in READING])
 def test_no_new_users_question_gets_a_confident_wrong_answer(served, row):
     # Shown means right: an answer shown holds a word of the right one; what the help centre does
     # not state is withheld, whatever the confidence of the sentence beside it.
@@ -289,17 +289,20 @@ def test_no_new_users_question_gets_a_confident_wrong_answer(served, row):
 
 
 @pytest.mark.parametrize("row", [r for r in READING if r["after"]["shown"] and r["after"]["confidence"] >= 0.85],
-                         ids=lambda r: f"q{r['n']}")
+                         ids=lambda r: f"r{r['reading']}q{r['n']}")
 def test_a_new_users_question_answered_with_confidence_stays_answered(served, row):
     abstained, _, answer = shown(served, row["question"])
     assert not abstained and any(word in answer for word in row["right"]), answer
 
 
-def test_the_reading_counts_every_kind_of_new_user():
-    langs = [r["lang"] for r in READING]
-    assert len(READING) == 30 and langs.count("en") == 10 and langs.count("bn") == 10
-    assert langs.count("banglish") == 5 and langs.count("en typos") == 5
-    assert not any(r["after"]["judged"].startswith("WRONG") for r in READING)
+@pytest.mark.parametrize("reading, kinds", [(7, {"en": 10, "bn": 10, "banglish": 5, "en typos": 5}),
+                                             (8, {"en": 9, "en typos": 3, "bn": 12, "banglish": 6})])
+def test_each_reading_counts_every_kind_of_new_user(reading, kinds):
+    rows = [r for r in READING if r["reading"] == reading]
+    assert [r["n"] for r in rows] == list(range(1, 31))
+    assert {k: [r["lang"] for r in rows].count(k) for k in kinds} == kinds
+    assert sum(not r["stated"] for r in rows) >= 4  # a few the help centre does not answer
+    assert not any(r["after"]["judged"].startswith("WRONG") for r in rows)
 
 
 def test_a_question_about_a_verified_account_gets_no_unverified_accounts_cap(served):
@@ -406,3 +409,41 @@ def test_each_right_phrase_is_the_help_centres_and_of_one_article_a_language():
             assert found, (row["n"], phrase)
             langs = [name.split("-")[0] for name in found]
             assert len(langs) == len(set(langs)), (row["n"], phrase, found)
+
+
+# --- an eighth reading: thirty more new users' questions (rows of reading 8 above) -------------
+
+
+def test_an_abbreviation_typed_in_lower_case_stays_english_in_a_banglish_question(served):
+    # Typed in capitals, "QR" already stayed English; typed "qr" it sounded like কার (whose), and
+    # "qr scan korle onno dokaner naam ashe, pay korbo?" searched for কার: nothing on QR codes came
+    # back. Banglish writes every Bangla word's vowels, so a word of the English articles with no
+    # vowel is an abbreviation ("qr", "pdf", "pm"), however it is typed.
+    question = "qr scan korle onno dokaner naam ashe, pay korbo?"
+    read = served.read(question)
+    assert read.startswith("qr ") and "কার" not in read and "স্ক্যান" in read
+    top = [served.chunks[h.index].text for h in served.search(question)]
+    assert any("Check that the shop name on your screen matches the shop you are in." in t for t in top)
+    assert served.read("raat 9 pm porjonto agent khola thake?") == "রাত 9 pm পর্যন্ত agent খোলা থাকে?"
+    # the neighbours: a Banglish word with its vowels is still read, and a question in English or
+    # in Bangla script is not read at all
+    assert served.read("kar kache complain korbo?").startswith("কার কাছে")
+    for question in ("where do i scan the qr code?", "qr কোড স্ক্যান করলে অন্য দোকানের নাম আসে কেন?"):
+        assert served.read(question) == question
+
+
+def test_an_app_store_is_a_place_an_app_is_installed_from(served):
+    # "শাপলা পে এর অ্যাপ কোথা থেকে নামাবো?" (where do I download the app from?) was answered with
+    # the list item before the one that answers, whose "অ্যাপে" (in the app) was the only place among
+    # them: "অ্যাপ স্টোর থেকে" was no place. A store is one, and "app store" is read whole.
+    from dataclasses import replace
+
+    s = "শুধু অফিশিয়াল অ্যাপ স্টোর থেকে শাপলা পে অ্যাপ নামান।"
+    assert [s[a:b] for a, b in places(s)] == ["অফিশিয়াল অ্যাপ স্টোর থেকে"]
+    for s, want in (("Install it only from the official app store.", "from the official app store"),
+                    ("Get it from the Play Store.", "from the Play Store")):
+        assert [s[a:b] for a, b in places(s)] == [want]
+    assert places("Open the app and tap Pay.") == ()  # no place without a word that puts it somewhere
+    anyway = served.with_config(replace(served.config, threshold=0.0))
+    got = anyway.ask("শাপলা পে এর অ্যাপ কোথা থেকে নামাবো? একজন লিংক পাঠাইছে").answer
+    assert got.text == "শুধু অফিশিয়াল অ্যাপ স্টোর থেকে শাপলা পে অ্যাপ নামান।"

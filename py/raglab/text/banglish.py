@@ -45,6 +45,7 @@ shudhu sudhu jodi tahole kintu ebong taile
 ABBREVIATIONS = {"tk": "টাকা"}
 
 VOWELS = frozenset("aeiou")
+VOWELS_Y = VOWELS | {"y"}  # "by", "why": a y between consonants is a vowel
 VOWEL_COST = 0.5
 # Vowels Banglish writes for one another: অ/আ as o or a, ও/উ as o or u, এ as e or a, ই/এ.
 CLOSE_VOWELS = frozenset({("a", "o"), ("o", "a"), ("o", "u"), ("u", "o"), ("e", "a"), ("a", "e"), ("i", "e"), ("e", "i")})
@@ -226,8 +227,11 @@ class Reader:
         consonant further, "time" is not "এটিএমে" (at the ATM)."""
         if typed.lower() in ABBREVIATIONS:
             return ABBREVIATIONS[typed.lower()]
-        if len(typed) > 1 and typed.isupper() and typed.lower() in self.english:
-            return None  # an abbreviation the English articles use ("QR", "NID") is no Bangla word ("QR" was কার)
+        if len(typed) > 1 and (typed.isupper() or not VOWELS_Y.intersection(typed.lower())) and typed.lower() in self.english:
+            # an abbreviation the English articles use ("QR", "NID") is no Bangla word ("QR" was কার); typed
+            # in lower case it is one still when it has no vowel ("qr", "pdf", "sms"): Banglish spells every
+            # Bangla word's vowels, and "qr code" was read as কার কোড (whose code) and retrieved nothing on QR codes
+            return None
         sound = latin(typed)
         # a word of Bangla grammar is spelt as it is said: a word of the help centre two vowel
         # slips or a consonant away is another word ("kobe", when, is not খুব, very; "korchi",
