@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
 from raglab.answer.sentences import Question, lang_of, numbers_of
@@ -216,3 +216,35 @@ def with_sentence_before(composed, order: list, docs: dict | None, spare=None):
     quotes = [c.quote, composed.quotes[0]]
     cited = list(dict.fromkeys(x.chunk for x in quotes))
     return replace(composed, text="\n".join(x.text for x in quotes), citations=cited, quotes=quotes)
+
+
+@dataclass(frozen=True)
+class AnswerLanguage:
+    """Why an answer is in another language than its question: every quote is from an article in
+    `quoted` ("en" or "bn"), the question was asked in `asked` (its reading's language, as the
+    answerer reads it: `Question.lang`), and `twin` says whether the help centre has a unit in
+    the asked language that can stand for the quoted one (`has_twin`: its twin in the asked language
+    states the same values, or as much of the question), which the answerer read and found less likely."""
+
+    asked: str
+    quoted: str
+    twin: bool
+
+
+def quoted_language(q: Question, answer, docs: dict | None) -> str | None:
+    """The language of the articles every quote of `answer` comes from, when it is not the
+    question's (`q.lang`) and one language; None for an abstention, or when a quote is in the
+    question's language (the reader has it in their own words), or without the articles."""
+    if answer.abstained or not answer.quotes or not docs:
+        return None
+    langs = {docs[x.doc].lang if x.doc in docs else lang_of(x.text) for x in answer.quotes}
+    if len(langs) != 1 or q.lang in langs:
+        return None
+    return langs.pop()
+
+
+def has_twin(q: Question, best, order: list) -> bool:
+    """Whether a candidate of `order` in the question's language can stand for `best`, the
+    quoted unit in the other language: `in_own_language`'s test (`says_as_much`) without its
+    margin. It found one less likely, or it would have quoted it."""
+    return any(lang_of(c.unit.text) == q.lang and says_as_much(q, best, c) for _, c in order)
