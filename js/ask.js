@@ -302,6 +302,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
                 el("strong", {}, r.short_answers.map((s) => s.text).join("; ")))
             : null,
           el("blockquote", { id: "answer-text", lang: langOf(r.citations[0].split("#")[0]) }, r.answer),
+          languageNote(r.answer_language),
           el("p", { class: "citations-label" }, t("ask.citations")),
           el("ul", { id: "citations", class: "citations" }, r.citations.map((id) => {
             const chunk = r.chunks.find((c) => c.id === id);
@@ -345,6 +346,17 @@ export function setupAsk({ raglab, t, onLanguage }) {
     $("result").dataset.lang = qlang;
     $("result").dataset.question = r.question;
     $("result").dataset.config = JSON.stringify(r.config);
+  }
+
+  /** Why the answer is in the other language than the question ("answer_language" in the ask
+   *  JSON): quoted from an English article, say, and whether the articles have a Bangla one on it. */
+  function languageNote(lang) {
+    if (!lang) return null;
+    const key = `ask.lang.${lang.quoted}${lang.twin ? ".twin" : ""}`;
+    const text = t(key, { where: t(last.corpus === "user" ? "ask.lang.where.user" : "ask.lang.where.bundled") });
+    if (text === key) return null; // a language the page has no words for
+    return el("p", { id: "answer-language", class: "meta answer-language",
+      dataset: { quoted: lang.quoted, asked: lang.asked, twin: String(lang.twin) } }, text);
   }
 
   /** A golden example's reference answer and the verdict on what was served. */

@@ -177,6 +177,31 @@ def test_an_answer_withheld_by_a_rule_says_why_not_low_confidence_in_both_langua
     assert app_page.get_attribute("#answer", "data-withheld") == "low-confidence" and "enough confidence" in low["answer"]
 
 
+LOANS_IN_BANGLA = "ন্যানো লোনের সুদের হার কত?"  # the help centre has loans in English only
+PREPAID_IN_ENGLISH = "When I recharge a prepaid SIM, does the money go to the main balance or some bonus balance?"
+
+
+def test_an_answer_in_the_other_language_says_why_in_both_interface_languages(app_page):
+    native = native_ask(LOANS_IN_BANGLA)
+    assert native["answer_language"] == {"asked": "bn", "quoted": "en", "twin": False}
+    shown = ask_in_ui(app_page, LOANS_IN_BANGLA)
+    assert shown["answer"] == native["answer"]
+    note = "#answer-language"
+    assert app_page.get_attribute(note, "data-quoted") == "en" and app_page.get_attribute(note, "data-twin") == "false"
+    assert app_page.text_content(note) == "Quoted from an English article: no Bangla article in the help centre says this."
+    app_page.click("#lang-bn")
+    try:
+        assert app_page.text_content(note) == "ইংরেজি নিবন্ধ থেকে উদ্ধৃত: সহায়তা কেন্দ্রের কোনো বাংলা নিবন্ধে এ কথা নেই।"
+    finally:
+        app_page.click("#lang-en")
+    assert native_ask(PREPAID_IN_ENGLISH)["answer_language"] == {"asked": "en", "quoted": "bn", "twin": False}
+    ask_in_ui(app_page, PREPAID_IN_ENGLISH)  # and the other way round
+    assert app_page.text_content(note) == "Quoted from a Bangla article: no English article in the help centre says this."
+    assert native_ask(ENGLISH_QUESTION)["answer_language"] is None
+    ask_in_ui(app_page, ENGLISH_QUESTION)  # an answer in the question's own language has no note
+    assert app_page.query_selector(note) is None
+
+
 def test_a_banglish_question_says_how_it_was_read_and_answers_as_natively(app_page):
     question = "porpor 3 bar vul pin dile ki hobe?"  # three wrong PINs in a row: what happens?
     shown = ask_in_ui(app_page, question)

@@ -141,3 +141,106 @@ def test_two_quotes_whose_first_leans_on_the_other_are_put_in_article_order():
     assert with_sentence_before(two, order, docs_) is two
     one = with_sentence_before(Shown([leaning.quote], ["d#2"]), order, docs_)
     assert [x.text for x in one.quotes] == ["Do not guess it.", "Instead, reset it in the app."]
+
+
+# --- the sentence before in place of a second quote the question does not need ------------------
+
+
+def _composed(pipe, question):
+    """The assessment of `question` over its top chunks and the answer `compose` makes of it."""
+    from raglab.answer.answerer import compose
+
+    hits = pipe.search(question)
+    a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
+    return a, compose(a, pipe.docs)
+
+
+@pytest.mark.parametrize("question, before, leaning", [
+    # "Instead, reset the PIN from the app": instead of guessing it, which the sentence before says.
+    ("পিন ভুলে গেলে কী করব?", "পিন মনে না পড়লে আন্দাজে", "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।"),
+    # "This record …": the transaction history's record, which the sentence before names.
+    ("Is the transaction record in the Shapla Pay app the official receipt for a school fee I paid?",
+     "Your Shapla Pay transaction history also keeps a record", "This record proves you paid"),
+])
+def test_the_sentence_before_takes_the_place_of_a_second_quote_not_needed(question, before, leaning):
+    # The first of two quotes leans back and the second is the sentence after it, quoted because the
+    # model found it likely too (no other fact, no short answer): the sentence the first leans on
+    # takes its place, still two sentences, in the article's order, with the same confidence and
+    # short answers.
+    import raglab.answer.answerer as answerer
+
+    pipe = Pipeline(list(docs()), Config(threshold=0.0))
+    got = ask_json(pipe.ask(question))
+    answerer.LEAN_BACK = False
+    try:
+        alone = ask_json(pipe.ask(question))
+    finally:
+        answerer.LEAN_BACK = True
+    assert len(alone["quotes"]) == 2 and alone["quotes"][0]["text"].startswith(leaning)
+    assert [x["text"][:len(before)] for x in got["quotes"]] == [before, alone["quotes"][0]["text"][:len(before)]]
+    assert got["quotes"][1] == alone["quotes"][0] and got["quotes"][0]["end"] < got["quotes"][1]["start"]
+    assert got["answer"] == "\n".join(x["text"] for x in got["quotes"])
+    assert got["citations"] == list(dict.fromkeys(x["chunk"] for x in got["quotes"]))
+    assert (got["confidence"], got["short_answers"]) == (alone["confidence"], alone["short_answers"])
+
+
+def test_a_second_quote_stays_when_the_sentence_before_is_unlikely():
+    # "You will get an SMS before each deposit date as a reminder." answers "Do you remind me?";
+    # the sentence before the leaning first quote ("The first deposit is taken from your wallet at
+    # once.") is below the bar at which the model quotes a sentence beside the best one.
+    from raglab.answer.answerer import spare_quote
+    from raglab.answer.sentences import model
+
+    pipe = Pipeline(list(docs()), Config(threshold=0.0))
+    q = "Started a Sanchay last month and I'm scared I'll forget the monthly date and miss a deposit. Do you remind me?"
+    a, composed = _composed(pipe, q)
+    assert composed.quotes[0].text.startswith("After that,") and "reminder" in composed.quotes[1].text
+    assert spare_quote(a, composed, model(), pipe.docs) is None
+    assert [x["text"] for x in ask_json(pipe.ask(q))["quotes"]] == [x.text for x in composed.quotes]
+
+
+def test_the_other_fact_or_a_short_answer_keeps_the_second_quote(monkeypatch):
+    # The second quote is needed when it is the other half of a two-fact question or holds a short
+    # answer: then the sentence before does not take its place.
+    from dataclasses import replace
+
+    import raglab.answer.answerer as answerer
+    from raglab.answer.results import ShortAnswer
+    from raglab.answer.sentences import model
+
+    pipe = Pipeline(list(docs()), Config(threshold=0.0))
+    a, composed = _composed(pipe, "পিন ভুলে গেলে কী করব?")
+    second = composed.quotes[1]
+    assert answerer.spare_quote(a, composed, model(), pipe.docs) == second
+    held = replace(composed, short_answers=[ShortAnswer("x", second.chunk, second.start + 1, second.start + 2)])
+    assert answerer.spare_quote(a, held, model(), pipe.docs) is None
+    two = replace(a, q=replace(a.q, text="পিন ভুলে গেলে কী করব, আর কী কী তথ্য লাগবে?"))
+    fact = next(c for _, c in a.order if c.quote == second)
+    monkeypatch.setattr(answerer, "the_other_fact", lambda *_: fact)
+    assert answerer.spare_quote(two, composed, model(), pipe.docs) is None
+
+
+def test_a_spare_second_quote_gives_way_in_the_synthetic_case():
+    from dataclasses import dataclass
+    from types import SimpleNamespace as NS
+
+    from raglab.answer.language import with_sentence_before
+
+    @dataclass
+    class Shown:
+        quotes: list
+        citations: list
+        text: str = ""
+        abstained: bool = False
+
+    text = "Forgot your PIN? Do not guess it. Instead, reset it in the app. Tap Forgot PIN."
+    def cand(s, chunk):
+        at = text.index(s)
+        return NS(quote=NS(text=s, doc="d", start=at, end=at + len(s), chunk=chunk), items=(), unit=NS(kind="sentence"), prev_at=None)
+    before, leaning, after = cand("Do not guess it.", "d#1"), cand("Instead, reset it in the app.", "d#2"), cand("Tap Forgot PIN.", "d#3")
+    order = [(0.9, leaning), (0.8, after), (0.7, before)]
+    shown = Shown([leaning.quote, after.quote], ["d#2", "d#3"])
+    assert with_sentence_before(shown, order, {"d": NS(text=text)}) is shown  # not spare: no third sentence
+    got = with_sentence_before(shown, order, {"d": NS(text=text)}, spare=after.quote)
+    assert [x.text for x in got.quotes] == ["Do not guess it.", "Instead, reset it in the app."]
+    assert got.citations == ["d#1", "d#2"]

@@ -26,10 +26,12 @@ from raglab.text.limits import check_question_length
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
     from raglab.answer.answerer import Assessment
+    from raglab.answer.language import AnswerLanguage
     from raglab.answer.results import Answer
     from raglab.answer.sentences import Model
 
 POOL = 50  # first-stage depth kept for failure attribution
+TWIN_DEPTH = 10  # the hits read for a unit in the question's language when the answer is in the other
 
 
 def check_k(k) -> None:
@@ -89,6 +91,9 @@ class AskResult:
     config: Config
     chunks: tuple[RankedChunk, ...]
     read_as: str = ""  # the question as retrieval read it (a Banglish question in Bangla script)
+    # Every quote from an article in the other language than the question's: which, and whether
+    # the help centre has a unit in the question's language on it (`Pipeline.answer_language`).
+    answer_language: AnswerLanguage | None = None
 
 
 class Pipeline:
@@ -268,8 +273,32 @@ class Pipeline:
 
         return decide(self.assess(question, chunks, scores), threshold, self.cues(question), self.docs)
 
+    def answer_language(self, question: str, a: Assessment | None, result: Answer, top: list[Chunk]) -> AnswerLanguage | None:
+        """When every quote of `result` is from an article in the other language than the
+        question's (`language.quoted_language`): that language, and whether the help centre
+        has a unit in the question's language that can stand for the quoted one
+        (`language.has_twin`), among the candidates `a` read or else around the first k chunks
+        in the question's language of the first `TWIN_DEPTH` hits (the top k may hold none: a
+        Bangla question about loans gets three chunks of the English loans article). None otherwise."""
+        from raglab.answer.language import AnswerLanguage, has_twin, quoted_language
+
+        quoted = quoted_language(a.q, result, self.docs) if a is not None else None
+        if a is None or quoted is None:
+            return None
+        best = a.order[0][1]  # always among the quotes
+        twin = has_twin(a.q, best, a.order)
+        if not twin:
+            read = {c.id for c in top}
+            own = [c for c in (self.chunks[h.index] for h in self.search(question, TWIN_DEPTH))
+                   if self.docs[c.doc].lang == a.q.lang][:self.config.k]
+            if any(c.id not in read for c in own):
+                more = self.assess(question, own)
+                twin = more is not None and has_twin(a.q, best, more.order)
+        return AnswerLanguage(a.q.lang, quoted, twin)
+
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""
+        from raglab.answer.answerer import decide
         from raglab.question.respell import respell
         from raglab.question.synonyms import SAME_WORDS
 
@@ -279,14 +308,16 @@ class Pipeline:
         top = [self.chunks[h.index] for h in hits]
         read_as = self.read(question)
         terms = set(analyze(read_as))
-        result = self.answer(question, top, self.config.threshold, [h.score for h in hits])
+        a = self.assess(question, top, [h.score for h in hits])  # as `answer` does
+        result = decide(a, self.config.threshold, self.cues(question), self.docs)
         # A misspelt word is highlighted where the answerer reads it ("agnet" as "agent"): the
         # index word it stands for, as the answerer respells it (`respell`: "wat" is a misspelt
         # question word, not the "want" or "way" the index holds nearest), besides the spelling typed.
         marked = terms | set(respell(sorted(terms), self.closest, SAME_WORDS.keys())[0])
         ranked = tuple(RankedChunk(rank, c, h.score, self.docs[c.doc].title, match_spans(c.text, marked))
                        for rank, (h, c) in enumerate(zip(hits, top), 1))
-        return AskResult(question, result, tuple(sorted(terms)), self.config, ranked, read_as)
+        return AskResult(question, result, tuple(sorted(terms)), self.config, ranked, read_as,
+                         self.answer_language(question, a, result, top))
 
 
 def match_spans(text: str, terms: set[str]) -> tuple[tuple[int, int], ...]:

@@ -40,6 +40,10 @@ def ask_json(result: AskResult) -> dict:
         # why, when abstained: "no-passage", "no-match", "other-half", "other-period", "one-case", "no-value"
         # or "low-confidence" (`answerer.WITHHELD`); null for an answer
         "withheld": result.answer.withheld,
+        # when every quote is from an article in the other language than the question's:
+        # {"asked": "bn", "quoted": "en", "twin": false} (twin: the help centre has a unit in the
+        # asked language on it, `Pipeline.answer_language`); null otherwise
+        "answer_language": asdict(result.answer_language) if result.answer_language else None,
         "citations": result.answer.citations,
         "coverage": result.answer.coverage,
         "quotes": [asdict(q) for q in result.answer.quotes],

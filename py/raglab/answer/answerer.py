@@ -27,7 +27,7 @@ from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_q
 from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
 from raglab.answer.faq import faq_lead, section_reading
 from raglab.answer.howto import the_way_first
-from raglab.answer.language import in_own_language, own_twin, with_sentence_before
+from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.short import short_spans
@@ -213,6 +213,23 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     return Assessment(q, order, probs, signals)
 
 
+def the_other_fact(a: Assessment, m: Model) -> Candidate | None:
+    """The unit `compose` quotes for the half of a two-fact question the best unit leaves out, or
+    None: first a unit with a value of the asked kind the best one lacks and a word of that half
+    ("দিনে কয়বার …, আর দিনে মোট কত টাকা?": the amount, not a sentence that only names it)."""
+    q, order, probs = a.q, a.order, a.probs
+    best = order[0][1]
+    pool = [c for (z, c), p in zip(order[1:], probs[1:]) if p >= m.second and not c.items
+            and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
+    for step in (0, 1, 2):
+        passing = [c for c in pool if _other_fact(q, best, c, step)]
+        if step == 2:  # of the units naming the half left out, the one holding most of its words
+            passing = most_of_half(q.text, q.weights, best.found | best.in_heading, best.unit.text, passing)
+        if passing:
+            return passing[0]
+    return None
+
+
 def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> Answer:
     """The answer the assessment gives: the best unit, a second one when it adds the other
     fact, the short answer(s), the citations; its confidence is `decide`'s to set, for the
@@ -228,18 +245,7 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
         return Answer("\n".join(x.text for x in (best.quote,) + best.items), False, [best.quote.chunk],
                       [best.quote, *best.items], coverage, 0.0, q.qtype,
                       _shorts(q, inside[:2], inside[0], docs, two) if inside else [])
-    second = None
-    # The other fact: first a unit with a value of the asked kind the best one lacks and a word of
-    # that half ("দিনে কয়বার …, আর দিনে মোট কত টাকা?": the amount, not a sentence that only names it).
-    pool = [c for (z, c), p in zip(order[1:], probs[1:]) if two and p >= m.second and not c.items
-            and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
-    for step in (0, 1, 2):
-        if second is None:
-            passing = [c for c in pool if _other_fact(q, best, c, step)]
-            if step == 2:  # of the units naming the half left out, the one holding most of its words
-                passing = most_of_half(q.text, q.weights, best.found | best.in_heading, best.unit.text, passing)
-            second = passing[0] if passing else None
-    fact = second  # the other fact, read for the values the best unit does not state
+    second = fact = the_other_fact(a, m) if two else None  # read for the values the best unit does not state
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)
@@ -362,7 +368,38 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     if reason is not None:
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
     # A quote opening "Instead," or "It" is shown with the sentence it leans on (once its confidence is known).
-    return replace(with_sentence_before(composed, a.order, docs) if LEAN_BACK else composed, confidence=conf)
+    shown = with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed
+    return replace(shown, confidence=conf)
+
+
+def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) -> Quote | None:
+    """The second of two quotes that the sentence before the first may take the place of, when
+    the first (the best unit's) leans back (`language.leans_back`): a quote the question does not
+    need, neither the other fact of a two-fact question (`the_other_fact`) nor one holding a short
+    answer (so the sentence after the best one or the runner-up, shown because the model found it
+    likely too), while the model finds the sentence before as likely: likely enough to be quoted
+    beside the best unit on its own account (`Model.adjacent`, the bar the sentence next to it
+    passes) and within `LANG_MARGIN` logits of the second quote (close enough to stand for it, as
+    a twin in the question's language does). Otherwise the second quote stays: "You will get an
+    SMS before each deposit date as a reminder." answers "Do you remind me?" after "After that,
+    the monthly deposit is taken …", and the sentence before, below the bar, does not; "The Hovevei
+    Zion … settlements in Palestine" answers "Where did Zionism originate?" after "However, the
+    history of Zionism began earlier …", and the sentence before scores 1.3 logits below it. None
+    otherwise."""
+    if len(composed.quotes) != 2 or composed.quotes[0] != a.order[0][1].quote or not leans_back(composed.quotes[0].text):
+        return None
+    x = composed.quotes[1]
+    if any(s.chunk == x.chunk and x.start <= s.start < x.end for s in composed.short_answers):
+        return None
+    before = unit_before(a.order[0][1], a.order, docs)
+    if before is None:
+        return None
+    seen = {c.quote: (z, p) for (z, c), p in zip(a.order, a.probs)}
+    if seen[before.quote][1] < m.adjacent * a.probs[0] or seen[x][0] - seen[before.quote][0] > LANG_MARGIN:
+        return None
+    if asks_two(a.q.text) and the_other_fact(a, m) is not None:
+        return None
+    return x
 
 
 # Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that

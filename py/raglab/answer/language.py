@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
 from raglab.answer.sentences import Question, lang_of, numbers_of
@@ -189,15 +189,17 @@ def unit_before(c, order: list, docs: dict | None):
 BETWEEN = " \t\r\n0123456789০১২৩৪৫৬৭৮৯.)*+-|"  # what may stand between a sentence and the one before it: space, list markers
 
 
-def with_sentence_before(composed, order: list, docs: dict | None):
+def with_sentence_before(composed, order: list, docs: dict | None, spare=None):
     """`composed` (an `Answer`) with the sentence before its first quote put first, when that quote
     is a sentence or list item of `order` that leans on the one before it (`leans_back`) and the
     unit before it in its section (`unit_before`) is a candidate that does not lean back itself:
     "তার বদলে …" ("instead …") alone does not say instead of what. When that unit is the answer's
-    other quote, the two are only put in the article's order; else it is added to a one-quote
-    answer when the two fit in `MAX_WORDS` words. An answer is never more than two sentences: a
-    two-quote answer is not given a third. Otherwise `composed` itself. Its confidence and short
-    answers are the answer's as composed: the sentence before is shown for the reading, not as an answer."""
+    other quote, the two are only put in the article's order; when the other quote is `spare` (one
+    the question does not need: `answerer.spare_quote`), the sentence before takes its place; else
+    it is added to a one-quote answer. The two must fit in `MAX_WORDS` words. An answer is never
+    more than two sentences: a two-quote answer is not given a third. Otherwise `composed` itself.
+    Its confidence and short answers are the answer's as composed: the sentence before is shown
+    for the reading, not as an answer."""
     if composed.abstained or not 1 <= len(composed.quotes) <= 2 or not order:
         return composed
     first = next((c for _, c in order if c.quote == composed.quotes[0]), None)
@@ -207,10 +209,42 @@ def with_sentence_before(composed, order: list, docs: dict | None):
     if c is None or leans_back(c.quote.text):
         return composed  # a sentence before that leans back too names nothing "It" could stand for
     rest = [x for x in composed.quotes[1:] if x != c.quote]
-    if rest:
+    if rest and (spare is None or rest != [spare]):
         return composed  # it would be a third sentence: never more than two units
-    if len(composed.quotes) == 1 and word_count(c.quote.text) + word_count(first.quote.text) > MAX_WORDS:
+    if len(composed.quotes) - len(rest) == 1 and word_count(c.quote.text) + word_count(first.quote.text) > MAX_WORDS:
         return composed
-    quotes = [c.quote, composed.quotes[0], *rest]
-    cited = [c.quote.chunk] + [x for x in composed.citations if x != c.quote.chunk]
+    quotes = [c.quote, composed.quotes[0]]
+    cited = list(dict.fromkeys(x.chunk for x in quotes))
     return replace(composed, text="\n".join(x.text for x in quotes), citations=cited, quotes=quotes)
+
+
+@dataclass(frozen=True)
+class AnswerLanguage:
+    """Why an answer is in another language than its question: every quote is from an article in
+    `quoted` ("en" or "bn"), the question was asked in `asked` (its reading's language, as the
+    answerer reads it: `Question.lang`), and `twin` says whether the help centre has a unit in
+    the asked language that can stand for the quoted one (`has_twin`: its twin in the asked language
+    states the same values, or as much of the question), which the answerer read and found less likely."""
+
+    asked: str
+    quoted: str
+    twin: bool
+
+
+def quoted_language(q: Question, answer, docs: dict | None) -> str | None:
+    """The language of the articles every quote of `answer` comes from, when it is not the
+    question's (`q.lang`) and one language; None for an abstention, or when a quote is in the
+    question's language (the reader has it in their own words), or without the articles."""
+    if answer.abstained or not answer.quotes or not docs:
+        return None
+    langs = {docs[x.doc].lang if x.doc in docs else lang_of(x.text) for x in answer.quotes}
+    if len(langs) != 1 or q.lang in langs:
+        return None
+    return langs.pop()
+
+
+def has_twin(q: Question, best, order: list) -> bool:
+    """Whether a candidate of `order` in the question's language can stand for `best`, the
+    quoted unit in the other language: `in_own_language`'s test (`says_as_much`) without its
+    margin. It found one less likely, or it would have quoted it."""
+    return any(lang_of(c.unit.text) == q.lang and says_as_much(q, best, c) for _, c in order)

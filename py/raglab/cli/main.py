@@ -100,6 +100,21 @@ def withheld_reason(r: dict) -> str:
     return f"{words}; confidence {conf:.{d}f}, threshold {th:.{d}f}"
 
 
+LANGUAGES = {"en": "an English", "bn": "a Bangla"}
+
+
+def language_note(r: dict) -> str | None:
+    """Why the answer is in the other language than the question (the ask JSON's
+    "answer_language"), as the page says it in its words (js/i18n.js, "ask.lang.*"); None otherwise."""
+    lang = r.get("answer_language")
+    if not lang or lang["quoted"] not in LANGUAGES or lang["asked"] not in LANGUAGES:
+        return None
+    quoted, asked = LANGUAGES[lang["quoted"]], LANGUAGES[lang["asked"]]
+    there = f"{asked} article says this too, but this one answers the question more closely" if lang["twin"] \
+        else f"no {asked.split(' ')[1]} article says this"
+    return f"quoted from {quoted} article: {there}"
+
+
 def _print_result(r: dict) -> None:
     if r.get("read_as", r["question"]) != r["question"]:
         print(f"Read as: {terminal_safe(r['read_as'])}")
@@ -113,6 +128,9 @@ def _print_result(r: dict) -> None:
         print("Answer: " + "\n        ".join(terminal_safe(line) for line in r["answer"].split("\n")))
         print(f"Cited:  {terminal_safe(' '.join('[' + c + ']' for c in r['citations']))}  "
               f"(confidence {r['confidence']:.2f})")
+        note = language_note(r)
+        if note:
+            print("Note:   " + note)
     n, k = len(r["chunks"]), r["config"]["k"]
     if n == 0:
         print("\nNo chunk matches the question's words.")

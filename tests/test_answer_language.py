@@ -1,0 +1,90 @@
+"""An answer in the other language than its question says so: `answer_language` in the ask JSON.
+
+The help centre has loans only in English: a Bangla question about a nano loan's interest is
+answered, rightly, with an English sentence, and the reader is told why (`Pipeline.answer_language`,
+`raglab ask`'s "Note:" line, the page's note).
+"""
+
+import functools
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT, docs
+from raglab.pipeline import Config, Pipeline
+from raglab.schema import ask_json, dumps
+
+
+@functools.lru_cache(maxsize=None)
+def pipe() -> Pipeline:
+    return Pipeline(list(docs()), Config())
+
+
+@pytest.mark.parametrize("question, language", [
+    # No Bangla article speaks of loans: quoted from the English one, no twin.
+    ("ন্যানো লোনের সুদের হার কত?", {"asked": "bn", "quoted": "en", "twin": False}),
+    # bn-cash-in states the count too ("অর্থাৎ একদিনে সর্বোচ্চ ৫ বার ক্যাশ ইন করা যায়"): a twin
+    # the answerer found less likely than the English sentence.
+    ("এক দিনে এজেন্টের কাছ থেকে সর্বোচ্চ কত টাকা ক্যাশ ইন করা যায়?", {"asked": "bn", "quoted": "en", "twin": True}),
+    # Only the Bangla recharge article says where a prepaid recharge goes: an English question
+    # answered in Bangla, no English twin.
+    ("When I recharge a prepaid SIM, does the money go to the main balance or some bonus balance?",
+     {"asked": "en", "quoted": "bn", "twin": False}),
+])
+def test_an_answer_in_the_other_language_says_so(question, language):
+    got = ask_json(pipe().ask(question))
+    assert not got["abstained"]
+    assert {pipe().docs[q["doc"]].lang for q in got["quotes"]} == {language["quoted"]}
+    assert got["answer_language"] == language
+
+
+@pytest.mark.parametrize("question", [
+    "What is the cash out fee at an agent?",  # answered in its own language
+    "ক্যাশ আউটের চার্জ কত?",
+    "How do I bake a chocolate cake?",  # withheld
+])
+def test_an_answer_in_the_question_language_or_none_has_no_language_note(question):
+    got = ask_json(pipe().ask(question))
+    assert "answer_language" in got and got["answer_language"] is None
+
+
+def test_the_field_is_serialised_with_sorted_keys():
+    text = dumps(ask_json(pipe().ask("ন্যানো লোনের সুদের হার কত?")))
+    assert '"answer_language": {"asked": "bn", "quoted": "en", "twin": false}' in text
+    assert text.index('"answer_language"') < text.index('"answer_type"')
+
+
+def test_a_quote_in_the_question_language_means_no_note():
+    # Of two quotes, one in the question's language: the reader has it in their own words.
+    from types import SimpleNamespace as NS
+
+    from raglab.answer.language import quoted_language
+
+    by_id = {d.id: d for d in docs()}
+    q = NS(lang="bn")
+    en, bn = NS(doc="en-pin", text="The PIN has 5 digits."), NS(doc="bn-pin", text="পিন ৫ সংখ্যার।")
+    assert quoted_language(q, NS(abstained=False, quotes=[en]), by_id) == "en"
+    assert quoted_language(q, NS(abstained=False, quotes=[en, bn]), by_id) is None
+    assert quoted_language(q, NS(abstained=True, quotes=[]), by_id) is None
+    assert quoted_language(NS(lang="en"), NS(abstained=False, quotes=[en]), by_id) is None
+
+
+def test_the_cli_prints_one_line_under_the_answer():
+    r = subprocess.run([sys.executable, "-m", "raglab", "ask", "ন্যানো লোনের সুদের হার কত?"], capture_output=True,
+                       text=True, cwd=ROOT, encoding="utf-8")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Cited:"))
+    assert lines[at + 1] == "Note:   quoted from an English article: no Bangla article says this"
+    assert sum(line.startswith("Note:") for line in lines) == 1
+
+
+def test_the_cli_words_each_case():
+    from raglab.cli.main import language_note
+
+    assert language_note({"answer_language": None}) is None
+    assert language_note({"answer_language": {"asked": "en", "quoted": "bn", "twin": False}}) == \
+        "quoted from a Bangla article: no English article says this"
+    assert language_note({"answer_language": {"asked": "bn", "quoted": "en", "twin": True}}) == \
+        "quoted from an English article: a Bangla article says this too, but this one answers the question more closely"
