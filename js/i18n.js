@@ -127,9 +127,9 @@ const STRINGS = {
     // An answer quoted from an article in the other language than the question's, by the ask
     // JSON's "answer_language": .en / .bn is the quoted language, .twin when an article in the
     // question's language says it too (raglab.pipeline.Pipeline.answer_language); `raglab ask` prints the same.
-    "ask.lang.en": "Quoted from an English article: no Bangla article {where} says this.",
+    "ask.lang.en": "Quoted from an English article: no Bangla article {where} was found to say this.",
     "ask.lang.en.twin": "Quoted from an English article: a Bangla article {where} says this too, but this one answers the question more closely.",
-    "ask.lang.bn": "Quoted from a Bangla article: no English article {where} says this.",
+    "ask.lang.bn": "Quoted from a Bangla article: no English article {where} was found to say this.",
     "ask.lang.bn.twin": "Quoted from a Bangla article: an English article {where} says this too, but this one answers the question more closely.",
     "ask.lang.where.bundled": "in the help centre",
     "ask.lang.where.user": "in your own data",
@@ -301,9 +301,9 @@ const STRINGS = {
     "ask.examples.user": "আপনার প্রশ্ন থেকে উদাহরণ",
     "ask.where.bundled": "সহায়তা কেন্দ্র",
     "ask.where.user": "আপনার নিবন্ধ",
-    "ask.lang.en": "ইংরেজি নিবন্ধ থেকে উদ্ধৃত: {where} কোনো বাংলা নিবন্ধে এ কথা নেই।",
+    "ask.lang.en": "ইংরেজি নিবন্ধ থেকে উদ্ধৃত: {where} কোনো বাংলা নিবন্ধে এ কথা পাওয়া যায়নি।",
     "ask.lang.en.twin": "ইংরেজি নিবন্ধ থেকে উদ্ধৃত: {where} বাংলা নিবন্ধেও এ কথা আছে, তবে এই নিবন্ধটি প্রশ্নের উত্তর বেশি স্পষ্ট করে দেয়।",
-    "ask.lang.bn": "বাংলা নিবন্ধ থেকে উদ্ধৃত: {where} কোনো ইংরেজি নিবন্ধে এ কথা নেই।",
+    "ask.lang.bn": "বাংলা নিবন্ধ থেকে উদ্ধৃত: {where} কোনো ইংরেজি নিবন্ধে এ কথা পাওয়া যায়নি।",
     "ask.lang.bn.twin": "বাংলা নিবন্ধ থেকে উদ্ধৃত: {where} ইংরেজি নিবন্ধেও এ কথা আছে, তবে এই নিবন্ধটি প্রশ্নের উত্তর বেশি স্পষ্ট করে দেয়।",
     "ask.lang.where.bundled": "সহায়তা কেন্দ্রের",
     "ask.lang.where.user": "আপনার নিজের ডেটার",

@@ -76,7 +76,7 @@ def test_the_cli_prints_one_line_under_the_answer():
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("Cited:"))
-    assert lines[at + 1] == "Note:   quoted from an English article: no Bangla article says this"
+    assert lines[at + 1] == "Note:   quoted from an English article: no Bangla article found that says this"
     assert sum(line.startswith("Note:") for line in lines) == 1
 
 
@@ -85,6 +85,6 @@ def test_the_cli_words_each_case():
 
     assert language_note({"answer_language": None}) is None
     assert language_note({"answer_language": {"asked": "en", "quoted": "bn", "twin": False}}) == \
-        "quoted from a Bangla article: no English article says this"
+        "quoted from a Bangla article: no English article found that says this"
     assert language_note({"answer_language": {"asked": "bn", "quoted": "en", "twin": True}}) == \
         "quoted from an English article: a Bangla article says this too, but this one answers the question more closely"

@@ -188,15 +188,15 @@ def test_an_answer_in_the_other_language_says_why_in_both_interface_languages(ap
     assert shown["answer"] == native["answer"]
     note = "#answer-language"
     assert app_page.get_attribute(note, "data-quoted") == "en" and app_page.get_attribute(note, "data-twin") == "false"
-    assert app_page.text_content(note) == "Quoted from an English article: no Bangla article in the help centre says this."
+    assert app_page.text_content(note) == "Quoted from an English article: no Bangla article in the help centre was found to say this."
     app_page.click("#lang-bn")
     try:
-        assert app_page.text_content(note) == "ইংরেজি নিবন্ধ থেকে উদ্ধৃত: সহায়তা কেন্দ্রের কোনো বাংলা নিবন্ধে এ কথা নেই।"
+        assert app_page.text_content(note) == "ইংরেজি নিবন্ধ থেকে উদ্ধৃত: সহায়তা কেন্দ্রের কোনো বাংলা নিবন্ধে এ কথা পাওয়া যায়নি।"
     finally:
         app_page.click("#lang-en")
     assert native_ask(PREPAID_IN_ENGLISH)["answer_language"] == {"asked": "en", "quoted": "bn", "twin": False}
     ask_in_ui(app_page, PREPAID_IN_ENGLISH)  # and the other way round
-    assert app_page.text_content(note) == "Quoted from a Bangla article: no English article in the help centre says this."
+    assert app_page.text_content(note) == "Quoted from a Bangla article: no English article in the help centre was found to say this."
     assert native_ask(ENGLISH_QUESTION)["answer_language"] is None
     ask_in_ui(app_page, ENGLISH_QUESTION)  # an answer in the question's own language has no note
     assert app_page.query_selector(note) is None

@@ -111,7 +111,7 @@ def language_note(r: dict) -> str | None:
         return None
     quoted, asked = LANGUAGES[lang["quoted"]], LANGUAGES[lang["asked"]]
     there = f"{asked} article says this too, but this one answers the question more closely" if lang["twin"] \
-        else f"no {asked.split(' ')[1]} article says this"
+        else f"no {asked.split(' ')[1]} article found that says this"
     return f"quoted from {quoted} article: {there}"
 
 
