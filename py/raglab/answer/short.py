@@ -17,7 +17,7 @@ a name. A question about how much one can do gets no minimum (`asking.asks_upper
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev). An encyclopaedic factoid question is read first for what an abbreviation
 stands for, a measure when it asks about size or length, and the name its sentence opens with
-for a who- or which-question (`text.factoid`).
+for a who- or which-question (`question.factoid`).
 
 Offsets are into the sentence text; the caller maps them into the chunk.
 
