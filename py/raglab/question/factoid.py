@@ -376,8 +376,7 @@ def how_phrase(question: str, text: str, question_spans) -> tuple[int, int] | No
 # A Bangla place's words before its noun name it ("নিশ্চিতকরণ এসএমএসে": in the confirmation SMS); a
 # relative word or a conjunction opens the clause around it instead ("যা নিশ্চিতকরণ এসএমএসে আছে":
 # which is in the confirmation SMS), and a short answer that starts with it reads as a fragment.
-# A store is a shop or the app store an app comes from ("অ্যাপ স্টোর থেকে", "from the Play Store"), read whole;
-# "to store" is a verb ("to store money").
+# A store is a shop or the app store an app comes from ("অ্যাপ স্টোর থেকে", "from the Play Store"), read whole ("to store" is a verb).
 _BN_LINKS = "(?:যা|যে|যেটি|যেটা|যেখানে|এবং|ও|বা|আর|অথবা|তবে|কিন্তু)"
 _PLACE_NOUNS_EN = ("(?:app |play )?store|app|screen|menu|tab|section|page|history|statement|sms|messages?|inbox|centre|center|point|branch"
                    "|office|website|helpline|hotline|counter|booth|shop|outlet|agent|bank|settings|e-?mail|call centre")
