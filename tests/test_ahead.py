@@ -42,3 +42,32 @@ def test_the_page_reads_ahead_in_slices_until_done(native_web):
         assert slices < 10_000
     assert slices > 1  # a slice of a millisecond cannot read every chunk
     assert json.loads(idle.read_ahead(1.0)) == {"done": True}
+
+
+def test_what_the_page_reads_ahead_is_there_for_the_served_default_s_copies(native_web):
+    # A corpus of its own, so that its index is surely first built for another k than the served
+    # default's (the session's bundled corpus may have been asked with the default already): the
+    # served default is then a fresh `with_config` copy on every call, and the Banglish reader and
+    # the loanwords that reading ahead builds last must be built where the copies get them from,
+    # not on one copy thrown away after the slice.
+    import os
+
+    from helpers import ROOT
+    from raglab.corpus.articles import read_corpus_files
+    from raglab.web import state
+    from raglab.web.state import parse_config, pipeline
+
+    native_web.load("ahead", json.dumps(read_corpus_files(os.path.join(ROOT, "corpus"))))
+    try:
+        native_web.warm(json.dumps({"k": 5}), "ahead")
+        slices = 0
+        while not json.loads(idle.read_ahead(1.0, "ahead"))["done"]:
+            slices += 1
+            assert slices < 10_000
+        assert slices > 1
+        served = pipeline(parse_config(None), "ahead")
+        assert served.config.k == 3 and served is not pipeline(parse_config(None), "ahead")  # a fresh copy each time
+        assert "banglish" in served.__dict__ and "loanwords" in served.__dict__  # built already, not at its first question
+    finally:
+        state._CORPORA.pop("ahead", None)  # leave the facade as the other tests expect it
+        idle._STEPS.pop("ahead", None)

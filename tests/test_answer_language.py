@@ -88,3 +88,24 @@ def test_the_cli_words_each_case():
         "quoted from a Bangla article: no English article found that says this"
     assert language_note({"answer_language": {"asked": "bn", "quoted": "en", "twin": True}}) == \
         "quoted from an English article: a Bangla article says this too, but this one answers the question more closely"
+
+
+def test_a_banglish_question_answered_from_a_bangla_article_has_no_note():
+    # Bangla typed in Latin letters: its reading keeps Latin words ("number", "koyta", "save") and
+    # reads as English by its letters, but the customer asked in Bangla, and a Bangla answer is in
+    # their language. (The note said "Quoted from a Bangla article: no English article … was
+    # found to say this", and en-send-money says it: "You can save up to 5 Priyo numbers …".)
+    got = ask_json(pipe().ask("priyo number koyta save rakha jay"))
+    assert got["read_as"] != got["question"] and not got["abstained"]
+    assert {pipe().docs[q["doc"]].lang for q in got["quotes"]} == {"bn"}
+    assert got["answer_language"] is None
+
+
+def test_a_twin_beyond_the_question_s_first_hits_is_found_by_the_quote_itself():
+    # The minimum cash out: three English chunks first, the Bangla twin ("প্রতিবার ক্যাশ আউটের
+    # ন্যূনতম পরিমাণ ৫০ টাকা।", bn-cash-out) only 14th for the question, below `TWIN_DEPTH`; the
+    # note said no Bangla article was found to say this.
+    question = "agent theke 30 taka cash out korte chaisilam, hoilo na. kom pokkhe koto tk tola jay?"
+    got = ask_json(pipe().ask(question))
+    assert got["answer"] == "The minimum amount is Tk 50 per cash-out."
+    assert got["answer_language"] == {"asked": "bn", "quoted": "en", "twin": True}

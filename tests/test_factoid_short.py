@@ -1,4 +1,4 @@
-"""Short answers to encyclopaedic factoid questions (`text.factoid`, `answer.short`): the name a
+"""Short answers to encyclopaedic factoid questions (`question.factoid`, `answer.short`): the name a
 sentence opens with, a measure for a question about size, what an abbreviation stands for, and
 the question types and spans they rest on. The sentences are made up for the tests."""
 

@@ -1,4 +1,4 @@
-"""Short answers to encyclopaedic factoid questions, a second round (`answer.short`, `text.factoid`):
+"""Short answers to encyclopaedic factoid questions, a second round (`answer.short`, `question.factoid`):
 the value of the sentence that asks, the place a preposition and an article name, the named thing of
 a superlative question, money, era dates and run-in magnitudes, the date of a birth or a death, the
 whole of "out of", the region after a place, and Bangla size words, time words and case endings.

@@ -1,4 +1,4 @@
-"""Short answers to encyclopaedic factoid questions, a third round (`answer.short`, `text.factoid`,
+"""Short answers to encyclopaedic factoid questions, a third round (`answer.short`, `question.factoid`,
 `answer.answerer`): the value of the other quoted sentence when the best states none, the phrase
 that says how someone died, what a thing is made or named from, by what means, or what an animal
 eats, a definition asked "exactly", "include" read as a copula, an initialism that answers no who,

@@ -447,3 +447,13 @@ def test_an_app_store_is_a_place_an_app_is_installed_from(served):
     anyway = served.with_config(replace(served.config, threshold=0.0))
     got = anyway.ask("শাপলা পে এর অ্যাপ কোথা থেকে নামাবো? একজন লিংক পাঠাইছে").answer
     assert got.text == "শুধু অফিশিয়াল অ্যাপ স্টোর থেকে শাপলা পে অ্যাপ নামান।"
+
+
+def test_to_store_is_a_verb_not_a_place():
+    # "to" straight before "store" is an infinitive ("to store money"), as before "open" in
+    # `_TO_EN`: no place to send a where-question's reader to. A store with a word between is one.
+    for s in ("You can use the wallet to store money safely.", "Use your phone to store the receipt.",
+              "We store your data on secure servers.", "আমরা আপনার তথ্য স্টোর করি।"):
+        assert places(s) == (), s
+    for s, want in (("Go to a store near you.", "to a store"), ("Download it from the store.", "from the store")):
+        assert [s[a:b] for a, b in places(s)] == [want]

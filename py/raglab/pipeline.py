@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterator
 
 from raglab.corpus.articles import Document
@@ -277,24 +277,34 @@ class Pipeline:
         """When every quote of `result` is from an article in the other language than the
         question's (`language.quoted_language`): that language, and whether the help centre
         has a unit in the question's language that can stand for the quoted one
-        (`language.has_twin`), among the candidates `a` read or else around the first k chunks
-        in the question's language of the first `TWIN_DEPTH` hits (the top k may hold none: a
-        Bangla question about loans gets three chunks of the English loans article). None otherwise."""
+        (`language.has_twin`), among the candidates `a` read, else around the first k chunks in
+        the question's language of the first `TWIN_DEPTH` hits (the top k may hold none: a Bangla
+        question about loans gets three chunks of the English loans article), else of the first
+        `TWIN_DEPTH` hits for the quote itself (a twin may rank low for the question: for "… kom
+        pokkhe koto tk tola jay?" the Bangla sentence on the minimum cash out came 14th). A
+        Banglish question is asked in Bangla, though its reading may keep enough Latin words to
+        read as English (`Question.lang`): a Bangla answer is in its customer's language. None otherwise."""
         from raglab.answer.language import AnswerLanguage, has_twin, quoted_language
 
-        quoted = quoted_language(a.q, result, self.docs) if a is not None else None
-        if a is None or quoted is None:
+        if a is None:
+            return None
+        q = a.q if self.read(question) == question else replace(a.q, lang="bn")
+        quoted = quoted_language(q, result, self.docs)
+        if quoted is None:
             return None
         best = a.order[0][1]  # always among the quotes
-        twin = has_twin(a.q, best, a.order)
-        if not twin:
-            read = {c.id for c in top}
-            own = [c for c in (self.chunks[h.index] for h in self.search(question, TWIN_DEPTH))
-                   if self.docs[c.doc].lang == a.q.lang][:self.config.k]
+        twin = has_twin(q, best, a.order)
+        read = {c.id for c in top}
+        for text in (question, best.quote.text):
+            if twin:
+                break
+            own = [c for c in (self.chunks[h.index] for h in self.search(text, TWIN_DEPTH))
+                   if self.docs[c.doc].lang == q.lang][:self.config.k]
             if any(c.id not in read for c in own):
+                read.update(c.id for c in own)
                 more = self.assess(question, own)
-                twin = more is not None and has_twin(a.q, best, more.order)
-        return AnswerLanguage(a.q.lang, quoted, twin)
+                twin = more is not None and has_twin(q, best, more.order)
+        return AnswerLanguage(q.lang, quoted, twin)
 
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""

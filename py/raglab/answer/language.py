@@ -222,9 +222,10 @@ def with_sentence_before(composed, order: list, docs: dict | None, spare=None):
 class AnswerLanguage:
     """Why an answer is in another language than its question: every quote is from an article in
     `quoted` ("en" or "bn"), the question was asked in `asked` (its reading's language, as the
-    answerer reads it: `Question.lang`), and `twin` says whether the help centre has a unit in
-    the asked language that can stand for the quoted one (`has_twin`: its twin in the asked language
-    states the same values, or as much of the question), which the answerer read and found less likely."""
+    answerer reads it: `Question.lang`; Bangla for a Banglish question, `Pipeline.answer_language`),
+    and `twin` says whether the help centre has a unit in the asked language that can stand for
+    the quoted one (`has_twin`: its twin in the asked language states the same values, or as much
+    of the question), which the answerer read and found less likely."""
 
     asked: str
     quoted: str

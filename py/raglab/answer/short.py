@@ -17,7 +17,7 @@ a name. A question about how much one can do gets no minimum (`asking.asks_upper
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev). An encyclopaedic factoid question is read first for what an abbreviation
 stands for, a measure when it asks about size or length, and the name its sentence opens with
-for a who- or which-question (`text.factoid`).
+for a who- or which-question (`question.factoid`).
 
 Offsets are into the sentence text; the caller maps them into the chunk.
 
@@ -33,7 +33,7 @@ import re
 from raglab.answer.sentences import spans_of
 from raglab.question.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, places_for, sentence_end, which_one_in
-from raglab.text.answertypes import Span, accepts, cue_text, other_channel
+from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
@@ -142,8 +142,8 @@ def _joined(text: str, spans, i: int) -> tuple[int, int]:
 
 # A question for one end of a range: "the maximum recharge" is the upper end of "between Tk 20
 # and Tk 1,000", "the minimum" the lower one (matched on `answertypes.cue_text`; র + ব typed for র্ব).
-_UPPER = re.compile(" (?:maximum|max|most|highest|largest) |স(?:র্|র)বোচ্চ|সবচে(?:\u09df|\u09af\u09bc)ে বেশি")
-_LOWER = re.compile(" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে|সবচে(?:\u09df|\u09af\u09bc)ে কম")
+_UPPER = re.compile(f" (?:maximum|max|most|highest|largest) |স(?:র্|র)বোচ্চ|সবচে{YA}ে বেশি")
+_LOWER = re.compile(f" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে|সবচে{YA}ে কম")
 _RANGE_JOIN = re.compile(r"^(?:and|to|through|থেকে|হতে)$", re.IGNORECASE)
 
 

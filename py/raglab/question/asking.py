@@ -20,7 +20,7 @@ from raglab.text.numbers import number_values, numbers
 # often typed with র + ব for the ligature র্ব ("সরবোচ্চ"); both forms are read, and য় in both
 # of its encodings. Matched on `answertypes.cue_text` (NFC, lower case, one space between words).
 _LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowest|smallest|largest|biggest|capped|cap) "
-                    "|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে(?:\u09df|\u09af\u09bc)ে (?:বেশি|কম)|কমপক্ষে")
+                    f"|সীমা|স(?:র্|র)ব(?:োচ্চ|নিম্ন)|ন্যূনতম|নূন্যতম|লিমিট|সবচে{YA}ে (?:বেশি|কম)|কমপক্ষে")
 
 # What states a price ("The first Tk 25,000 you send in a calendar month is free", "১.৮৫% চার্জ"):
 # no answer to a limit question, though it names an amount and a period; "up to" states a limit.

@@ -376,11 +376,11 @@ def how_phrase(question: str, text: str, question_spans) -> tuple[int, int] | No
 # A Bangla place's words before its noun name it ("নিশ্চিতকরণ এসএমএসে": in the confirmation SMS); a
 # relative word or a conjunction opens the clause around it instead ("যা নিশ্চিতকরণ এসএমএসে আছে":
 # which is in the confirmation SMS), and a short answer that starts with it reads as a fragment.
-# A store is a shop or the app store an app comes from ("অ্যাপ স্টোর থেকে", "from the Play Store"), read whole.
+# A store is a shop or the app store an app comes from ("অ্যাপ স্টোর থেকে", "from the Play Store"), read whole ("to store" is a verb).
 _BN_LINKS = "(?:যা|যে|যেটি|যেটা|যেখানে|এবং|ও|বা|আর|অথবা|তবে|কিন্তু)"
 _PLACE_NOUNS_EN = ("(?:app |play )?store|app|screen|menu|tab|section|page|history|statement|sms|messages?|inbox|centre|center|point|branch"
                    "|office|website|helpline|hotline|counter|booth|shop|outlet|agent|bank|settings|e-?mail|call centre")
-_PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
+_PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to(?! store)|into|via|through|visit|under) (?:[A-Za-z'\"\u2019-]+ ){0,5}?"
                        f"(?:{_PLACE_NOUNS_EN})(?![A-Za-z])", re.IGNORECASE)
 _PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|স্টোর|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{YA}েন্ট|শাখা"
                        f"|অফিস|ও{YA}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{YA}|এ| থেকে)(?![\u0980-\u09ff])")

@@ -229,8 +229,9 @@ class Reader:
             return ABBREVIATIONS[typed.lower()]
         if len(typed) > 1 and (typed.isupper() or not VOWELS_Y.intersection(typed.lower())) and typed.lower() in self.english:
             # an abbreviation the English articles use ("QR", "NID") is no Bangla word ("QR" was কার); typed
-            # in lower case it is one still when it has no vowel ("qr", "pdf", "sms"): Banglish spells every
-            # Bangla word's vowels, and "qr code" was read as কার কোড (whose code) and retrieved nothing on QR codes
+            # in lower case it is one still when it has no vowel ("qr", "pdf", "sms"): "qr code" was read as
+            # কার কোড (whose code) and retrieved nothing on QR codes. Banglish drops vowels too ("jnno", "nmbr",
+            # "kr"), but only a word the English articles use stays English here ("dr", "bd" are Dr and BD there)
             return None
         sound = latin(typed)
         # a word of Bangla grammar is spelt as it is said: a word of the help centre two vowel

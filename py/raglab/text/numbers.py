@@ -38,7 +38,7 @@ import re
 from typing import TYPE_CHECKING
 
 from raglab.text.analyzer import analyze, tokens
-from raglab.text.answertypes import pronoun_one, typed_spans
+from raglab.text.answertypes import YA, pronoun_one, typed_spans
 
 if TYPE_CHECKING:  # imported where numbers in words are read: see number_values
     from fractions import Fraction
@@ -358,7 +358,7 @@ def _counts(text: str, bounds: bool) -> tuple[tuple[str, frozenset[str], int, in
 
 
 # A Bangla count question's word that asks how many of a thing by its classifier: কতবার (how many times).
-_ASKS_HOW_MANY = re.compile("^(?:কত|ক(?:\u09df|\u09af\u09bc))(বার|টি|টা|জন)$")
+_ASKS_HOW_MANY = re.compile(f"^(?:কত|ক{YA})(বার|টি|টা|জন)$")
 
 
 def _asks_same(question: str, names: frozenset[str], start: int, end: int) -> bool:

@@ -11,7 +11,7 @@ from typing import Iterator
 
 from raglab.pipeline import Pipeline
 from raglab.schema import dumps
-from raglab.web.state import BUNDLED, parse_config, pipeline
+from raglab.web.state import BUNDLED, indexed, parse_config
 
 # corpus -> (the served default's pipeline, its read_ahead where it stopped)
 _STEPS: dict[str, tuple[Pipeline, Iterator[int]]] = {}
@@ -20,12 +20,12 @@ _STEPS: dict[str, tuple[Pipeline, Iterator[int]]] = {}
 def read_ahead(budget_ms: float = 4.0, corpus: str = BUNDLED) -> str:
     """Go on with the served default's `read_ahead` for about `budget_ms`; {"done": whether
     nothing is left}. A corpus loaded again is read again."""
-    pipe = pipeline(parse_config(None), corpus)
-    # `pipeline` gives a fresh `with_config` copy on every call when the index was first built
-    # for another k, threshold or expansion; the copies share the chunks, so the chunks (not the
-    # copy) say whether this is the reading already under way. Keyed on the copy, every slice
-    # would start again at the first chunk and never be done.
-    if corpus not in _STEPS or _STEPS[corpus][0].chunks is not pipe.chunks:
+    # The pipeline the served default's are copied from (`state.indexed`): when its index was
+    # first built for another k, threshold or expansion, `pipeline` gives a fresh `with_config`
+    # copy on every call. Read ahead on a copy, the Banglish reader and the loanwords it builds
+    # last were lost with it, and keyed on the copy every slice started again at the first chunk.
+    pipe = indexed(parse_config(None), corpus)
+    if corpus not in _STEPS or _STEPS[corpus][0] is not pipe:
         _STEPS[corpus] = (pipe, pipe.read_ahead())
     steps = _STEPS[corpus][1]
     end = time.perf_counter() + budget_ms / 1000.0

@@ -69,12 +69,20 @@ def pipeline(config: Config, corpus: str = BUNDLED) -> Pipeline:
     """The pipeline for a corpus and configuration. The index depends only on the corpus,
     the chunker and the retriever, so it is built once per such triple and shared, through
     `Pipeline.with_config`, by every k, threshold and expansion setting."""
+    built = indexed(config, corpus)
+    return built if built.config == config else built.with_config(config)
+
+
+def indexed(config: Config, corpus: str = BUNDLED) -> Pipeline:
+    """The pipeline built for `config`'s chunker and retriever on a corpus, which `pipeline`
+    copies for another k, threshold or expansion (built now if it was not): what is built lazily
+    on it (the Banglish reader, the loanwords) every later copy has, and what is built on a copy
+    is lost with it."""
     loaded = _corpus(corpus)
     key = (config.chunker, config.retriever)
     if key not in loaded.pipelines:
         loaded.pipelines[key] = Pipeline(loaded.docs, config)
-    built = loaded.pipelines[key]
-    return built if built.config == config else built.with_config(config)
+    return loaded.pipelines[key]
 
 
 def vector_digest(vector) -> str:
