@@ -3,7 +3,7 @@
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from raglab.text.analyzer import analyze, normalize, quote_span, sentences, tokens
@@ -252,3 +252,58 @@ def test_a_stem_is_a_prefix_of_at_least_the_minimum_letters(word):
         assert letters(stem) >= MIN_STEM_LETTERS
         assert not stem.endswith("\u09cd")
     assert stem_bangla(stem) == stem  # stemming twice changes nothing
+
+
+# --- case endings written after a hyphen ("শাপলা পে-র", "SMS-এ") --------------------------
+
+from raglab.text.stemmer import HYPHEN_ENDINGS, is_hyphen_ending  # noqa: E402
+
+
+@pytest.mark.parametrize("text, terms", [
+    # the ending is the word's, no term of its own; the word before stands as the stemmer leaves it
+    ("শাপলা পে-র অ্যাপ", ["শাপলা", "পে", "অ্যাপ"]),
+    ("Thursday-র মধ্যে", ["thursday", "মধ্য"]),
+    ("SMS-এ", ["sms"]), ("app-এ", ["app"]), ("বিকাশ-এ", ["বিকাশ"]), ("এজেন্ট-এর", ["এজেন্ট"]),
+    ("জিআরও-র উত্তর", ["জিআরও", "উত্তর"]), ("শাপলা পে-তে", ["শাপলা", "পে"]), ("১৬৭৮৯-এ ফোন", ["16789", "ফোন"]),
+    ("এজেন্ট-দের", ["এজেন্ট"]), ("অ্যাপ-টি", ["অ্যাপ"]), ("লিংক-গুলো", ["লিংক"]), ("টাকা-য়", ["টাকা"]),
+    # the Unicode hyphen, the non-breaking hyphen and the en dash an editor puts for one
+    ("পে\u2010র", ["পে"]), ("পে\u2011র", ["পে"]), ("পে\u2013তে", ["পে"]),
+    # a hyphen between two words keeps both, however the second one ends
+    ("QR-কোড", ["qr", "কোড"]), ("ই-মেইল", ["ই", "মেইল"]), ("ক্যাশ-আউট", ["ক্যাশ", "আউট"]),
+    ("ক্যাশ-আউট-এর", ["ক্যাশ", "আউট"]), ("দিন-রাত", ["দিন", "রাত"]), ("দিন-রাতে", ["দিন", "রাত"]),
+    ("ঢাকা-কক্সবাজারের", ["ঢাকা", "কক্সবাজা"]),
+    # only an ending after a word and a hyphen, and only the whole part after it
+    ("পে -র", ["পে", "র"]), ("-র", ["র"]), ("পে—র", ["পে", "র"]), ("পে-রapp", ["পে", "র", "app"]), ("র", ["র"]),
+])
+def test_a_case_ending_after_a_hyphen_is_no_term(text, terms):
+    assert analyze(text) == terms
+
+
+def test_the_hyphen_endings_are_the_stemmers_noun_endings():
+    # each is a suffix the stemmer strips from a word (its vowel letter as the vowel sign it stands for)
+    signs = {"\u098f": "\u09c7"}  # এ -> ে
+    for ending in HYPHEN_ENDINGS:
+        suffix = signs.get(ending[0], ending[0]) + ending[1:]
+        assert any(stem_bangla(host + suffix) == host for host in ("এজেন্ট", "টাকা")), ending
+
+
+_bangla_letters = st.text(alphabet=st.sampled_from([chr(c) for c in range(0x0995, 0x09BA)] + [chr(c) for c in range(0x09BE, 0x09CD)]),
+                          min_size=1, max_size=8).filter(lambda w: "\u0995" <= w[0] <= "\u09b9")
+_a_word = st.one_of(_bangla_letters, st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True), st.from_regex(r"[0-9০-৯]{1,5}", fullmatch=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_a_word, st.sampled_from(["-", "\u2010", "\u2011", "\u2013"]), st.sampled_from(sorted(HYPHEN_ENDINGS)),
+       st.sampled_from(["", " ", "।", "? ", ", টাকা", " fee"]))
+def test_the_ending_never_becomes_a_term(word, hyphen, ending, tail):
+    alone = tokens(word + tail)
+    got = tokens(word + hyphen + ending + tail)
+    assert [t.term for t in got] == [t.term for t in alone]
+    assert [(t.start, t.end) for t in got[:len(tokens(word))]] == [(t.start, t.end) for t in alone[:len(tokens(word))]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_a_word, _bangla_letters)
+def test_a_hyphenated_compound_keeps_both_words(first, second):
+    assume(not is_hyphen_ending(unicodedata.normalize("NFC", second)))
+    assert analyze(first + "-" + second) == analyze(first) + analyze(second)

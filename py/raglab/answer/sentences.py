@@ -74,7 +74,7 @@ import re
 from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
-from raglab.question.asking import illustrates_in, included_column, limit_for_price, lower_for_upper, periods_of, price_for_limit
+from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, periods_of, price_for_limit
 from raglab.question.factoid import places_for
 from raglab.question.modality import imperative, states_need
 from raglab.retrieval.ranking import rounded
@@ -321,6 +321,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
             fresh = []
+        fresh = [sp for sp in fresh if not included_rate(q.text, text, sp.start, sp.end)]  # nor its rate
         if another_amount(q.text, q.qtype, text):  # "100 points for Tk 10" for "how many points for Tk 50?"
             fresh = []
         if another_count(q.text, text, q.aliases, q.qtype):  # and its Tk 10 for "how much for 350 points?"

@@ -271,3 +271,25 @@ def included_column(question: str, unit: str) -> bool:
         if word and column.startswith(word):
             return True
     return False
+
+
+def included_rate(question: str, unit: str, start: int, end: int) -> bool:
+    """Whether the percent unit[start:end] is the rate of what the question's total includes, named
+    within three words of it: "প্রণোদনাসহ মোট কত টাকা পাব?" asks the total with the incentive, and
+    "২.৫% সরকারি প্রণোদনা" states the incentive's rate, no total.
+
+    >>> q = "১০,০০০ টাকা এলে প্রণোদনাসহ মোট কত টাকা পাব?"
+    >>> s = "প্রবাসী আয়ের সঙ্গে ২.৫% সরকারি প্রণোদনা যোগ হয়।"
+    >>> included_rate(q, s, s.index("২.৫%"), s.index("২.৫%") + 4)
+    True
+    >>> included_rate("মোট কত টাকা পাব?", s, s.index("২.৫%"), s.index("২.৫%") + 4)
+    False
+    """
+    if not unit[start:end].rstrip().endswith("%"):
+        return False
+    near = unit[:start].lower().split()[-3:] + unit[end:].lower().split()[:3]
+    for m in _INCLUDED.finditer(question):
+        word = (m.group(1) or m.group(2) or "").lower()
+        if word and any(w.strip(".,;:()।").startswith(word) for w in near):
+            return True
+    return False

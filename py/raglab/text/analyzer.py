@@ -12,12 +12,11 @@ words at vowel signs and the hasanta.
 from __future__ import annotations
 
 import contextlib
-import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from raglab.text.stemmer import stem_bangla, stem_english
+from raglab.text.stemmer import is_hyphen_ending, stem_bangla, stem_english
 
 # Bangla word characters: signs (ঁ ং ঃ), letters, nukta, vowel signs, hasanta,
 # khanda ta, au length mark, ড় ঢ় য়, vocalic letters and signs, Assamese ra/wa.
@@ -69,23 +68,6 @@ def in_bangla_block(ch: str) -> bool:
     return "\u0980" <= ch <= "\u09ff"
 
 
-# The same range as `in_bangla_block`, and ASCII letters, for counting over a whole text: one
-# regular expression instead of a Python loop over every character (that loop was most of
-# the time the page took to read the bundled articles).
-_BANGLA_BLOCK_RUN = re.compile("[\u0980-\u09ff]+")
-_ASCII_LETTER_RUN = re.compile("[A-Za-z]+")
-
-
-def count_bangla(text: str) -> int:
-    """How many characters of `text` are in the Bengali block (`in_bangla_block`)."""
-    return len("".join(_BANGLA_BLOCK_RUN.findall(text)))
-
-
-def count_ascii_letters(text: str) -> int:
-    """How many characters of `text` are ASCII letters (A-Z, a-z)."""
-    return len("".join(_ASCII_LETTER_RUN.findall(text)))
-
-
 def has_bangla(text: str) -> bool:
     """True when any character of `text` is in the Bengali block."""
     for ch in text:
@@ -112,6 +94,21 @@ def _digit(ch: str) -> str | None:
 
 def _latin(ch: str) -> bool:
     return "a" <= ch <= "z" or "A" <= ch <= "Z"
+
+
+def _word_char(ch: str) -> bool:
+    return _latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))
+
+
+# A hyphen, the Unicode hyphen, the non-breaking hyphen and the en dash that an editor puts for
+# one: between a word and a case ending ("শাপলা পে-র", "SMS-এ") the ending is no term of its own.
+_HYPHENS = frozenset("-\u2010\u2011\u2013")
+
+
+def _hyphen_ending(text: str, start: int, end: int, surface: str) -> bool:
+    """Whether text[start:end] is only a case ending, hyphened to the word before (stemmer.HYPHEN_ENDINGS)."""
+    return (start >= 2 and text[start - 1] in _HYPHENS and _word_char(text[start - 2])
+            and not (end < len(text) and _word_char(text[end])) and is_hyphen_ending(surface))
 
 
 def _fold_bangla(raw: str) -> str:
@@ -319,7 +316,7 @@ def fresh_tokens(text: str) -> list[Token]:
         if script != "B":  # invisibles go in every script ("fee\u00ads" is "fees"); Bangla folds them below
             raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
         surface = _fold_bangla(raw) if script == "B" else raw.lower()
-        if not surface or surface in STOPWORDS:
+        if not surface or surface in STOPWORDS or script == "B" and _hyphen_ending(text, start, end, surface):
             continue
         term = _term(raw, script)
         if term and term not in STOPWORDS:

@@ -23,6 +23,9 @@ from the end, longest first, again and again, but only where the rest is still a
   শুক্রবার…) are listed in `UNSTEMMED` and kept whole; so are their inflections
   (হাজারের gives হাজার).
 
+A case ending written after a hyphen, on a loanword, a name or a number ("শাপলা পে-র",
+"SMS-এ"), is one of `HYPHEN_ENDINGS`: the analyzer drops it and keeps the word before.
+
 **English.** Plurals only, to a fixpoint: limits -> limit, fees -> fee, agencies ->
 agency, passes -> pass; words ending in -ss, -us, -is keep their s.
 
@@ -123,6 +126,24 @@ _UNSTEMMED_TEXT = """
 """.split()
 UNSTEMMED = frozenset(_fold(w) for w in _UNSTEMMED_TEXT)
 _WHOLE_ENDINGS = ("বার", "দার")
+
+
+# The case endings a writer puts after a hyphen, on a loanword, a name or a number that takes
+# no vowel sign ("শাপলা পে-র", "জিআরও-র", "SMS-এ", "Thursday-র", "১৬৭৮৯-এ", "পে-তে", "এজেন্ট-এর"):
+# the noun suffixes above, a leading vowel sign written as its letter too (ের as এর, ে as এ,
+# েরা as এরা). The analyzer drops such an ending, as this stemmer drops it from a word, and keeps
+# the word before it. A closed list, never stacked by rule: what follows a hyphen and is more
+# than an ending is a word ("QR-কোড", "ই-মেইল", "দিন-রাত": রাতে would be রা + তে).
+_HYPHEN_ENDING_TEXT = """
+র এর ের য়ের এ ে য় তে এতে কে রা এরা েরা দের দেরকে টা টি টার টির টাকে টিকে টাতে টিতে
+গুলো গুলোর গুলোকে গুলোতে গুলি গুলির
+"""
+HYPHEN_ENDINGS = frozenset(_fold(w) for w in _HYPHEN_ENDING_TEXT.split())
+
+
+def is_hyphen_ending(word: str) -> bool:
+    """Whether `word` (as the analyzer folds it) is a case ending written after a hyphen ("পে-র")."""
+    return word in HYPHEN_ENDINGS
 
 
 def _is_number(stem: str) -> bool:
