@@ -163,10 +163,11 @@ def numbers_of(text: str) -> frozenset[str]:
 
 def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> list[Span]:
     """The spans of a `wanted` type whose numbers the question does not already state ("I
-    need to withdraw 40,000 taka" is not answered by "Tk 40,000")."""
+    need to withdraw 40,000 taka" is not answered by "Tk 40,000"), and no footnote mark ("[1]"
+    after a name is no count, as `short` reads it)."""
     out = []
     for s in spans:
-        if s.type in wanted:
+        if s.type in wanted and not (text[s.start - 1:s.start] == "[" and text[s.end:s.end + 1] == "]"):
             nums = numbers(text[s.start:s.end])
             if not nums or not all(n in question_numbers for n in nums):
                 out.append(s)
