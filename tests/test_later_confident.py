@@ -1,7 +1,18 @@
 """Confident wrong answers on questions the answerer was not fitted on (the later dev questions,
 the external sets' dev halves), each cause fixed by a rule that holds for any question."""
 
+import pytest
+
+from helpers import docs
+from raglab.answer.facts import asks_no_value
 from raglab.answer.sentences import fresh_spans, spans_of
+from raglab.pipeline import Config, Pipeline
+
+
+@pytest.fixture(scope="module")
+def served():
+    # Every answer composed whatever its confidence: what is withheld here is withheld by a rule.
+    return Pipeline(list(docs()), Config(threshold=0.0))
 
 
 def test_a_footnote_mark_is_no_value():
@@ -16,3 +27,19 @@ def test_a_number_before_a_footnote_still_counts():
     assert [text[s.start:s.end] for s in fresh_spans(spans_of(text), text, ("count", "number"), frozenset())] == ["11,419"]
     text = "অঞ্চলটির আয়তন ১১,৪১৯ বর্গকিলোমিটার।[২]"
     assert [text[s.start:s.end] for s in fresh_spans(spans_of(text), text, ("count", "number"), frozenset())] == ["১১,৪১৯"]
+
+
+def test_a_half_asking_what_happens_is_no_value():
+    assert asks_no_value("What happens if I miss a payment, and how many days do I get?", ("happen", "miss", "payment"))
+    q = "রিপোর্ট করার পর টাকাটা যদি তখনও ওই লোকের ওয়ালেটে থাকে, তাহলে কী হয়? আর পুরো পর্যালোচনা কত দিনে শেষ হয়?"
+    assert asks_no_value(q, ("যদি", "তখনও", "ওয়ালেট", "থাক"))
+    assert not asks_no_value(q, ("পুরো", "পর্যালোচনা"))  # the half asking how many days
+    assert not asks_no_value("What are the minimum and maximum amounts?", ("maximum",))  # an ellipsis of the other half
+    assert not asks_no_value("সর্বনিম্ন আর সর্বোচ্চ কত টাকা রিচার্জ করা যায়?", ("সর্বোচ্চ",))
+
+
+def test_the_what_happens_half_is_quoted_not_a_value_beside_one_of_its_words(served):
+    # The second quote was the hotline's "২৪ ঘণ্টা খোলা থাকে" (a duration, and "থাকে" of the first half).
+    r = served.ask("ভুল নম্বরে টাকা চলে গেছে। রিপোর্ট করার পর টাকাটা যদি তখনও ওই লোকের ওয়ালেটে থাকে, "
+                   "তাহলে কী হয়? আর পুরো পর্যালোচনা কত দিনে শেষ হয়?").answer
+    assert "হটলাইন" not in (r.text or "") and "আটকে রাখা হয়" in (r.text or ""), r.text
