@@ -6,7 +6,9 @@ import pytest
 from helpers import docs
 from raglab.answer.facts import asks_no_value
 from raglab.answer.sentences import fresh_spans, spans_of
+from raglab.answer.short import short_spans
 from raglab.pipeline import Config, Pipeline
+from raglab.text.analyzer import tokens
 
 
 @pytest.fixture(scope="module")
@@ -43,3 +45,17 @@ def test_the_what_happens_half_is_quoted_not_a_value_beside_one_of_its_words(ser
     r = served.ask("ভুল নম্বরে টাকা চলে গেছে। রিপোর্ট করার পর টাকাটা যদি তখনও ওই লোকের ওয়ালেটে থাকে, "
                    "তাহলে কী হয়? আর পুরো পর্যালোচনা কত দিনে শেষ হয়?").answer
     assert "হটলাইন" not in (r.text or "") and "আটকে রাখা হয়" in (r.text or ""), r.text
+
+
+def test_a_place_is_no_one_for_a_who_question():
+    # TyDi QA: "Who identified melioidosis?" got the bold "Kuala Lumpur" (after "in") at 0.90.
+    text = ("B.pseudomallei, also known as the Whitmore bacillus, was identified in 1917 in Kuala Lumpur.[123] "
+            "Arthur Conan Doyle may have read the 1912 report.")
+    order = [(t.term, t.start, t.end) for t in tokens(text)]
+    got = [text[s:e] for s, e in short_spans("person", frozenset(), {"identified", "melioidosis"}, text, order,
+                                              "Who identified melioidosis?")]
+    assert got and "Kuala Lumpur" not in got, got
+    # A place question still gets the place.
+    got = [text[s:e] for s, e in short_spans("place", frozenset(), {"identified", "melioidosis"}, text, order,
+                                              "Where was melioidosis identified?")]
+    assert got == ["Kuala Lumpur"], got
