@@ -9,6 +9,7 @@ from raglab.answer.sentences import fresh_spans, spans_of
 from raglab.answer.short import short_spans
 from raglab.pipeline import Config, Pipeline
 from raglab.text.analyzer import tokens
+from raglab.text.contrasts import asked_halves, clashes
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +60,29 @@ def test_a_place_is_no_one_for_a_who_question():
     got = [text[s:e] for s, e in short_spans("place", frozenset(), {"identified", "melioidosis"}, text, order,
                                               "Where was melioidosis identified?")]
     assert got == ["Kuala Lumpur"], got
+
+
+@pytest.mark.parametrize("question", [
+    "nano loan nile processing fee koto kete ney?",
+    "What is the processing fee for a nano loan?",
+    "ন্যানো লোন নিলে প্রসেসিং ফি কত টাকা কাটে?",
+])
+def test_a_fee_is_not_answered_by_an_interest_rate(question):
+    # "nano loan nile processing fee koto kete ney?" was shown "9% a year" (the interest rate) at 0.80.
+    asked = asked_halves(question)
+    assert clashes(asked, "The interest rate is 9% a year, and the loan must be repaid within 3 months.")
+    assert clashes(asked, "ন্যানো লোনের সুদের হার বছরে ৯%।")
+    # A unit naming both (interest "is charged") is no other half alone.
+    assert not clashes(asked, "Paying early reduces the interest you pay, because interest is charged only for the time you keep the money.")
+
+
+def test_the_interest_rate_still_answers_an_interest_question(served):
+    for q in ("nano loan nile interest koto dite hobe?", "ন্যানো লোনের সুদ কত?", "What is the interest rate of a nano loan?"):
+        assert not clashes(asked_halves(q), "The interest rate is 9% a year, and the loan must be repaid within 3 months.")
+        r = served.ask(q).answer
+        assert "9%" in (r.text or "") or "৯%" in (r.text or ""), (q, r.text)
+
+
+def test_a_fee_question_about_a_loan_states_no_rate(served):
+    r = served.ask("nano loan nile processing fee koto kete ney?").answer
+    assert "9%" not in (r.text or "") and not r.short_answers, r.text
