@@ -86,3 +86,22 @@ def test_the_interest_rate_still_answers_an_interest_question(served):
 def test_a_fee_question_about_a_loan_states_no_rate(served):
     r = served.ask("nano loan nile processing fee koto kete ney?").answer
     assert "9%" not in (r.text or "") and not r.short_answers, r.text
+
+
+@pytest.mark.parametrize("question, fee", [
+    ("wat is the cashout fe at agnet", "1.85%"),
+    ("এজেন্টের কাছে ক্যাশ আউট করলে চার্জ কত?", "১.৮৫%"),
+    ("atm theke cash out korle charge koto porbe?", "১.৯৫%"),
+    ("What does it cost to cash out at a partner bank's ATM?", "1.95%"),
+])
+def test_an_agent_and_an_atm_are_two_halves(served, question, fee):
+    r = served.ask(question).answer
+    assert [s.text for s in r.short_answers][:1] == [fee], (question, r.text)
+
+
+def test_an_atm_question_gets_no_agent_fee():
+    # Shown at 0.71 on the later questions: "1.85%" (the agent's) for a non-partner bank's ATM.
+    asked = asked_halves("What is the cash out fee at an ATM of a bank that is not one of Shapla Pay's partners?")
+    assert clashes(asked, "The fee for cash out at an agent is 1.85% of the amount, which is Tk 18.50 per Tk 1,000.")
+    assert clashes(asked_halves("এটিএম থেকে টাকা তুললে চার্জ কত?"), "এজেন্টের কাছে ক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৮৫%।")
+    assert not clashes(asked, "মনে রাখবেন, এটিএমে চার্জ ১.৯৫%, যা এজেন্টের চার্জের চেয়ে একটু বেশি।")  # names both
