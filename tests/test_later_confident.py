@@ -105,3 +105,13 @@ def test_an_atm_question_gets_no_agent_fee():
     assert clashes(asked, "The fee for cash out at an agent is 1.85% of the amount, which is Tk 18.50 per Tk 1,000.")
     assert clashes(asked_halves("এটিএম থেকে টাকা তুললে চার্জ কত?"), "এজেন্টের কাছে ক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৮৫%।")
     assert not clashes(asked, "মনে রাখবেন, এটিএমে চার্জ ১.৯৫%, যা এজেন্টের চার্জের চেয়ে একটু বেশি।")  # names both
+
+
+def test_a_column_name_is_no_name():
+    # "Agent — Typical use: …" was typed for "Who is a Shapla Pay agent account meant for?" by "Typical".
+    text = "Agent — Typical use: Cash in and cash out for customers"
+    assert not [s for s in spans_of(text) if s.type == "name"], spans_of(text)
+    text = "Lender — Details: A partner bank of Shapla Pay"
+    assert [text[s.start:s.end] for s in spans_of(text) if s.type == "name"] == ["Shapla Pay"]  # the cell's name stays
+    text = "দিনে মোট পরিমাণ — সর্বোচ্চ: ৩০,০০০ টাকা"
+    assert [text[s.start:s.end] for s in spans_of(text)] == ["৩০,০০০ টাকা"]

@@ -148,7 +148,11 @@ def softmax(logits: list[float]) -> list[float]:
 
 @functools.lru_cache(maxsize=50_000)
 def spans_of(text: str) -> tuple[Span, ...]:
-    return tuple(typed_spans(text))
+    """The typed spans of a unit's text, less a name in a table row's column name ("Agent — Typical
+    use: Cash in and cash out for customers", as `units` quotes a row): a label, no one's name."""
+    at = text.find(" \u2014 ")
+    end = text.find(": ", at + 3) if at >= 0 else -1
+    return tuple(s for s in typed_spans(text) if not (s.type == "name" and 0 <= at < s.start and s.end <= end))
 
 
 @functools.lru_cache(maxsize=50_000)
