@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
-from raglab.answer.facts import asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
+from raglab.answer.facts import asks_no_value, asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
 from raglab.answer.faq import faq_lead, section_reading
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, unit_before, with_sentence_before
@@ -80,6 +80,8 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
         if limit_beside_price(q.text, best.unit.text, c.unit.text) and states_asked(q.types, q.numbers, c.unit.text):
             return True
         return other_kind(q.types, q.numbers, have, other) and (speaks or marks is None)
+    if step == 1 and marks and asks_no_value(q.text, marks):  # a value answers no "what happens" ("… কী হয়?")
+        return other_kind(q.types, q.numbers, have, other)
     return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
 
 

@@ -198,6 +198,32 @@ def missing_half(question: str, have, text: str = "") -> tuple[str, ...] | None:
     return None
 
 
+# The words that ask what, why or how ("… তাহলে কী হয়?", "what happens then?"): a half of a two-fact
+# question holding one asks a question of its own, not the other half's value in fewer words ("the
+# minimum and [the] maximum?"). Explicit classes, never \b.
+_ASKS_WHAT = re.compile("(?:^|(?<=[^A-Za-z]))(?:what|why|how)(?=[^A-Za-z]|$)|"
+                        "(?:^|(?<=[^\u0980-\u09ff]))(?:কী|কেন|কীভাবে|কিভাবে|কী ভাবে)(?=[^\u0980-\u09ff]|$)", re.IGNORECASE)
+
+
+def asks_no_value(question: str, marks) -> bool:
+    """Whether the half of a two-fact question whose words `marks` are (`missing_half`) asks a
+    question of its own that no value answers: what happens, why, how ("টাকাটা যদি তখনও ওই লোকের
+    ওয়ালেটে থাকে, তাহলে কী হয়? আর পুরো পর্যালোচনা কত দিনে শেষ হয়?"). A unit stating a value of the
+    other half's kind beside one of its words ("আমাদের হটলাইন ২৪ ঘণ্টা খোলা থাকে": থাকে) answers
+    neither half.
+
+    >>> asks_no_value("What happens if I miss a payment, and how many days do I get?", ("happen", "miss", "payment"))
+    True
+    >>> asks_no_value("What are the minimum and maximum amounts?", ("maximum",))
+    False
+    """
+    left, right = facets(question)
+    before, after = _parts(question)
+    side = before if marks and all(m in left for m in marks) else after if marks and all(m in right for m in marks) else ""
+    kind = question_type(side) if side.strip() else ""
+    return kind in ("other", "procedure") and bool(_ASKS_WHAT.search(side))
+
+
 def most_of_half(question: str, weights: dict, have, text: str, passing: list) -> list:
     """`passing` (candidates naming the half of a two-fact question that a unit holding the terms
     `have` with the `text` leaves out, likeliest first) with the ones holding the most idf mass

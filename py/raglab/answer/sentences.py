@@ -148,7 +148,11 @@ def softmax(logits: list[float]) -> list[float]:
 
 @functools.lru_cache(maxsize=50_000)
 def spans_of(text: str) -> tuple[Span, ...]:
-    return tuple(typed_spans(text))
+    """The typed spans of a unit's text, less a name in a table row's column name ("Agent — Typical
+    use: Cash in and cash out for customers", as `units` quotes a row): a label, no one's name."""
+    at = text.find(" \u2014 ")
+    end = text.find(": ", at + 3) if at >= 0 else -1
+    return tuple(s for s in typed_spans(text) if not (s.type == "name" and 0 <= at < s.start and s.end <= end))
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -163,10 +167,11 @@ def numbers_of(text: str) -> frozenset[str]:
 
 def fresh_spans(spans, text: str, wanted, question_numbers: frozenset[str]) -> list[Span]:
     """The spans of a `wanted` type whose numbers the question does not already state ("I
-    need to withdraw 40,000 taka" is not answered by "Tk 40,000")."""
+    need to withdraw 40,000 taka" is not answered by "Tk 40,000"), and no footnote mark ("[1]"
+    after a name is no count, as `short` reads it)."""
     out = []
     for s in spans:
-        if s.type in wanted:
+        if s.type in wanted and not (text[s.start - 1:s.start] == "[" and text[s.end:s.end + 1] == "]"):
             nums = numbers(text[s.start:s.end])
             if not nums or not all(n in question_numbers for n in nums):
                 out.append(s)

@@ -243,8 +243,9 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # A place is what follows "in", "at", "near", "from" ("born in Birkdale").
         off = 0 if qtype != "place" or _PLACE_BEFORE.search(text[max(0, s - 10):s]) else 1
         # "Who founded …": the agent, named after "by" ("was founded by Jess McMahon"); a place or a
-        # people's adjective is no founder ("a small publisher in Leeds", "an American promotion").
-        if agent and (_IN_PLACE.search(text[max(0, s - 40):s]) or stype == "name" and demonym(text, s, e)):
+        # people's adjective is no founder ("a small publisher in Leeds", "an American promotion"), and a
+        # place is no one for any who-question ("Who identified melioidosis?": not "in Kuala Lumpur").
+        if (agent or qtype == "person") and (_IN_PLACE.search(text[max(0, s - 40):s]) or stype == "name" and demonym(text, s, e)):
             continue
         off += 1 if agent and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
         # "When was … born?", "When did … die?": the date the sentence gives for it ("born 6 May 1856",

@@ -146,7 +146,7 @@ def asked_halves(question: str) -> tuple[tuple[int, int], ...]:
     """(pair, half) for every pair of which the question names one half and not the other (a
     question naming both, "cash in and cash out", asks for both: no half is the wrong one).
 
-    >>> asked_halves("ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?"), asked_halves("What are the cash in and cash out fees?")
+    >>> asked_halves("ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?"), asked_halves("What are the cash in and cash out limits?")
     (((0, 0), (1, 0)), ())
     """
     out = []
