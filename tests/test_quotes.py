@@ -72,9 +72,19 @@ def test_a_quote_opening_on_this_or_instead_leans_back():
     assert not leans_back("তাকিয়ে দেখুন।") and not leans_back("শাপলা পে একটি মোবাইল ওয়ালেট।")
 
 
-def test_a_served_quote_that_leans_back_is_shown_with_the_sentence_before():
+def asked_without_lean_back(pipe, question: str) -> dict:
+    """The ask JSON of `question` with the sentence before a leaning quote left out
+    (`answerer.LEAN_BACK` off for this one question)."""
     import raglab.answer.answerer as answerer
 
+    answerer.LEAN_BACK = False
+    try:
+        return ask_json(pipe.ask(question))
+    finally:
+        answerer.LEAN_BACK = True
+
+
+def test_a_served_quote_that_leans_back_is_shown_with_the_sentence_before():
     pipe = Pipeline(list(docs()), Config())
     got = ask_json(pipe.ask(LEANS))
     assert not got["abstained"]
@@ -84,11 +94,7 @@ def test_a_served_quote_that_leans_back_is_shown_with_the_sentence_before():
     text = next(d for d in docs() if d.id == got["quotes"][0]["doc"]).text
     assert not text[got["quotes"][0]["end"]:got["quotes"][1]["start"]].strip()  # the sentence right before it
     # Shown for the reading: the confidence and the short answers are the one quote's.
-    answerer.LEAN_BACK = False
-    try:
-        alone = ask_json(pipe.ask(LEANS))
-    finally:
-        answerer.LEAN_BACK = True
+    alone = asked_without_lean_back(pipe, LEANS)
     assert [q["text"] for q in alone["quotes"]] == [second]
     assert (alone["confidence"], alone["short_answers"]) == (got["confidence"], got["short_answers"])
 
@@ -97,16 +103,10 @@ def test_an_answer_of_two_quotes_gets_no_third_sentence():
     # "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead, reset the PIN from the app") leans back, but
     # it is the first of two quotes: the sentence before it would be a third, and an answer is never
     # more than two sentences. The answer stays as composed.
-    import raglab.answer.answerer as answerer
-
     pipe = Pipeline(list(docs()), Config(threshold=0.0))
     q = "পিন ভুলে গেলে অ্যাপে নতুন পিন সেট করতে কী কী তথ্য লাগে?"
     got = ask_json(pipe.ask(q))
-    answerer.LEAN_BACK = False
-    try:
-        alone = ask_json(pipe.ask(q))
-    finally:
-        answerer.LEAN_BACK = True
+    alone = asked_without_lean_back(pipe, q)
     assert [x["text"] for x in alone["quotes"]][0].startswith("তার বদলে") and len(alone["quotes"]) == 2
     assert got == alone
 
@@ -167,15 +167,9 @@ def test_the_sentence_before_takes_the_place_of_a_second_quote_not_needed(questi
     # model found it likely too (no other fact, no short answer): the sentence the first leans on
     # takes its place, still two sentences, in the article's order, with the same confidence and
     # short answers.
-    import raglab.answer.answerer as answerer
-
     pipe = Pipeline(list(docs()), Config(threshold=0.0))
     got = ask_json(pipe.ask(question))
-    answerer.LEAN_BACK = False
-    try:
-        alone = ask_json(pipe.ask(question))
-    finally:
-        answerer.LEAN_BACK = True
+    alone = asked_without_lean_back(pipe, question)
     assert len(alone["quotes"]) == 2 and alone["quotes"][0]["text"].startswith(leaning)
     assert [x["text"][:len(before)] for x in got["quotes"]] == [before, alone["quotes"][0]["text"][:len(before)]]
     assert got["quotes"][1] == alone["quotes"][0] and got["quotes"][0]["end"] < got["quotes"][1]["start"]
