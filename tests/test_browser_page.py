@@ -178,7 +178,9 @@ def test_an_answer_withheld_by_a_rule_says_why_not_low_confidence_in_both_langua
 
 
 LOANS_IN_BANGLA = "ন্যানো লোনের সুদের হার কত?"  # the help centre has loans in English only
-PREPAID_IN_ENGLISH = "When I recharge a prepaid SIM, does the money go to the main balance or some bonus balance?"
+# Only the Bangla recharge article says how soon a recharge can be used, shown at the served
+# threshold (0.89 at this writing; the JSON field itself is tested at threshold 0 natively)
+PREPAID_IN_ENGLISH = "Topped up my mum's prepaid Teletalk with 50 taka from my wallet. How soon can she use it for a call?"
 
 
 def test_an_answer_in_the_other_language_says_why_in_both_interface_languages(app_page):
