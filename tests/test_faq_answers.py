@@ -6,8 +6,8 @@ import os
 import pytest
 
 from raglab.answer.answerer import answer, assess
-from raglab.answer.faq import faq_lead
-from raglab.answer.sentences import CONFIDENCE_COL
+from raglab.answer.faq import faq_lead, heading_asks
+from raglab.answer.sentences import COL, CONFIDENCE_COL
 from raglab.corpus.articles import load_corpus, parse_article
 from raglab.corpus.chunking import chunk_document
 from raglab.pipeline import Config, Pipeline
@@ -99,3 +99,38 @@ def test_a_question_about_a_later_sentence_of_a_question_section_keeps_that_sent
     # a later sentence states, not the heading's question.
     got = Pipeline(load_corpus(os.path.join(ROOT, "corpus"))).ask("Is the money in Shapla Pay electronic money?").answer
     assert "electronic money" in got.quotes[0].text
+
+
+ASKED = "Should I use soap and water or a hand sanitizer to protect against the virus?"
+
+
+def test_an_faq_whose_heading_asks_the_question_best_reads_as_answering_it():
+    # The heading holds more of the reader's words than any other heading around ("How long does the
+    # virus live on surfaces?" only "virus"): the help centre says its first sentence answers the
+    # question, which the confidence reads as a unit stating what is asked (`typed`), though the
+    # question asks for no typed value.
+    a = assessed(ASKED)
+    assert a.order[0][1].quote.text == LEAD and a.order[0][1].features[COL["typed"]] == 0.0
+    assert heading_asks(a.order, a.q, {"faq": parse_article("faq", FAQ_TEXT.format(heading=ASKED))})
+    assert a.signals[CONFIDENCE_COL["typed"]] == 1.0
+    named = assessed("Hand hygiene")  # a named section asks nothing
+    assert named.signals[CONFIDENCE_COL["typed"]] == 0.0
+
+
+def test_two_faq_headings_asking_alike_are_no_lead():
+    # Another section asks as much of the question: the heading does not single out this answer.
+    text = FAQ_TEXT.format(heading=ASKED) + "\n## " + ASKED.replace("Should I", "Do I need to") + "\n\nIt depends.\n"
+    doc = parse_article("faq", text)
+    a = assess(analyze(QUESTION), chunk_document(doc, "recursive"), idf, question=QUESTION, docs={"faq": doc})
+    assert a.order[0][1].quote.text == LEAD
+    assert not heading_asks(a.order, a.q, {"faq": doc})
+    assert a.signals[CONFIDENCE_COL["typed"]] == 0.0
+
+
+def test_an_faq_page_reads_its_best_asking_heading_as_the_answer(covid):
+    # A rewording of "Can the COVID-19 virus spread through pools and hot tubs?".
+    question = "Can COVID-19 spread in a swimming pool or a hot tub?"
+    hits = covid.search(question)
+    a = covid.assess(question, [covid.chunks[h.index] for h in hits], [h.score for h in hits])
+    assert a.order[0][1].quote.text.startswith("There is no evidence that COVID-19 can be spread to humans")
+    assert a.signals[CONFIDENCE_COL["typed"]] == 1.0

@@ -337,6 +337,14 @@ def _listed(chunk: Chunk, units: tuple[Unit, ...], base: int) -> tuple[Quote, ..
     return tuple(out)
 
 
+def heading_share(q: Question, heading: str) -> float:
+    """Share of the question's idf mass one heading holds, its terms found as `heading_cover`
+    finds them in a heading path (through the aliases too)."""
+    if not heading or q.total <= 0:
+        return 0.0
+    return _mass(_present(heading_terms((heading,)), q.weights, q.aliases), q.weights) / q.total
+
+
 def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> float:
     """Share of the question's idf mass that no candidate unit and no heading holds."""
     seen: set = set()
