@@ -6,6 +6,7 @@ import os
 import pytest
 
 from raglab.answer.answerer import answer, assess
+from raglab.answer.candidates import heading_match
 from raglab.answer.faq import faq_lead, heading_asks
 from raglab.answer.sentences import COL, CONFIDENCE_COL
 from raglab.corpus.articles import load_corpus, parse_article
@@ -118,8 +119,9 @@ def test_an_faq_whose_heading_asks_the_question_best_reads_as_answering_it():
 
 
 def test_two_faq_headings_asking_alike_are_no_lead():
-    # Another section asks as much of the question: the heading does not single out this answer.
-    text = FAQ_TEXT.format(heading=ASKED) + "\n## " + ASKED.replace("Should I", "Do I need to") + "\n\nIt depends.\n"
+    # Another section asks the same (an FAQ page that repeats another's question): the heading does
+    # not single out this answer.
+    text = FAQ_TEXT.format(heading=ASKED) + "\n## " + ASKED + "\n\nIt depends.\n"
     doc = parse_article("faq", text)
     a = assess(analyze(QUESTION), chunk_document(doc, "recursive"), idf, question=QUESTION, docs={"faq": doc})
     assert a.order[0][1].quote.text == LEAD
@@ -133,4 +135,20 @@ def test_an_faq_page_reads_its_best_asking_heading_as_the_answer(covid):
     hits = covid.search(question)
     a = covid.assess(question, [covid.chunks[h.index] for h in hits], [h.score for h in hits])
     assert a.order[0][1].quote.text.startswith("There is no evidence that COVID-19 can be spread to humans")
+    assert a.signals[CONFIDENCE_COL["typed"]] == 1.0
+
+
+def test_of_two_headings_holding_the_question_alike_the_closer_restatement_leads():
+    # Both headings hold "novel" and "coronavirus"; the second says more besides, so the first
+    # restates the question more closely and its answer reads as answering it.
+    text = ("# FAQ\n\n## What is a novel coronavirus?\n\nA novel coronavirus is a new coronavirus that has not been "
+            "previously identified.\n\n## Where did the novel coronavirus outbreak in the city start first?\n\n"
+            "The novel coronavirus outbreak was first seen at a market.\n")
+    doc = parse_article("faq", text)
+    question = "What does novel coronavirus mean?"
+    a = assess(analyze(question), chunk_document(doc, "recursive"), idf, question=question, docs={"faq": doc})
+    assert a.order[0][1].quote.text.startswith("A novel coronavirus is a new coronavirus")
+    share, closeness = heading_match(a.q, "What is a novel coronavirus?")
+    assert (share, closeness) > heading_match(a.q, "Where did the novel coronavirus outbreak in the city start first?")
+    assert share == heading_match(a.q, "Where did the novel coronavirus outbreak in the city start first?")[0]
     assert a.signals[CONFIDENCE_COL["typed"]] == 1.0

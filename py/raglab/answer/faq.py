@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from raglab.answer.candidates import Candidate, heading_share
+from raglab.answer.candidates import Candidate, heading_match
 from raglab.answer.sentences import COL
 from raglab.retrieval.ranking import rounded
 
@@ -77,22 +77,24 @@ def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple
 
 def heading_asks(order: list, q, docs: dict | None) -> bool:
     """Whether the best unit opens a section whose heading asks a question (`asking_section`) and
-    that heading holds more of the reader's question (its idf mass, `candidates.heading_share`)
-    than the own heading of any other section a candidate lies in: the help centre itself then
-    says that the unit answers the question asked, in other words ("Can COVID-19 be passed from a
-    pregnant woman to the fetus or newborn?" for "Can a fetus be infected with COVID-19 from their
-    mother?"). The confidence reads it as `typed`, a unit stating what the question asks for:
-    an FAQ's answer states no typed value ("Yes.", "No.", a definition, what to do), and without
-    it its right answers sat 1.2 logits below our own confident ones. A tie with another heading
-    is no lead: two FAQs asking alike are two answers, and the model's choice between them is
-    no surer than the words they share."""
+    that heading restates the reader's question more closely than the own heading of any other
+    section a candidate lies in (`candidates.heading_match`: more of the question's idf mass, or
+    as much and fewer words of its own): the help centre itself then says that the unit answers
+    the question asked, in other words ("Can COVID-19 be passed from a pregnant woman to the fetus
+    or newborn?" for "Can a fetus be infected with COVID-19 from their mother?"; "What is a novel
+    coronavirus?" over "What is Novel Coronavirus (COVID-19)?" for "What is a new coronavirus?").
+    The confidence reads it as `typed`, a unit stating what the question asks for: an FAQ's
+    answer states no typed value ("Yes.", "No.", a definition, what to do), and without it its
+    right answers sat 1.2 logits below our own confident ones. A heading that another matches
+    as closely is no lead: two FAQs asking alike are two answers, and the model's choice between
+    them is no surer than the words they share."""
     if not order or not docs:
         return False
     best = order[0][1]
     sec = asking_section(best, docs)
     if sec is None or not opens(best, sec, docs):
         return False
-    own = heading_share(q, sec.heading[-1])
+    own = heading_match(q, sec.heading[-1])
     seen = {(best.quote.doc, sec.start)}
     for _, c in order:
         doc = docs.get(c.quote.doc)
@@ -102,6 +104,6 @@ def heading_asks(order: list, q, docs: dict | None) -> bool:
         if (c.quote.doc, other.start) in seen:
             continue
         seen.add((c.quote.doc, other.start))
-        if len(other.heading) > 1 and heading_share(q, other.heading[-1]) >= own:
+        if len(other.heading) > 1 and heading_match(q, other.heading[-1]) >= own:
             return False
-    return own > 0
+    return own[0] > 0
