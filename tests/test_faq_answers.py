@@ -7,7 +7,7 @@ import pytest
 
 from raglab.answer.answerer import answer, assess
 from raglab.answer.candidates import heading_match
-from raglab.answer.faq import faq_lead, heading_asks
+from raglab.answer.faq import closest_heading, faq_lead, heading_asks, heading_lead
 from raglab.answer.sentences import COL, CONFIDENCE_COL
 from raglab.corpus.articles import load_corpus, parse_article
 from raglab.corpus.chunking import chunk_document
@@ -152,3 +152,48 @@ def test_of_two_headings_holding_the_question_alike_the_closer_restatement_leads
     assert (share, closeness) > heading_match(a.q, "Where did the novel coronavirus outbreak in the city start first?")
     assert share == heading_match(a.q, "Where did the novel coronavirus outbreak in the city start first?")[0]
     assert a.signals[CONFIDENCE_COL["typed"]] == 1.0
+
+
+TESTS = """# FAQ
+
+## Is there a quick test for home use?
+
+A quick test, similar to a pregnancy test, to check a patient for the virus at home is not available.
+
+## How do you test a patient for the virus?
+
+See the recommendations for specimen collection in the guidance for laboratories.
+"""
+QUICK = "A quick test, similar to a pregnancy test, to check a patient for the virus at home is not available."
+GUIDE = "See the recommendations for specimen collection in the guidance for laboratories."
+
+
+def _quick_first(question: str):
+    doc = parse_article("faq", TESTS)
+    a = assess(analyze(question), chunk_document(doc, "recursive"), idf, question=question, docs={"faq": doc})
+    quick = next(pair for pair in a.order if pair[1].quote.text == QUICK)
+    return [quick] + [pair for pair in a.order if pair is not quick], a.q, {"faq": doc}
+
+
+def test_the_faq_whose_heading_asks_the_question_answers_it_over_a_neighbour_sharing_its_words():
+    # The neighbouring FAQ's answer holds every word of the question; the heading that asks it
+    # holds them too, and its answer shares none: the asking heading's answer goes first.
+    question = "How can I test a patient for the virus?"
+    order, q, docs = _quick_first(question)
+    assert heading_lead(order, q, docs)[0][1].quote.text == GUIDE
+
+
+def test_an_faq_page_answers_from_the_faq_asking_the_question_not_its_neighbour(covid):
+    # "Is there a quick test for SARS-CoV-2 for home use?" opens with "A quick test, similar to a
+    # pregnancy test, …" and the sentence model chose it; "How do you test a patient for
+    # SARS-CoV-2, the virus that causes COVID-19?" asks the question.
+    got = covid.ask("What is the way to test a patient for SARS-CoV-2?").answer
+    assert got.quotes[0].text.startswith("See recommendations for reporting, testing, and specimen collection")
+
+
+def test_a_question_sharing_more_with_a_sentence_than_with_the_closest_heading_keeps_it():
+    # "pregnancy" and "check" are the sentence's words, not the heading's: the question asks what
+    # that sentence says (as `faq_lead` keeps a later sentence asked about).
+    order, q, docs = _quick_first("Can a pregnancy test check a patient for the virus?")
+    assert closest_heading(order, q, docs)[1].heading[-1] == "How do you test a patient for the virus?"
+    assert heading_lead(order, q, docs) == order
