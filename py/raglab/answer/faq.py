@@ -128,7 +128,9 @@ def heading_lead(order: list, q, docs: dict | None) -> list:
     beat the FAQ that asks the question ("How do you test a patient for SARS-CoV-2, the virus
     that causes COVID-19?" for "How can I test a patient for SARS-CoV-2?"). As in `faq_lead`, only
     when the question shares at least as much with that heading as with the best unit's own words."""
-    top = closest_heading(order, q, docs) if order and docs else None
+    if not order or not docs:
+        return order
+    top = closest_heading(order, q, docs)
     if top is None or not top[1].heading[-1].rstrip().endswith(QUESTION_MARKS):
         return order
     doc, sec = top
