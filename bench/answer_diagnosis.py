@@ -3,6 +3,8 @@
     .venv/bin/python bench/answer_diagnosis.py                 # dev, the served default
     .venv/bin/python bench/answer_diagnosis.py --split test --json
     .venv/bin/python bench/answer_diagnosis.py --goldens FILE   # another question file's dev split
+    .venv/bin/python bench/answer_diagnosis.py --corpus goldens/external/covid-qa-faq/corpus \
+        --goldens goldens/external/covid-qa-faq/questions.jsonl   # an external set, with its own articles
 
 Every question is answered at threshold 0 (the records `raglab compare` scores) and sorted
 into the first class that fits it:
@@ -50,9 +52,10 @@ def is_evidence(quote, evidence) -> bool:
     return False
 
 
-def diagnose(split: str, goldens: str = os.path.join(ROOT, "goldens", "questions.jsonl")) -> list[dict]:
+def diagnose(split: str, goldens: str = os.path.join(ROOT, "goldens", "questions.jsonl"),
+             corpus: str = os.path.join(ROOT, "corpus")) -> list[dict]:
     config = Config()
-    docs = load_corpus(os.path.join(ROOT, "corpus"))
+    docs = load_corpus(corpus)
     questions = [q for q in load_goldens(goldens, docs) if q.split == split]
     pipe = Pipeline(docs, config)
     records = evaluate(pipe, questions, coverage_index(pipe.chunks, questions, 0.5), config.k, 0.5)
@@ -93,8 +96,10 @@ def main(argv=None) -> int:
     p.add_argument("--json", action="store_true", help="one row per question")
     p.add_argument("--goldens", default=os.path.join(ROOT, "goldens", "questions.jsonl"),
                    help="golden JSON Lines file (default: the bundled set)")
+    p.add_argument("--corpus", default=os.path.join(ROOT, "corpus"),
+                   help="folder of <id>.md articles the goldens cite (default: the bundled help centre)")
     args = p.parse_args(argv)
-    rows = diagnose(args.split, args.goldens)
+    rows = diagnose(args.split, args.goldens, args.corpus)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0

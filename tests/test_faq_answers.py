@@ -6,8 +6,9 @@ import os
 import pytest
 
 from raglab.answer.answerer import answer, assess
-from raglab.answer.faq import faq_lead
-from raglab.answer.sentences import CONFIDENCE_COL
+from raglab.answer.candidates import heading_match
+from raglab.answer.faq import closest_heading, faq_lead, heading_asks, heading_lead
+from raglab.answer.sentences import COL, CONFIDENCE_COL
 from raglab.corpus.articles import load_corpus, parse_article
 from raglab.corpus.chunking import chunk_document
 from raglab.pipeline import Config, Pipeline
@@ -99,3 +100,100 @@ def test_a_question_about_a_later_sentence_of_a_question_section_keeps_that_sent
     # a later sentence states, not the heading's question.
     got = Pipeline(load_corpus(os.path.join(ROOT, "corpus"))).ask("Is the money in Shapla Pay electronic money?").answer
     assert "electronic money" in got.quotes[0].text
+
+
+ASKED = "Should I use soap and water or a hand sanitizer to protect against the virus?"
+
+
+def test_an_faq_whose_heading_asks_the_question_best_reads_as_answering_it():
+    # The heading holds more of the reader's words than any other heading around ("How long does the
+    # virus live on surfaces?" only "virus"): the help centre says its first sentence answers the
+    # question, which the confidence reads as a unit stating what is asked (`typed`), though the
+    # question asks for no typed value.
+    a = assessed(ASKED)
+    assert a.order[0][1].quote.text == LEAD and a.order[0][1].features[COL["typed"]] == 0.0
+    assert heading_asks(a.order, a.q, {"faq": parse_article("faq", FAQ_TEXT.format(heading=ASKED))})
+    assert a.signals[CONFIDENCE_COL["typed"]] == 1.0
+    named = assessed("Hand hygiene")  # a named section asks nothing
+    assert named.signals[CONFIDENCE_COL["typed"]] == 0.0
+
+
+def test_two_faq_headings_asking_alike_are_no_lead():
+    # Another section asks the same (an FAQ page that repeats another's question): the heading does
+    # not single out this answer.
+    text = FAQ_TEXT.format(heading=ASKED) + "\n## " + ASKED + "\n\nIt depends.\n"
+    doc = parse_article("faq", text)
+    a = assess(analyze(QUESTION), chunk_document(doc, "recursive"), idf, question=QUESTION, docs={"faq": doc})
+    assert a.order[0][1].quote.text == LEAD
+    assert not heading_asks(a.order, a.q, {"faq": doc})
+    assert a.signals[CONFIDENCE_COL["typed"]] == 0.0
+
+
+def test_an_faq_page_reads_its_best_asking_heading_as_the_answer(covid):
+    # A rewording of "Can the COVID-19 virus spread through pools and hot tubs?".
+    question = "Can COVID-19 spread in a swimming pool or a hot tub?"
+    hits = covid.search(question)
+    a = covid.assess(question, [covid.chunks[h.index] for h in hits], [h.score for h in hits])
+    assert a.order[0][1].quote.text.startswith("There is no evidence that COVID-19 can be spread to humans")
+    assert a.signals[CONFIDENCE_COL["typed"]] == 1.0
+
+
+def test_of_two_headings_holding_the_question_alike_the_closer_restatement_leads():
+    # Both headings hold "novel" and "coronavirus"; the second says more besides, so the first
+    # restates the question more closely and its answer reads as answering it.
+    text = ("# FAQ\n\n## What is a novel coronavirus?\n\nA novel coronavirus is a new coronavirus that has not been "
+            "previously identified.\n\n## Where did the novel coronavirus outbreak in the city start first?\n\n"
+            "The novel coronavirus outbreak was first seen at a market.\n")
+    doc = parse_article("faq", text)
+    question = "What does novel coronavirus mean?"
+    a = assess(analyze(question), chunk_document(doc, "recursive"), idf, question=question, docs={"faq": doc})
+    assert a.order[0][1].quote.text.startswith("A novel coronavirus is a new coronavirus")
+    share, closeness = heading_match(a.q, "What is a novel coronavirus?")
+    assert (share, closeness) > heading_match(a.q, "Where did the novel coronavirus outbreak in the city start first?")
+    assert share == heading_match(a.q, "Where did the novel coronavirus outbreak in the city start first?")[0]
+    assert a.signals[CONFIDENCE_COL["typed"]] == 1.0
+
+
+TESTS = """# FAQ
+
+## Is there a quick test for home use?
+
+A quick test, similar to a pregnancy test, to check a patient for the virus at home is not available.
+
+## How do you test a patient for the virus?
+
+See the recommendations for specimen collection in the guidance for laboratories.
+"""
+QUICK = "A quick test, similar to a pregnancy test, to check a patient for the virus at home is not available."
+GUIDE = "See the recommendations for specimen collection in the guidance for laboratories."
+
+
+def _quick_first(question: str):
+    doc = parse_article("faq", TESTS)
+    a = assess(analyze(question), chunk_document(doc, "recursive"), idf, question=question, docs={"faq": doc})
+    quick = next(pair for pair in a.order if pair[1].quote.text == QUICK)
+    return [quick] + [pair for pair in a.order if pair is not quick], a.q, {"faq": doc}
+
+
+def test_the_faq_whose_heading_asks_the_question_answers_it_over_a_neighbour_sharing_its_words():
+    # The neighbouring FAQ's answer holds every word of the question; the heading that asks it
+    # holds them too, and its answer shares none: the asking heading's answer goes first.
+    question = "How can I test a patient for the virus?"
+    order, q, docs = _quick_first(question)
+    assert heading_lead(order, q, docs)[0][1].quote.text == GUIDE
+
+
+def test_an_faq_page_answers_from_the_faq_asking_the_question_not_its_neighbour(covid):
+    # "Is there a quick test for SARS-CoV-2 for home use?" opens with "A quick test, similar to a
+    # pregnancy test, …" and the sentence model chose it; "How do you test a patient for
+    # SARS-CoV-2, the virus that causes COVID-19?" asks the question.
+    got = covid.ask("What is the way to test a patient for SARS-CoV-2?").answer
+    assert got.quotes[0].text.startswith("See recommendations for reporting, testing, and specimen collection")
+
+
+def test_a_question_sharing_more_with_a_sentence_than_with_the_closest_heading_keeps_it():
+    # "pregnancy" and "check" are the sentence's words, not the heading's: the question asks what
+    # that sentence says (as `faq_lead` keeps a later sentence asked about).
+    order, q, docs = _quick_first("Can a pregnancy test check a patient for the virus?")
+    assert closest_heading(order, q, docs)[1].heading[-1] == "How do you test a patient for the virus?"
+    assert heading_lead(order, q, docs) == order

@@ -2,7 +2,7 @@
 
 Around every retrieved chunk the answerer cuts the article into units and reads each one:
 its terms (`candidates.text_info`), the values it holds (`sentences.spans_of`, `numbers_of`),
-its language and its section's heading terms. None of that depends on the question, and
+its language and its section's heading terms (the whole path's, and its own heading's). None of that depends on the question, and
 each is remembered per text, so a question whose chunks were read before pays only for
 what it asks. In the browser that reading was about half of an answer's Python time (5 to
 6 ms of 11, at the first questions); the page does it here, a chunk at a time, while it waits for the
@@ -28,5 +28,8 @@ def read_chunk(chunk: Chunk, docs: dict | None = None) -> int:
         spans_of(u.text)
         numbers_of(u.text)
         lang_of(u.text)
-        heading_terms(heading_of(u, chunk, doc))
+        heading = heading_of(u, chunk, doc)
+        heading_terms(heading)
+        if len(heading) > 1:
+            heading_terms(heading[-1:])  # its own heading, which `faq.closest_heading` reads alone
     return len(units)

@@ -25,7 +25,7 @@ from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
 from raglab.answer.facts import asks_no_value, asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
-from raglab.answer.faq import faq_lead, section_reading
+from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote, ShortAnswer
@@ -203,13 +203,14 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     missing = missing_share(q, chunks, cands)  # over every unit of the chunks, the dropped ones too
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = the_way_first(q, in_own_language(q, ranked(q, cands, m)))  # a how-to question: not how it is not done
-    order = faq_lead(order, docs)  # an FAQ's answer opens its section
+    order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
     share, margin = section_reading(order, probs, docs) or (probs[0], margin)
+    typed = 1.0 if heading_asks(order, q, docs) else best.features[COL["typed"]]  # an FAQ's own question
     signals = confidence_features(best.features[COL["coverage"]], missing, share, margin,
-                                  order[0][0], best.features[COL["typed"]], best.features[COL["score_ratio"]],
+                                  order[0][0], typed, best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
     return Assessment(q, order, probs, signals)

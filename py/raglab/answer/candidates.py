@@ -337,6 +337,18 @@ def _listed(chunk: Chunk, units: tuple[Unit, ...], base: int) -> tuple[Quote, ..
     return tuple(out)
 
 
+def heading_match(q: Question, heading: str) -> tuple[float, float]:
+    """How closely one heading restates the question: the share of the question's idf mass it
+    holds, its terms found as `heading_cover` finds them in a heading path (through the aliases
+    too), then the share of the heading's own terms that are the question's (of two headings
+    holding as much of the question, the one saying less else)."""
+    terms = heading_terms((heading,)) if heading else frozenset()
+    if not terms or q.total <= 0:
+        return 0.0, 0.0
+    found = _present(terms, q.weights, q.aliases)
+    return _mass(found, q.weights) / q.total, len(terms & found) / len(terms)
+
+
 def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> float:
     """Share of the question's idf mass that no candidate unit and no heading holds."""
     seen: set = set()

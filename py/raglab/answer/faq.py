@@ -1,13 +1,15 @@
 """Answers from an FAQ: a section whose heading asks a question answers it in its first unit,
 and that section's units speak for the same answer. `faq_lead` puts that first unit first;
-`section_reading` gives the confidence the section's share of the sentence model's belief.
+`section_reading` gives the confidence the section's share of the sentence model's belief;
+`heading_lead` puts first the answer of the FAQ whose heading asks the reader's question most
+closely, and `heading_asks` tells the confidence when the help centre's own heading asks it.
 """
 
 from __future__ import annotations
 
 import math
 
-from raglab.answer.candidates import Candidate
+from raglab.answer.candidates import Candidate, heading_match
 from raglab.answer.sentences import COL
 from raglab.retrieval.ranking import rounded
 
@@ -72,3 +74,72 @@ def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple
     top = max(z for (z, _), i in zip(order, inside) if i)
     outside = next((z for (z, _), i in zip(order, inside) if not i), top - 4.0)
     return rounded(math.fsum(p for p, i in zip(probs, inside) if i)), top - outside
+
+
+def closest_heading(order: list, q, docs: dict | None):
+    """(article id, section) of the section a candidate lies in whose own heading restates the
+    reader's question more closely than that of any other such section (`candidates.heading_match`:
+    more of the question's idf mass, or as much and fewer words of its own), when it holds some
+    of the question; None otherwise, or on a tie (two FAQs asking alike are two answers, and
+    nothing in their words tells them apart). An article's title is no section's own heading."""
+    best, second, seen = None, None, set()
+    for _, c in order:
+        doc = docs.get(c.quote.doc) if docs else None
+        if doc is None:
+            continue
+        sec = doc.section_at(c.quote.start)
+        if (c.quote.doc, sec.start) in seen or len(sec.heading) < 2:
+            continue
+        seen.add((c.quote.doc, sec.start))
+        match = heading_match(q, sec.heading[-1])
+        if best is None or match > best[0]:
+            best, second = (match, c.quote.doc, sec), best
+        elif second is None or match > second[0]:
+            second = (match, c.quote.doc, sec)
+    if best is None or best[0][0] <= 0 or (second is not None and second[0] >= best[0]):
+        return None
+    return best[1], best[2]
+
+
+def heading_asks(order: list, q, docs: dict | None) -> bool:
+    """Whether the best unit opens a section whose heading asks a question (`asking_section`) and
+    restates the reader's question more closely than any other heading around (`closest_heading`):
+    the help centre itself then says that the unit answers the question asked, in other words
+    ("Can COVID-19 be passed from a pregnant woman to the fetus or newborn?" for "Can a fetus be
+    infected with COVID-19 from their mother?"; "What is a novel coronavirus?" over "What is Novel
+    Coronavirus (COVID-19)?" for "What is a new coronavirus?"). The confidence reads it as
+    `typed`, a unit stating what the question asks for: an FAQ's answer states no typed value
+    ("Yes.", "No.", a definition, what to do), and without it its right answers sat 1.2 logits
+    below our own confident ones."""
+    if not order or not docs:
+        return False
+    best = order[0][1]
+    sec = asking_section(best, docs)
+    return sec is not None and opens(best, sec, docs) and closest_heading(order, q, docs) == (best.quote.doc, sec)
+
+
+def heading_lead(order: list, q, docs: dict | None) -> list:
+    """`order` with the first unit of the section whose heading asks the reader's question most
+    closely (`closest_heading`) put first, when the best unit lies outside that section and that
+    first unit is a candidate; otherwise `order` itself. The sentence model weighs a unit's own
+    words against its heading path's, and an FAQ's answer does not restate its question: a
+    neighbouring FAQ whose first sentence shares the reader's words ("A quick test, similar to a
+    pregnancy test, … SARS-CoV-2 …" under "Is there a quick test for SARS-CoV-2 for home use?")
+    beat the FAQ that asks the question ("How do you test a patient for SARS-CoV-2, the virus
+    that causes COVID-19?" for "How can I test a patient for SARS-CoV-2?"). As in `faq_lead`, only
+    when the question shares at least as much with that heading as with the best unit's own words."""
+    if not order or not docs:
+        return order
+    top = closest_heading(order, q, docs)
+    if top is None or not top[1].heading[-1].rstrip().endswith(QUESTION_MARKS):
+        return order
+    doc, sec = top
+    best = order[0][1]
+    if best.quote.doc == doc and docs[doc].section_at(best.quote.start) == sec:
+        return order  # inside the section: `faq_lead` decides which of its units goes first
+    if best.features[COL["sentence_cover"]] > heading_match(q, sec.heading[-1])[0]:
+        return order
+    for i, (_, c) in enumerate(order):
+        if c.quote.doc == doc and asking_section(c, docs) == sec and opens(c, sec, docs):
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order

@@ -406,7 +406,8 @@ def confidence_features(coverage: float, missing: float, probability: float, mar
     chosen unit and its lead over the next one (margin, in logits, capped at 4; for the first
     unit of a section whose heading asks a question, its section's: `faq.section_reading`); its logit
     itself (/ 10: how much it looks like an answer, whatever the other candidates); whether a
-    typed question got a value of its type; the retrieval score of the chunk it came from
+    typed question got a value of its type (or the unit opens the FAQ whose heading asks the
+    question best: `faq.heading_asks`); the retrieval score of the chunk it came from
     relative to the top chunk; the share of the question in words the index does not
     know even at a small edit distance; whether the unit is in the question's language (no
     unit of the question's language came close); whether it comes from the article of the
