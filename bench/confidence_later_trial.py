@@ -323,16 +323,53 @@ def new_users(trial, rounds, new) -> str:
             f"{len(held)}, {min(held):.3f}–{max(held):.3f} |")
 
 
+def auc(pos: list[float], neg: list[float]) -> float:
+    """The chance a right answer's value exceeds a wrong one's (ties count half)."""
+    if not pos or not neg:
+        return float("nan")
+    wins = math.fsum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def band(data, lo: float = 0.4, hi: float = 0.75, top: int = 12) -> list[str]:
+    """Within the served confidence's band [lo, hi) (fitted out of fold by round), how well each
+    signal, each sentence feature of the chosen unit and each corrected input tells the right
+    answers from the wrong: (name, AUC, mean right, mean wrong), the farthest from 0.5 first."""
+    rounds = data["rounds_oof"]
+    conf = oof_scores(Trial("served"), rounds, [r["round"] for r in rounds], [])
+    inside = [r for r, c in zip(rounds, conf) if r["signals"] is not None and r["speaks"] and lo <= c < hi]
+    values = {f"signal {n}": (lambda r, i=i: r["signals"][i]) for i, n in enumerate(CONFIDENCE_FEATURES)}
+    values.update({f"unit {n}": (lambda r, i=i: r["unit"][i]) for i, n in enumerate(FEATURES)})
+    values.update({"coverage of the content words": lambda r: cover_over(r, content)[0],
+                   "coverage counting other forms": near_cover, "better rank": best_rank,
+                   "question terms": lambda r: float(len(r["terms"]))})
+    right = [r for r in inside if r["right"]]
+    wrong = [r for r in inside if not r["right"]]
+    rows = []
+    for name, f in values.items():
+        a = auc([f(r) for r in right], [f(r) for r in wrong])
+        rows.append((-abs(a - 0.5), name, a, math.fsum(f(r) for r in right) / len(right),
+                     math.fsum(f(r) for r in wrong) / len(wrong)))
+    rows.sort()
+    head = f"band {lo}-{hi}: {len(right)} right, {len(wrong)} wrong ({sum(1 for r in wrong if not r['answerable'])} unanswerable)"
+    return [head] + [f"| {n} | {a:.3f} | {mr:.3f} | {mw:.3f} |" for _, n, a, mr, mw in rows[:top]]
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", default="", help="comma-separated trial names (default: all)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--band", action="store_true",
+                   help="AUC of every input within the served confidence's band 0.4-0.75 (out of fold by round)")
     p.add_argument("--new-users", action="store_true",
                    help="each trial fitted on every dev answer out of fold by round, read on the new users' questions")
     args = p.parse_args(argv)
     with open(CACHE, encoding="utf-8") as fh:
         data = json.load(fh)
     keep = set(args.only.split(",")) if args.only else None
+    if args.band:
+        print("\n".join(band(data)))
+        return 0
     if args.new_users:
         new = new_user_records()
         for trial in trials():

@@ -64,3 +64,10 @@ def test_coverage_counting_other_forms_and_the_better_rank():
     assert t.best_rank(rec(terms, served, cosine_rank=0)) == 1.0  # the encoder ranks it first
     assert t.best_rank(rec(terms, served, cosine_rank=9)) == 1.0 / 6.0
     assert t.cosine_share(rec(terms, served, cosine_rank=None)) == 1.0 / 6.0  # no encoder: the lexical rank
+
+
+def test_the_band_reads_each_input_by_the_chance_a_right_answer_outranks_a_wrong_one():
+    t = bench_script("confidence_later_trial")
+    assert t.auc([0.9, 0.8], [0.1, 0.2]) == 1.0
+    assert t.auc([0.5], [0.5]) == 0.5  # a tie counts half
+    assert t.auc([0.1, 0.9], [0.5]) == 0.5
