@@ -3,6 +3,7 @@
     .venv/bin/python bench/later_answers.py              # once: the answers (a few minutes)
     .venv/bin/python bench/confidence_later_trial.py     # every trial (seconds)
     .venv/bin/python bench/confidence_later_trial.py --only served,l2-10 --json
+    .venv/bin/python bench/confidence_later_trial.py --new-users   # read on tests/data/new_user_questions.jsonl
 
 Every trial is a confidence (its signals, its L2, whether the external sets' dev answers join its
 fit, a calibration) and a threshold rule, judged three ways, none of which lets the confidence or
@@ -22,6 +23,7 @@ Answered is of the answerable questions, risk is wrong among the answered (shown
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -30,10 +32,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fitting import fit_logistic, pav, step_value  # noqa: E402
-from later_answers import CACHE, round_of  # noqa: E402
+from later_answers import CACHE, new_user_records, round_of  # noqa: E402
 from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, FEATURES, dot, logistic  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
 from raglab.evaluation.stats import RISK_BUDGET, THRESHOLDS  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
 
 SERVED = CONFIDENCE_FEATURES
 
@@ -191,6 +194,46 @@ def unit(name):
     return lambda r: [r["unit"][i]]
 
 
+# Bangla grammar a question's terms keep (after the analyzer's stopwords): the light verbs' other
+# forms (করলে, যায়, দিতে, লাগবে, পাবো …), postpositions (থেকে, এর, কাছে) and particles, and the
+# Banglish particles left in Latin letters ("phone e", "pathaile o"); analysed as questions are.
+GRAMMAR_WORDS = ("করলে করল করা যায় যাবে যাব গেলে গেছে গেল দিতে দেয় দিল দেওয়া দিবো দিব দেবে লাগে লাগবে "
+                 "থেকে এর আর কাছে পারি পারব পারবো পারে হতে হলো পাবো পাব পেতে পাওয়া থাকবে থাকে নিতে নেয় "
+                 "বলে চাই চাইলে আসে আসবে নাকি এখন e o")
+
+
+@functools.lru_cache(maxsize=1)
+def grammar() -> frozenset:
+    return frozenset(t for w in GRAMMAR_WORDS.split() for t in analyze(w))
+
+
+def cover_over(rec, keep) -> tuple[float, float]:
+    """(coverage, missing) of the chosen unit as the served signals read them, over the question
+    terms `keep` accepts only (`later_answers.terms_read`): held (1), in the heading only (0.5),
+    held by no candidate (missing)."""
+    kept = [t for t in rec["terms"] if keep(t)]
+    total = math.fsum(t[1] for t in kept)
+    if total <= 0:
+        return 0.0, 0.0
+    held = math.fsum(t[1] * (1.0 if t[2] else 0.5 if t[3] else 0.0) for t in kept)
+    return held / total, math.fsum(t[1] for t in kept if not t[4]) / total
+
+
+def near_cover(rec) -> float:
+    """Coverage counting a question word the chosen unit holds in another form ("redeemed" by "redeem")."""
+    terms = rec["terms"]
+    total = math.fsum(t[1] for t in terms)
+    return math.fsum(t[1] * (1.0 if t[5] else 0.5 if t[3] else 0.0) for t in terms) / total if total > 0 else 0.0
+
+
+def content(t) -> bool:
+    return t[0] not in grammar()
+
+
+def no_number(t) -> bool:
+    return not t[0].isdigit()
+
+
 def trials() -> list[Trial]:
     less = lambda *drop: tuple(c for c in SERVED if c not in drop)  # noqa: E731
     out = [Trial("served")]
@@ -229,17 +272,110 @@ def trials() -> list[Trial]:
             Trial("+ value elsewhere (unit, twin), lead", extra=agree("val_other_unit", "val_twin", "val_margin")),
             Trial("+ all agreement", extra=agree("has_value", "val_other_unit", "val_other_doc", "val_twin",
                                                   "val_margin"))]
+    # A corrected coverage in place of the served one (and missing with it), read over part of
+    # the question's words: its content words (no Bangla grammar), no number it states, the
+    # words the index knows, the words in other forms too.
+    without = lambda *drop: tuple(c for c in SERVED if c not in drop)  # noqa: E731
+    out += [Trial("coverage of the content words", without("coverage"), extra=lambda r: cover_over(r, content)[:1]),
+            Trial("coverage and missing of the content words", without("coverage", "missing"),
+                  extra=lambda r: cover_over(r, content)),
+            Trial("coverage without the numbers the question states", without("coverage"),
+                  extra=lambda r: cover_over(r, no_number)[:1]),
+            Trial("coverage of the words the index knows", without("coverage"),
+                  extra=lambda r: [r["signals"][CONFIDENCE_COL["coverage"]] / (1.0 - r["signals"][CONFIDENCE_COL["unmatched"]])
+                                   if r["signals"][CONFIDENCE_COL["unmatched"]] < 1 else 0.0]),
+            Trial("coverage counting other forms", without("coverage"), extra=lambda r: [near_cover(r)]),
+            Trial("coverage of the asking sentence", without("coverage"),
+                  extra=lambda r: cover_over(r, lambda t: t[6])[:1] if any(t[6] for t in r["terms"])
+                  else [r["signals"][CONFIDENCE_COL["coverage"]]])]
+    # Where retrieval put the chosen unit's chunk: the question's words (BM25) or its meaning (the
+    # encoder, centred by language), whichever ranks it higher (`later_answers.cosine_rank`).
+    out += [Trial("lexical rank or cosine rank (the better)", without("lexical_rank"), extra=lambda r: [best_rank(r)]),
+            Trial("+ cosine rank", extra=lambda r: [cosine_share(r)])]
+    # What the out-of-fold band 0.4-0.75 read as apart (weakly): an opening unit, a long question.
+    out += [Trial("+ first", extra=unit("first")),
+            Trial("+ question length", extra=lambda r: [math.log(1 + len(r["terms"])) / 4])]
     return out
+
+
+def cosine_share(rec) -> float:
+    """1 / (1 + the chunks the encoder side ranks above the chosen unit's); the lexical one without the encoder."""
+    n = rec.get("cosine_rank")
+    return rec["signals"][CONFIDENCE_COL["lexical_rank"]] if n is None else 1.0 / (1.0 + n)
+
+
+def best_rank(rec) -> float:
+    return max(rec["signals"][CONFIDENCE_COL["lexical_rank"]], cosine_share(rec))
+
+
+def new_users(trial, rounds, new) -> str:
+    """A table row: the trial fitted on every dev answer out of fold by round, its threshold by the
+    risk rule on them, and the new users' answers it would show: right, wrong (a quote that does not
+    answer, or an answer the help centre does not state), and the withheld right quotes."""
+    w = trial.fit(rounds)
+    t = choose([outcome(r) for r in rounds], trial.score(w, rounds))
+    conf = trial.score(w, new)
+    shown = [r for r, c in zip(new, conf) if r["speaks"] and c >= t]
+    right = [r["id"] for r in shown if r["judged"] == "right"]
+    wrong = [r["id"] for r in shown if r["judged"] != "right"]
+    held = [c for r, c in zip(new, conf) if r["judged"] == "right" and not (r["speaks"] and c >= t)]
+    return (f"| {trial.name} | {t:.2f} | {len(right)} ({', '.join(right)}) | {len(wrong)} ({', '.join(wrong)}) | "
+            f"{len(held)}, {min(held):.3f}–{max(held):.3f} |")
+
+
+def auc(pos: list[float], neg: list[float]) -> float:
+    """The chance a right answer's value exceeds a wrong one's (ties count half)."""
+    if not pos or not neg:
+        return float("nan")
+    wins = math.fsum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def band(data, lo: float = 0.4, hi: float = 0.75, top: int = 12) -> list[str]:
+    """Within the served confidence's band [lo, hi) (fitted out of fold by round), how well each
+    signal, each sentence feature of the chosen unit and each corrected input tells the right
+    answers from the wrong: (name, AUC, mean right, mean wrong), the farthest from 0.5 first."""
+    rounds = data["rounds_oof"]
+    conf = oof_scores(Trial("served"), rounds, [r["round"] for r in rounds], [])
+    inside = [r for r, c in zip(rounds, conf) if r["signals"] is not None and r["speaks"] and lo <= c < hi]
+    values = {f"signal {n}": (lambda r, i=i: r["signals"][i]) for i, n in enumerate(CONFIDENCE_FEATURES)}
+    values.update({f"unit {n}": (lambda r, i=i: r["unit"][i]) for i, n in enumerate(FEATURES)})
+    values.update({"coverage of the content words": lambda r: cover_over(r, content)[0],
+                   "coverage counting other forms": near_cover, "better rank": best_rank,
+                   "question terms": lambda r: float(len(r["terms"]))})
+    right = [r for r in inside if r["right"]]
+    wrong = [r for r in inside if not r["right"]]
+    rows = []
+    for name, f in values.items():
+        a = auc([f(r) for r in right], [f(r) for r in wrong])
+        rows.append((-abs(a - 0.5), name, a, math.fsum(f(r) for r in right) / len(right),
+                     math.fsum(f(r) for r in wrong) / len(wrong)))
+    rows.sort()
+    head = f"band {lo}-{hi}: {len(right)} right, {len(wrong)} wrong ({sum(1 for r in wrong if not r['answerable'])} unanswerable)"
+    return [head] + [f"| {n} | {a:.3f} | {mr:.3f} | {mw:.3f} |" for _, n, a, mr, mw in rows[:top]]
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", default="", help="comma-separated trial names (default: all)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--band", action="store_true",
+                   help="AUC of every input within the served confidence's band 0.4-0.75 (out of fold by round)")
+    p.add_argument("--new-users", action="store_true",
+                   help="each trial fitted on every dev answer out of fold by round, read on the new users' questions")
     args = p.parse_args(argv)
     with open(CACHE, encoding="utf-8") as fh:
         data = json.load(fh)
     keep = set(args.only.split(",")) if args.only else None
+    if args.band:
+        print("\n".join(band(data)))
+        return 0
+    if args.new_users:
+        new = new_user_records()
+        for trial in trials():
+            if not keep or trial.name in keep:
+                print(new_users(trial, data["rounds_oof"], new), flush=True)
+        return 0
     for trial in trials():
         if keep and trial.name not in keep:
             continue

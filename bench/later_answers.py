@@ -14,7 +14,9 @@ Two schemes, each answering every dev question with a sentence model that never 
 The external sets' dev halves (COVID-QA FAQ, TyDi QA English) are answered by the holdout's
 early fit, for the trials that let the confidence learn from them. Per answer the cache keeps
 the confidence's signals, the chosen unit's sentence features, a few facts of the composed
-answer, and whether it states the fact. The test split is never read.
+answer, the question's terms as the coverage reads them (`terms_read`), the encoder side's rank
+of the chosen unit's chunk (`cosine_rank`), and whether it states the fact. The test split is
+never read. `new_user_records` answers the new users' questions the same way, with the served fit.
 """
 
 from __future__ import annotations
@@ -28,10 +30,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fit_answerer import FOLDS, MODEL, ROOT, assessed, fit_choice, sets  # noqa: E402
 from raglab.answer.answerer import compose, counts_another_period, names_other_half, signals_of  # noqa: E402
+from raglab.answer.candidates import _present, heading_terms, text_info  # noqa: E402
 from raglab.answer.facts import asks_two  # noqa: E402
-from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, Model, speaks_to  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, PREFIX, Model, _same_stem, speaks_to  # noqa: E402
 from raglab.evaluation.metrics import holds_fact  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
+from raglab.retrieval.bilingual import centred  # noqa: E402
+from raglab.retrieval.ranking import rounded  # noqa: E402
 from raglab.text.analyzer import memo  # noqa: E402
 from raglab.text.numbers import numbers  # noqa: E402
 
@@ -81,6 +86,43 @@ def agreement(a, ans, docs) -> dict:
     return out
 
 
+def terms_read(a, chunks) -> list:
+    """Per question term, in question order: [term, idf weight, held by the chosen unit, by its
+    heading only, by any candidate or top chunk's heading (else it counts as missing), in another
+    form by the chosen unit (`sentences._same_stem`), in the asking sentence]; for the trials of
+    a confidence input read over part of the question's terms."""
+    q, best = a.q, a.order[0][1]
+    seen = set()
+    for _, c in a.order:
+        seen |= c.found
+    for chunk in chunks:
+        seen |= _present(heading_terms(chunk.heading), q.weights, q.aliases)
+    prefixes = text_info(best.unit.text).prefixes
+    out = []
+    for t, w in q.weights.items():
+        near = t in best.found or any(_same_stem(t, x) for x in prefixes.get(t[:PREFIX], ()))
+        out.append([t, w, t in best.found, t in best.in_heading and t not in best.found, t in seen, near, t in q.asked])
+    return out
+
+
+_COSINE_RANKS: dict = {}
+
+
+def cosine_rank(pipe, question: str, chunk) -> int | None:
+    """How many chunks (one per text) the encoder side, centred by language as fusion reads it,
+    scores above `chunk`, as `Pipeline.lexical_ranks` counts the BM25 side's; None for a
+    retriever without the encoder. The ranking is read once per question."""
+    if not hasattr(pipe.retriever, "cosines"):
+        return None
+    key = (id(pipe), question)
+    if key not in _COSINE_RANKS:
+        _COSINE_RANKS[key] = centred(pipe.retriever.cosines(pipe.query(question)), pipe.retriever.langs)
+    found, same = _COSINE_RANKS[key], pipe._same_text
+    raw = found.get(pipe.position.get(chunk.id, -1), 0.0)
+    mine = rounded(raw)
+    return len({same[i] for i, v in found.items() if v > raw and rounded(v) > mine})
+
+
 def records(exs, weights, m) -> list[dict]:
     k = Config().k
     model = Model(tuple(weights), tuple([0.0] * len(CONFIDENCE_FEATURES)), m["second"], m["adjacent"], m["runner"])
@@ -107,7 +149,48 @@ def records(exs, weights, m) -> list[dict]:
                    p2=a.probs[1] if len(a.probs) > 1 else 0.0,
                    same_doc2=1.0 if second is not None and second.quote.doc == best.quote.doc else 0.0,
                    cands=len(a.order), words=len(ans.text.split()) if ans.text else 0,
+                   terms=terms_read(a, e["chunks"][:k]), total=a.q.total,
+                   cosine_rank=cosine_rank(e["pipe"], q.question, e["chunks"][best.rank]),
                    **agreement(a, ans, e["pipe"].docs))
+        out.append(rec)
+    return out
+
+
+NEW_USERS = os.path.join(ROOT, "tests", "data", "new_user_questions.jsonl")
+
+
+def judged(row: dict) -> str:
+    """A new user's question as it was judged by hand after its reading: "right" (the shown or
+    withheld quote states the answer), "unstated" (the help centre does not say), else "wrong"."""
+    said = row["after"]["judged"]
+    return "right" if ("right quote" in said or "right sentence" in said or said == "right, shown") else \
+        "unstated" if "rightly withheld" in said else "wrong"
+
+
+def new_user_records(path: str = NEW_USERS) -> list[dict]:
+    """The new users' questions (`tests/data/new_user_questions.jsonl`) answered by the served
+    default and its sentence model, with what the trials read of a cached answer and the hand
+    judgement of the quote. A trial changes the confidence only, not the quote, so the judgement holds."""
+    from raglab.answer.answerer import withheld
+    from raglab.answer.sentences import model
+    from raglab.corpus.articles import load_corpus
+    from raglab.pipeline import Pipeline
+
+    pipe, served = Pipeline(load_corpus(os.path.join(ROOT, "corpus")), Config()), model()
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    for row in rows:
+        question = row["question"]
+        hits = pipe.search(question)
+        top = [pipe.chunks[h.index] for h in hits]
+        a = pipe.assess(question, top, [h.score for h in hits])
+        rec = {"id": f"{row['reading']}.{row['n']}", "judged": judged(row), "signals": None, "speaks": False}
+        if a is not None:
+            ans = compose(a, pipe.docs, served)
+            best = a.order[0][1]
+            rec.update(signals=signals_of(a, ans), speaks=withheld(a, ans, 1.0, 0.0) is None, unit=list(best.features),
+                       terms=terms_read(a, top), cosine_rank=cosine_rank(pipe, question, top[best.rank]))
         out.append(rec)
     return out
 

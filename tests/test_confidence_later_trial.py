@@ -33,3 +33,41 @@ def test_questions_fall_in_the_round_they_were_written_in():
     assert a.round_of("q919") == a.round_of("q890") == a.round_of("q889") + 1  # the near-miss unanswerable questions
     assert a.round_of("q920") == a.round_of("q969") == a.round_of("q919") + 1  # then two rounds as customers type
     assert a.round_of("q1019") == a.round_of("q970") == len(a.ROUNDS) - 1
+
+
+def rec(terms, signals=None, cosine_rank=None):
+    """A cached answer as `later_answers.records` keeps it: per term [term, weight, held, heading
+    only, held by any candidate, in another form, in the asking sentence]."""
+    return {"terms": terms, "signals": signals, "cosine_rank": cosine_rank}
+
+
+def test_coverage_read_over_part_of_the_question():
+    t = bench_script("confidence_later_trial")
+    terms = [["ফোন", 3.0, True, False, True, True, False],  # held
+             ["নতুন", 2.0, False, True, True, False, False],  # in the heading only: half
+             ["e", 6.0, False, False, False, False, False],  # a Banglish particle no unit holds
+             ["করল", 4.0, False, False, True, False, False]]  # a light verb another unit holds
+    whole = t.cover_over(rec(terms), lambda x: True)
+    assert whole == ((3.0 + 1.0) / 15.0, 6.0 / 15.0)  # as the served coverage and missing read it
+    assert "e" in t.grammar() and "করল" in t.grammar() and "ফোন" not in t.grammar()
+    assert t.cover_over(rec(terms), t.content) == ((3.0 + 1.0) / 5.0, 0.0)  # grammar words left out
+    assert t.cover_over(rec([["16", 6.0, False, False, False, False, False]] + terms[:1]), t.no_number)[0] == 1.0
+    assert t.cover_over(rec([]), lambda x: True) == (0.0, 0.0)
+
+
+def test_coverage_counting_other_forms_and_the_better_rank():
+    t = bench_script("confidence_later_trial")
+    terms = [["redeemed", 5.0, False, False, True, True, False], ["point", 3.0, True, False, True, True, False]]
+    assert t.near_cover(rec(terms)) == 1.0  # "redeem" in the unit counts for "redeemed"
+    served = [0.0] * len(t.SERVED)
+    served[t.CONFIDENCE_COL["lexical_rank"]] = 1.0 / 6.0  # BM25 ranks the chunk sixth
+    assert t.best_rank(rec(terms, served, cosine_rank=0)) == 1.0  # the encoder ranks it first
+    assert t.best_rank(rec(terms, served, cosine_rank=9)) == 1.0 / 6.0
+    assert t.cosine_share(rec(terms, served, cosine_rank=None)) == 1.0 / 6.0  # no encoder: the lexical rank
+
+
+def test_the_band_reads_each_input_by_the_chance_a_right_answer_outranks_a_wrong_one():
+    t = bench_script("confidence_later_trial")
+    assert t.auc([0.9, 0.8], [0.1, 0.2]) == 1.0
+    assert t.auc([0.5], [0.5]) == 0.5  # a tie counts half
+    assert t.auc([0.1, 0.9], [0.5]) == 0.5

@@ -38,3 +38,37 @@ def test_the_sentence_model_is_fitted_at_the_committed_l2():
     fit = bench_script("fit_answerer")
     fitting = bench_script("fitting")
     assert fit.CHOICE_L2 == fitting.L2 == 1.0  # the L2 tried forward at 10 was not kept
+
+
+def test_the_terms_read_give_back_the_served_coverage():
+    from helpers import docs
+    from raglab.answer.sentences import CONFIDENCE_COL
+    from raglab.pipeline import Pipeline
+
+    later = bench_script("later_answers")
+    trial = bench_script("confidence_later_trial")
+    pipe = Pipeline(list(docs()))
+    question = "notun phone e account kivabe nibo?"
+    hits = pipe.search(question)
+    top = [pipe.chunks[h.index] for h in hits]
+    a = pipe.assess(question, top, [h.score for h in hits])
+    terms = later.terms_read(a, top)
+    assert [t[0] for t in terms] == list(a.q.weights)
+    got = trial.cover_over({"terms": terms}, lambda t: True)
+    assert abs(got[0] - a.signals[CONFIDENCE_COL["coverage"]]) < 1e-12
+    assert abs(got[1] - a.signals[CONFIDENCE_COL["missing"]]) < 1e-12
+    e = next(t for t in terms if t[0] == "e")  # the Banglish particle: no unit holds it
+    assert not e[2] and not e[4]
+    rank = later.cosine_rank(pipe, question, top[a.order[0][1].rank])
+    assert isinstance(rank, int) and rank >= 0
+
+
+def test_a_new_users_question_is_read_by_its_judgement_after_the_reading():
+    later = bench_script("later_answers")
+    row = lambda said: {"after": {"judged": said}}  # noqa: E731
+    assert later.judged(row("withheld, right quote")) == "right"
+    assert later.judged(row("right, shown")) == "right"
+    assert later.judged(row("quote: right sentence, withheld (the sentence model re-fitted after the round)")) == "right"
+    assert later.judged(row("rightly withheld")) == "unstated"  # shown, it is a wrong answer
+    for said in ("withheld, right passage on screen", "withheld, retrieval miss", "wrong, shown"):
+        assert later.judged(row(said)) == "wrong"
