@@ -6,7 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from raglab.text.analyzer import analyze, normalize, quote_span, sentences, tokens
+from raglab.text.analyzer import analyze, normalize, tokens
+from raglab.text.splitter import quote_span, sentences
 
 NUKTA = "\u09bc"
 ZWJ, ZWNJ, SHY, ZWSP = "\u200d", "\u200c", "\u00ad", "\u200b"

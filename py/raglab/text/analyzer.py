@@ -1,4 +1,4 @@
-"""The one analyzer: text normalisation, tokens with offsets, and sentence spans.
+"""The one analyzer: text normalisation and tokens with offsets (sentence spans: `text.splitter`).
 
 Every stage (indexing, querying, answer selection, token F1, highlighting) calls
 `analyze` or `tokens`, so a term means the same thing everywhere.
@@ -83,7 +83,8 @@ def _is_bangla(cp: int) -> bool:
     return False
 
 
-def _digit(ch: str) -> str | None:
+def digit(ch: str) -> str | None:
+    """The ASCII digit an ASCII or Bangla digit stands for, else None."""
     if "0" <= ch <= "9":
         return ch
     cp = ord(ch)
@@ -97,7 +98,7 @@ def _latin(ch: str) -> bool:
 
 
 def _word_char(ch: str) -> bool:
-    return _latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))
+    return _latin(ch) or digit(ch) is not None or _is_bangla(ord(ch))
 
 
 # A hyphen, the Unicode hyphen, the non-breaking hyphen and the en dash that an editor puts for
@@ -279,7 +280,7 @@ def fresh_tokens(text: str) -> list[Token]:
         if ch == ESC:
             i = escape_end(text, i)
             continue
-        if not (_latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))):
+        if not (_latin(ch) or digit(ch) is not None or _is_bangla(ord(ch))):
             i += 1
             continue
         start = i
@@ -288,7 +289,7 @@ def fresh_tokens(text: str) -> list[Token]:
         end = i
         while i < n:
             ch = text[i]
-            d = _digit(ch)
+            d = digit(ch)
             if d is not None:
                 buf.append(d)
             elif _latin(ch):
@@ -305,7 +306,7 @@ def fresh_tokens(text: str) -> list[Token]:
                 buf.append(ch)
                 i += 1
                 continue
-            elif ch in ",." and buf and "0" <= buf[-1] <= "9" and i + 1 < n and _digit(text[i + 1]) is not None:
+            elif ch in ",." and buf and "0" <= buf[-1] <= "9" and i + 1 < n and digit(text[i + 1]) is not None:
                 if ch == ".":
                     buf.append(".")
             else:
@@ -349,98 +350,3 @@ def iter_words(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
             j += 1
         yield i, j
         i = j
-
-
-# --- sentences -------------------------------------------------------------
-
-_ENDERS = frozenset(".?!\u0964\u0965")
-CLOSERS = "\"')]»”’"  # closing marks a sentence's end takes with it
-_ABBREVIATIONS = frozenset(["tk", "e.g", "i.e", "etc", "no", "vs", "mr", "mrs", "dr", "st", "approx"])
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start] in WHITESPACE:
-        start += 1
-    while end > start and text[end - 1] in WHITESPACE:
-        end -= 1
-    return start, end
-
-
-def _is_break(text: str, i: int, end: int) -> bool:
-    """True when the sentence ender at text[i] ends a sentence."""
-    ch = text[i]
-    nxt = i + 1
-    while nxt < end and text[nxt] in CLOSERS:
-        nxt += 1
-    if nxt < end and text[nxt] not in WHITESPACE:
-        return False  # 1.85, e.g., a.b
-    if ch != ".":
-        # A question or exclamation in quotes inside a sentence (tap "Forgot PIN?" on the
-        # login screen; "পিন ভুলে গেছেন?" অপশনে চাপ দিন) does not end it: after the closing
-        # mark only a capital letter or the line's end starts a new sentence.
-        if nxt > i + 1:
-            while nxt < end and text[nxt] in WHITESPACE:
-                nxt += 1
-            return nxt >= end or text[nxt].isupper() or not text[nxt].isalpha()
-        return True
-    j = i
-    while j > 0 and text[j - 1] not in WHITESPACE:
-        j -= 1
-    word = text[j:i].lower().lstrip("(\"'")
-    nxt = next((k for k in range(nxt, end) if text[k] not in WHITESPACE), end)  # an initialism before a word
-    return word not in _ABBREVIATIONS and not ("." in word and nxt < end and text[nxt].islower())  # in lower case: "U.S. may"
-
-
-def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """Sentence spans in text[start:end]; together they hold every non-space character.
-
-    Each line is split on . ? ! । ॥ followed by a space or the line end (not after
-    `Tk.`, `e.g.` and the like, nor after `U.S.` before a word in lower case, and never
-    inside `1.85`); headings, list items and
-    table rows are therefore sentences of their own.
-    """
-    end = len(text) if end is None else end
-    spans = []
-    line_start = start
-    while line_start < end:
-        line_end = text.find("\n", line_start, end)
-        if line_end < 0:
-            line_end = end
-        s = line_start
-        for i in range(line_start, line_end):
-            if text[i] in _ENDERS and _is_break(text, i, line_end):
-                j = i + 1
-                while j < line_end and text[j] in CLOSERS:
-                    j += 1  # the closing quote belongs to the sentence it closes
-                a, b = _trim(text, s, j)
-                if a < b:
-                    spans.append((a, b))
-                s = j
-        a, b = _trim(text, s, line_end)
-        if a < b:
-            spans.append((a, b))
-        line_start = line_end + 1
-    return spans
-
-
-def is_heading(text: str, start: int) -> bool:
-    """Whether the line or sentence at `start` is a Markdown heading."""
-    return text.startswith("#", start)
-
-
-def quote_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span of a sentence without its Markdown list or table markers."""
-    while start < end:
-        if text[start] in "-*|#>" or text[start] in WHITESPACE:
-            start += 1
-            continue
-        j = start
-        while j < end and _digit(text[j]) is not None:
-            j += 1
-        if j > start and j + 1 < end and text[j] in ".)" and text[j + 1] == " ":
-            start = j + 2
-            continue
-        break
-    while end > start and (text[end - 1] in "|" or text[end - 1] in WHITESPACE):
-        end -= 1
-    return start, end
