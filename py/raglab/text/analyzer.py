@@ -106,10 +106,14 @@ def _word_char(ch: str) -> bool:
 _HYPHENS = frozenset("-\u2010\u2011\u2013")
 
 
-def _hyphen_ending(text: str, start: int, end: int, surface: str) -> bool:
-    """Whether text[start:end] is only a case ending, hyphened to the word before (stemmer.HYPHEN_ENDINGS)."""
-    return (start >= 2 and text[start - 1] in _HYPHENS and _word_char(text[start - 2])
-            and not (end < len(text) and _word_char(text[end])) and is_hyphen_ending(surface))
+def _case_ending(text: str, start: int, end: int, surface: str, glued: bool) -> bool:
+    """Whether the Bangla run text[start:end] is only a case ending (stemmer.HYPHEN_ENDINGS) of the
+    word before: hyphened to it ("SMS-এ", "শাপলা পে-র"), or `glued` to a Latin word with nothing
+    between ("SMSএ", "Shapla Payতে", "ATMগুলোতে"), where the change of script alone cut it off.
+    A Bangla word glued to a Latin one ("QRকোড") is a term of its own, as after a hyphen."""
+    if end < len(text) and _word_char(text[end]) or not is_hyphen_ending(surface):
+        return False
+    return glued or start >= 2 and text[start - 1] in _HYPHENS and _word_char(text[start - 2])
 
 
 def _fold_bangla(raw: str) -> str:
@@ -218,7 +222,8 @@ def tokens(text: str) -> list[Token]:
     """Every non-stopword term in `text`, with its character span in `text`.
 
     A token is a run of ASCII letters and digits, or of Bangla word characters and
-    digits; a change of script starts a new token. Digits of both scripts fold to
+    digits; a change of script starts a new token (a case ending glued to a Latin word,
+    "SMSএ", is no token, `_case_ending`). Digits of both scripts fold to
     ASCII; a comma between digits is dropped (`1,50,000` -> `150000`) and a point
     between digits kept (`1.85`).
     """
@@ -275,6 +280,7 @@ def fresh_tokens(text: str) -> list[Token]:
     out: list[Token] = []
     n = len(text)
     i = 0
+    latin_stop = -1  # where the last Latin run stopped: a Bangla run starting there is glued to it
     while i < n:
         ch = text[i]
         if ch == ESC:
@@ -313,11 +319,13 @@ def fresh_tokens(text: str) -> list[Token]:
                 break
             i += 1
             end = i
+        glued = script == "B" and start == latin_stop
+        latin_stop = i if script == "L" else -1
         raw = "".join(buf)
         if script != "B":  # invisibles go in every script ("fee\u00ads" is "fees"); Bangla folds them below
             raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
         surface = _fold_bangla(raw) if script == "B" else raw.lower()
-        if not surface or surface in STOPWORDS or script == "B" and _hyphen_ending(text, start, end, surface):
+        if not surface or surface in STOPWORDS or script == "B" and _case_ending(text, start, end, surface, glued):
             continue
         term = _term(raw, script)
         if term and term not in STOPWORDS:
