@@ -20,6 +20,7 @@ from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, asks_choice, question_type
 from raglab.text.numbers import one_worked_case
+from raglab.text.splitter import abbreviation_goes_on
 
 # What joins the two halves of a two-fact question ("the fee and the limit", "cash in or cash
 # out", "compared with an ATM", "ক্যাশ ইন আর ক্যাশ আউটের"). Explicit ASCII classes, never \b.
@@ -28,9 +29,9 @@ _JOIN = re.compile("(?:^|(?<=[^A-Za-z]))(?:and|or|compared (?:with|to)|versus|vs
 
 
 # Where a sentence of the question ends: "?", "!", "।", or a full stop before a space (not the one of
-# "vs.", nor a decimal point, which no space follows). Explicit classes, never \s: the Unicode
-# database differs between Pythons.
-_SENTENCE_END = re.compile("(?<=[?!\u0964])|(?<=[^0-9]\\.)(?<!vs\\.)(?=[ \t\n\r])")
+# an abbreviation, "vs.", "e.g.", `splitter.abbreviation_goes_on`, nor a decimal point, which no space
+# follows). Explicit classes, never \s: the Unicode database differs between Pythons.
+_SENTENCE_END = re.compile("(?<=[?!\u0964])|(?<=[^0-9]\\.)(?=[ \t\n\r])")
 _CLAUSE = re.compile("[,;:]")
 
 
@@ -39,11 +40,12 @@ def asking_sentences(question: str) -> list[tuple[int, str]]:
     sentence when none does. A customer often tells the story first ("made my account yesterday,
     my cousin sent me 2000 tk and i can see it in the balance. what's wrong?"): an "and" there
     joins what happened, not two things asked."""
-    out, at = [], 0
-    for piece in _SENTENCE_END.split(question):
-        if piece.strip():
-            out.append((at, piece))
-        at += len(piece)
+    cuts = [m.start() for m in _SENTENCE_END.finditer(question)
+            if question[m.start() - 1] != "." or not abbreviation_goes_on(question, m.start() - 1)]
+    out = []
+    for at, stop in zip([0, *cuts], [*cuts, len(question)]):
+        if question[at:stop].strip():
+            out.append((at, question[at:stop]))
     asking = [(i, t) for i, t in out if "?" in t]
     return asking or out
 
