@@ -120,9 +120,9 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
                for c in units}
     pair = len(units) == 2 and units[0] is not units[1]
     for n, c in enumerate(units):
-        # Its values answer another question: none in bold; unless the period it clashes with is the other
+        # Its values answer another question: none in bold; unless a cell's period clashes only with the other
         # half's ("Send money — Fee: Tk 5 per send" for the fee of "the fee and the daily limit for send money").
-        if another[id(c)] or c.features[COL["period_clash"]] and not (pair and not periods_of(half_text(q.text, c))):
+        if another[id(c)] or c.features[COL["period_clash"]] and not (pair and c.unit.cell and not periods_of(half_text(q.text, c))):
             continue
         text = c.unit.text
         room = 2 if both else 1
