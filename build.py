@@ -461,7 +461,7 @@ def _corpus_digest(chunkers: tuple[str, ...], with_questions: bool) -> str:
     digest = hashlib.sha256(repr((chunkers, with_questions)).encode() + b"\0")
     paths = [os.path.join(ROOT, "corpus", n) for n in sorted(os.listdir(os.path.join(ROOT, "corpus")))]
     paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("corpus/chunking.py", "corpus/articles.py",
-                                                             "retrieval/registry.py", "text/analyzer.py",
+                                                             "retrieval/registry.py", "text/analyzer.py", "text/splitter.py",
                                                              "encoder/tokenizer.py", "encoder/native.py")]
     if with_questions:  # the questions, and their translated readings through the expansion table
         paths.append(os.path.join(ROOT, "goldens", "questions.jsonl"))

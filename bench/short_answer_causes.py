@@ -9,7 +9,7 @@ For the dev halves every question is answered at threshold 0 by the served defau
 text, or all of its analyzer terms) and its short answer (the quote when there is none) has a token
 F1 below 0.5. For the 3,296 TyDi QA English train questions (`goldens/external/tydiqa-en-train/`,
 read only here, never to choose) nothing is retrieved: the short answer is read from the sentence
-that holds the annotated answer (`analyzer.sentences`), with the question's type and terms, so
+that holds the annotated answer (`splitter.sentences`), with the question's type and terms, so
 every miss is the short answer's own. The test halves are never read.
 
 Causes, the first that fits: no short answer where the question's type accepts a typed value; no
@@ -38,9 +38,10 @@ from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index, evaluate  # noqa: E402
 from raglab.evaluation.metrics import token_f1  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
-from raglab.text.analyzer import analyze, sentences  # noqa: E402
+from raglab.text.analyzer import analyze  # noqa: E402
 from raglab.text.answertypes import accepts, question_type  # noqa: E402
 from raglab.text.numbers import numbers  # noqa: E402
+from raglab.text.splitter import sentences  # noqa: E402
 
 SETS = {"tydi": ("goldens/external/tydiqa-en/corpus", "goldens/external/tydiqa-en/questions.jsonl"),
         "ours": ("corpus", "goldens/questions.jsonl"),

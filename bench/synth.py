@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from raglab.corpus.articles import Document
 from raglab.corpus.chunking import Chunk, index_text
-from raglab.text.analyzer import analyze, sentences, words
+from raglab.text.analyzer import analyze, words
+from raglab.text.splitter import sentences
 
 _BANGLA_ZERO = 0x09E6
 

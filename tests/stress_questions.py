@@ -7,7 +7,7 @@ not an accident of the golden set's wording.
 
 import random
 
-from raglab.text.analyzer import sentences
+from raglab.text.splitter import sentences
 
 BN_DIGITS = "০১২৩৪৫৬৭৮৯"
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from raglab.text.analyzer import analyze, normalize, quote_span, sentences, tokens
+from raglab.text.analyzer import analyze, normalize, tokens
+from raglab.text.splitter import quote_span, sentences
 
 NUKTA = "\u09bc"
 ZWJ, ZWNJ, SHY, ZWSP = "\u200d", "\u200c", "\u00ad", "\u200b"
@@ -307,3 +308,39 @@ def test_the_ending_never_becomes_a_term(word, hyphen, ending, tail):
 def test_a_hyphenated_compound_keeps_both_words(first, second):
     assume(not is_hyphen_ending(unicodedata.normalize("NFC", second)))
     assert analyze(first + "-" + second) == analyze(first) + analyze(second)
+
+
+# --- case endings glued to a Latin word ("SMSএ", "Shapla Payতে") -------------------------------
+
+@pytest.mark.parametrize("text, terms", [
+    # the change of script cut the ending off; it is the Latin word's, as after a hyphen
+    ("SMSএ", ["sms"]), ("appএর", ["app"]), ("ATMগুলোতে", ["atm"]), ("NIDর", ["nid"]),
+    ("Shapla Payতে টাকা", ["shapla", "pay", "টাকা"]), ("Thursdayর মধ্যে", ["thursday", "মধ্য"]), ("A4এ", ["a4"]),
+    ("SMS\u200cএ", ["sms"]), ("appটি খুলুন", ["app", "খুলুন"]), ("OTPকে", ["otp"]),
+    # a Bangla word glued to a Latin one is a term of its own, however it ends
+    ("QRকোড", ["qr", "কোড"]), ("QRকোডে", ["qr", "কোড"]), ("ATMবুথ", ["atm", "বুথ"]),
+    # only a whole Bangla run glued on its left: after a space it is a word ("এ মাসে"), before a Latin
+    # word it is no ending of the word before
+    ("SMS এ", ["sms", "এ"]), ("SMSএapp", ["sms", "এ", "app"]), ("এর", ["এর"]),
+])
+def test_a_case_ending_glued_to_a_latin_word_is_no_term(text, terms):
+    assert analyze(text) == terms
+
+
+_latin_word = st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,7}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_latin_word, st.sampled_from(sorted(HYPHEN_ENDINGS)), st.sampled_from(["", " ", "।", "? ", ", টাকা", " fee", "-এ"]))
+def test_a_glued_ending_never_becomes_a_term(word, ending, tail):
+    alone = tokens(word + tail)
+    got = tokens(word + ending + tail)
+    assert [t.term for t in got] == [t.term for t in alone]
+    assert [(t.start, t.end) for t in got[:len(tokens(word))]] == [(t.start, t.end) for t in alone[:len(tokens(word))]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_latin_word, _bangla_letters)
+def test_a_bangla_word_glued_to_a_latin_one_is_a_term(first, second):
+    assume(not is_hyphen_ending(unicodedata.normalize("NFC", second)))
+    assert analyze(first + second) == analyze(first) + analyze(second)

@@ -187,6 +187,8 @@ def test_the_unit_holding_most_of_the_missing_half_is_the_second():
     class Unit:
         def __init__(self, found):
             self.found, self.in_heading = frozenset(found), frozenset()
+            self.unit = self  # a sentence, no table cell
+            self.cell = ""
     q = "What is the minimum, and is the fee shown in the app before I confirm?"
     weights = {"minimum": 2.0, "fee": 2.0, "shown": 1.0, "app": 1.5, "confirm": 1.5}
     weak, strong = Unit({"shown"}), Unit({"fee", "shown", "app", "confirm"})

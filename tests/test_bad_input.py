@@ -32,7 +32,7 @@ from helpers import CORPUS, ROOT, docs
 from raglab.corpus.articles import CorpusError, load_corpus, parse_corpus
 from raglab.corpus.goldens import GoldenError, load_goldens, parse_goldens
 from raglab.schema import ask_json
-from raglab.text.analyzer import sentences
+from raglab.text.splitter import sentences
 
 # --- a small valid golden file, built from the corpus (not from the golden set) ----
 

@@ -18,7 +18,7 @@ import pytest
 from helpers import ROOT, docs
 from parity_support import CONFIGS, assert_same, browser_and_native, browser_call, golden_and_stress, label, native
 from raglab.pipeline import Config
-from raglab.text.analyzer import sentences
+from raglab.text.splitter import sentences
 
 __all__ = ["native"]  # a fixture the tests below take
 

@@ -14,7 +14,7 @@ from helpers import docs, questions
 from raglab.corpus.chunking import CHUNKERS
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
-from raglab.text.analyzer import is_heading, quote_span, sentences
+from raglab.text.splitter import is_heading, quote_span, sentences
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,7 +9,8 @@ model (`sentences.py`) scores each one from features such as the idf-weighted co
 the question's terms, its neighbours and whether it holds a value of the type the question
 asks for (`answertypes.py`). The best unit is quoted with its short answer (`short.py`). A
 second unit is added when it speaks of the half of a two-fact question the first leaves out
-(minimum and maximum, fee and limit), or when the model finds it nearly as likely, never
+(minimum and maximum, fee and limit; for a table cell, the cell of its row whose column names
+that half, the two quoted as one row in the order asked), or when the model finds it nearly as likely, never
 more than two units or `MAX_WORDS` words. A unit that announces a list or a table ("To open a
 merchant account, you need:") is never quoted without it: it is quoted with every item of it
 when they fit in `MAX_WORDS` words together, and is no candidate otherwise. Of two close
@@ -24,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
-from raglab.answer.facts import asks_no_value, asks_two, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
+from raglab.answer.facts import answers_later, asks_no_value, asks_two, half_text, held, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, unit_before, with_sentence_before
@@ -33,7 +34,7 @@ from raglab.answer.sentences import COL, Model, Question, confidence, confidence
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import limit_beside_price
+from raglab.question.asking import limit_beside_price, periods_of
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
@@ -65,7 +66,7 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     a word of the other half alone is not enough, for the halves are cut at the joining word and
     one may hold any word of the question ("what fee applies when using a Bangladeshi card": the
     card's fee row again). A twin in the other language is `language.own_twin`'s to drop."""
-    have, other = (best.found | best.in_heading, best.unit.text), (c.found | c.in_heading, c.unit.text)
+    have, other = (held(best), best.unit.text), (held(c), c.unit.text)
     marks = missing_half(q.text, have[0], best.unit.text)
     speaks = marks is not None and any(m in other[0] for m in marks)
     says = marks is not None and any(m in c.found for m in marks)  # in its own words, not its heading's
@@ -85,25 +86,29 @@ def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bo
     return (says and states_asked(q.types, q.numbers, c.unit.text) if step == 1 else speaks) or other_kind(q.types, q.numbers, have, other)
 
 
-def _merge(picked: list[Candidate]) -> list[Quote]:
-    """One quote per unit; two cells of one table row become one quote of that row."""
+def _merge(picked: list[Candidate], later: bool = False) -> list[Quote]:
+    """One quote per unit; two cells of one table row become one quote of that row, their cells in
+    the order the question asks their halves (`later`: the first unit answers the half asked second)."""
     if len(picked) == 2 and picked[0].quote.doc == picked[1].quote.doc and picked[0].unit.cell \
             and picked[0].quote.start == picked[1].quote.start:
-        a, b = picked
+        a, b = picked[::-1] if later else picked
         text = f"{a.unit.row_key}{DASH}{a.unit.cell}; {b.unit.cell}" if a.unit.row_key else f"{a.unit.cell}; {b.unit.cell}"
         return [Quote(a.quote.chunk, a.quote.doc, a.quote.start, a.quote.end, text, "row")]
     return [c.quote for c in picked]
 
 
-def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool) -> list[ShortAnswer]:
+def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool,
+            later: bool = False) -> list[ShortAnswer]:
     """The short answer(s): one from the best unit; for a two-fact question, one from each of
-    two units, or two values from one unit that holds both halves. A unit that names only another
+    two units (the other unit's first when the best one answers the half asked second: `later`),
+    or two values from one unit that holds both halves. A unit that names only another
     period than the question ("the daily amount is Tk 25,000" for a month), or states the case of
     another amount or count ("100 points for Tk 10" for 350 points), gives none: its value answers another question."""
     out: list[ShortAnswer] = []
+    read_from: list[int] = []  # which of `units` each short answer is read from
     units = ([best] + [c for c in picked if c is not best]) if two else [best]
     # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
-    both = len(units) == 1 and two and missing_half(q.text, best.found | best.in_heading) is None
+    both = len(units) == 1 and two and missing_half(q.text, held(best)) is None
     # Or one value of each kind asked when it states both kinds, whatever words the halves use.
     each = len(units) == 1 and two and not both and states_each(q.types, q.numbers, best.unit.text)
     if each:
@@ -113,8 +118,11 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     case = states_a_case(q.text)
     another = {id(c): case and (another_amount(q.text, q.qtype, c.unit.text) or another_count(q.text, c.unit.text, q.aliases, q.qtype))
                for c in units}
+    pair = len(units) == 2 and units[0] is not units[1]
     for n, c in enumerate(units):
-        if c.features[COL["period_clash"]] or another[id(c)]:  # its values answer another question: none in bold
+        # Its values answer another question: none in bold; unless a cell's period clashes only with the other
+        # half's ("Send money — Fee: Tk 5 per send" for the fee of "the fee and the daily limit for send money").
+        if another[id(c)] or c.features[COL["period_clash"]] and not (pair and c.unit.cell and not periods_of(half_text(q.text, c))):
             continue
         text = c.unit.text
         room = 2 if both else 1
@@ -141,6 +149,9 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
                 else:
                     start = c.quote.start
             out.append(ShortAnswer(value, c.quote.chunk, start, start + len(value)))
+            read_from.append(n)
+    if later and len(set(read_from)) == 2:
+        out = [s for s, n in zip(out, read_from) if n] + [s for s, n in zip(out, read_from) if not n]
     if not out and not two and len(picked) == 2 and accepts(q.qtype) and q.qtype not in ("other", "entity"):
         # The other quoted sentence, when the best states no value of the asked kind and it is in the
         # question's language ("… was born on 6 October 1887 in La Chaux-de-Fonds" beside "(He
@@ -218,16 +229,26 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
 
 def the_other_fact(a: Assessment, m: Model) -> Candidate | None:
     """The unit `compose` quotes for the half of a two-fact question the best unit leaves out, or
-    None: first a unit with a value of the asked kind the best one lacks and a word of that half
-    ("দিনে কয়বার …, আর দিনে মোট কত টাকা?": the amount, not a sentence that only names it)."""
+    None. When the best unit is a table cell, the cell of its row that holds a word of that half
+    (in its column's name or its value: "Fee: Free" for the fee of cash in, however unlikely the
+    model finds a cell without a figure); else first a unit with a value of the asked kind the best
+    one lacks and a word of that half ("দিনে কয়বার …, আর দিনে মোট কত টাকা?": the amount, not a
+    sentence that only names it). Not by the row when the question names both halves of a
+    contrast: cash in and cash out are two rows."""
     q, order, probs = a.q, a.order, a.probs
     best = order[0][1]
     pool = [c for (z, c), p in zip(order[1:], probs[1:]) if p >= m.second and not c.items
             and c.quote.text != best.quote.text and (c.quote.start != best.quote.start or c.unit.cell)]
+    if best.unit.cell and left_out(q.text, best.halves) is None:
+        marks = missing_half(q.text, held(best), best.unit.text) or ()
+        row = [c for _, c in order[1:] if c.unit.cell and (c.quote.doc, c.quote.start) == (best.quote.doc, best.quote.start)
+               and c.quote.text != best.quote.text and any(t in c.found for t in marks)]
+        if row:
+            return row[0]
     for step in (0, 1, 2):
         passing = [c for c in pool if _other_fact(q, best, c, step)]
         if step == 2:  # of the units naming the half left out, the one holding most of its words
-            passing = most_of_half(q.text, q.weights, best.found | best.in_heading, best.unit.text, passing)
+            passing = most_of_half(q.text, q.weights, held(best), best.unit.text, passing)
         if passing:
             return passing[0]
     return None
@@ -275,8 +296,10 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     for c in picked:
         if c.quote.chunk not in citations:
             citations.append(c.quote.chunk)
-    quotes = _merge(picked)
-    shorts = _shorts(q, picked, best, docs, two)
+    # A table row's values in the order the question asks their halves, not the columns' or the model's.
+    later = two and len(picked) == 2 and any(c.unit.kind == "row" for c in picked) and answers_later(q.text, best)
+    quotes = _merge(picked, later)
+    shorts = _shorts(q, picked, best, docs, two, later)
     # One quote per line: a table row or list item has no full stop to end it.
     return Answer("\n".join(x.text for x in quotes), False, citations, quotes, coverage, 0.0, q.qtype, shorts)
 

@@ -20,6 +20,7 @@ from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, asks_choice, question_type
 from raglab.text.numbers import one_worked_case
+from raglab.text.splitter import abbreviation_goes_on
 
 # What joins the two halves of a two-fact question ("the fee and the limit", "cash in or cash
 # out", "compared with an ATM", "ক্যাশ ইন আর ক্যাশ আউটের"). Explicit ASCII classes, never \b.
@@ -28,9 +29,9 @@ _JOIN = re.compile("(?:^|(?<=[^A-Za-z]))(?:and|or|compared (?:with|to)|versus|vs
 
 
 # Where a sentence of the question ends: "?", "!", "।", or a full stop before a space (not the one of
-# "vs.", nor a decimal point, which no space follows). Explicit classes, never \s: the Unicode
-# database differs between Pythons.
-_SENTENCE_END = re.compile("(?<=[?!\u0964])|(?<=[^0-9]\\.)(?<!vs\\.)(?=[ \t\n\r])")
+# an abbreviation, "vs.", "e.g.", `splitter.abbreviation_goes_on`, nor a decimal point, which no space
+# follows). Explicit classes, never \s: the Unicode database differs between Pythons.
+_SENTENCE_END = re.compile("(?<=[?!\u0964])|(?<=[^0-9]\\.)(?=[ \t\n\r])")
 _CLAUSE = re.compile("[,;:]")
 
 
@@ -39,11 +40,12 @@ def asking_sentences(question: str) -> list[tuple[int, str]]:
     sentence when none does. A customer often tells the story first ("made my account yesterday,
     my cousin sent me 2000 tk and i can see it in the balance. what's wrong?"): an "and" there
     joins what happened, not two things asked."""
-    out, at = [], 0
-    for piece in _SENTENCE_END.split(question):
-        if piece.strip():
-            out.append((at, piece))
-        at += len(piece)
+    cuts = [m.start() for m in _SENTENCE_END.finditer(question)
+            if question[m.start() - 1] != "." or not abbreviation_goes_on(question, m.start() - 1)]
+    out = []
+    for at, stop in zip([0, *cuts], [*cuts, len(question)]):
+        if question[at:stop].strip():
+            out.append((at, question[at:stop]))
     asking = [(i, t) for i, t in out if "?" in t]
     return asking or out
 
@@ -160,6 +162,16 @@ def facets(question: str) -> tuple[tuple, tuple]:
     return only_left, only_right
 
 
+def held(c) -> frozenset:
+    """The question terms a candidate unit `c` holds for the halves of a two-fact question: its own
+    and its section heading's; a table cell's own only (its row's name, its column's name and the
+    value), for its column says which fact it states, and the heading names every column's ("Fees
+    and limits" over the Per transaction cell "Cash out at a partner bank ATM — Per transaction:
+    Minimum Tk 50" held "fee", so a question asking the ATM's fee and its minimum had no half left
+    out, and a sentence without the fee was quoted for it)."""
+    return c.found if c.unit.cell else c.found | c.in_heading
+
+
 def missing_half(question: str, have, text: str = "") -> tuple[str, ...] | None:
     """The words of the half of a two-fact question that a unit holding the terms `have` (its
     own and its heading's) leaves out, any of which a second unit must hold; None when it holds
@@ -198,6 +210,37 @@ def missing_half(question: str, have, text: str = "") -> tuple[str, ...] | None:
     return None
 
 
+def answers_later(question: str, c) -> bool:
+    """Whether a unit `c` answers the half of a two-fact question asked after the joining word and
+    leaves the one before it out (`missing_half` of the terms it holds, `held`): "Cash in at an agent
+    — Monthly limit: Tk 2,00,000" for "What is the cash in fee at an agent and the monthly limit?"
+    (a cell's column names its fact; the value's type decides when the halves ask different types).
+
+    >>> from types import SimpleNamespace as N
+    >>> cell = N(found=frozenset({"monthly", "limit", "cash", "agent"}), unit=N(cell="Monthly limit: Tk 2,00,000", text="Cash in at an agent — Monthly limit: Tk 2,00,000"))
+    >>> answers_later("What is the cash in fee at an agent and the monthly limit?", cell)
+    True
+    """
+    return half_of(question, c) == 1
+
+
+def half_of(question: str, c) -> int | None:
+    """Which half of a two-fact question a unit `c` answers: 0 (the part before the joining word) or
+    1, the other one than the half it leaves out (`missing_half` of the terms it holds, `held`);
+    None when that is not known."""
+    marks = missing_half(question, held(c), c.unit.text)
+    left, right = facets(question)
+    if marks and all(m in left for m in marks):
+        return 1
+    return 0 if marks and all(m in right for m in marks) else None
+
+
+def half_text(question: str, c) -> str:
+    """The words of the half of a two-fact question a unit `c` answers (`half_of`), or the question."""
+    half = half_of(question, c)
+    return question if half is None else _parts(question)[half]
+
+
 # The words that ask what, why or how ("… তাহলে কী হয়?", "what happens then?"): a half of a two-fact
 # question holding one asks a question of its own, not the other half's value in fewer words ("the
 # minimum and [the] maximum?"). Explicit classes, never \b.
@@ -232,7 +275,7 @@ def most_of_half(question: str, weights: dict, have, text: str, passing: list) -
     do, of "ক্যাশ আউট করার আগে চার্জসহ মোট কত টাকা কাটবে, সেটা কি অ্যাপে দেখা যায়?"), while the
     unit that answers it holds most of them ("… অ্যাপে চার্জসহ মোট কত টাকা কাটা হবে তা দেখানো হয়")."""
     marks = missing_half(question, have, text) or ()
-    mass = [math.fsum([weights.get(t, 0.0) for t in marks if t in c.found or t in c.in_heading]) for c in passing]
+    mass = [math.fsum([weights.get(t, 0.0) for t in marks if t in held(c)]) for c in passing]
     return [passing[i] for i in sorted(range(len(passing)), key=lambda i: (-mass[i], i))]
 
 

@@ -1,7 +1,7 @@
 """What the answerer can quote: the article's whole sentences, list items and table rows.
 
 A chunk only says where to look. Whatever the chunker cut, the answerer quotes units of
-the *article*: a sentence as `analyzer.sentences` delimits it (without its list marker),
+the *article*: a sentence as `splitter.sentences` delimits it (without its list marker),
 or a table row. So a fixed window that starts in the middle of a sentence still yields
 the whole sentence, with its offsets in the article text.
 
@@ -15,7 +15,7 @@ and the cell), so a question about the daily limit is answered by the daily-limi
 the fees table, not by the whole row; two cells of one row that are both chosen are
 quoted together. A row's quote span is the whole row; `focus` is the cell it is about.
 
-Sentences never cross a line (`analyzer.sentences` ends one at every line end), so the
+Sentences never cross a line (`splitter.sentences` ends one at every line end), so the
 units around a chunk come from the lines the chunk touches. A line longer than
 `WINDOW` code points (a 20 MB article without line breaks) is read only near the chunk:
 its piece there is a unit of its own, as a quote of it would be cut at
@@ -31,8 +31,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from raglab.text.analyzer import WHITESPACE, analyze, quote_span, sentences
+from raglab.text.analyzer import WHITESPACE, analyze
 from raglab.text.limits import MAX_ANSWER_CHARS, cut_at_word
+from raglab.text.splitter import quote_span, sentences
 
 WINDOW = 4 * MAX_ANSWER_CHARS  # how far a unit may reach outside its chunk on one line
 MAX_TABLE_LINES = 400  # how far back a row looks for its table's header

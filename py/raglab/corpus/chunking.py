@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from raglab.corpus.articles import Document
-from raglab.text.analyzer import WHITESPACE, is_heading, iter_words, sentences, words
+from raglab.text.analyzer import WHITESPACE, iter_words, words
 from raglab.text.limits import index_heading
+from raglab.text.splitter import is_heading, sentences
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,9 @@ from raglab.corpus.goldens import GoldenError, check_id, parse_question
 from raglab.corpus.importwrite import ImportWriteError, write_files
 from raglab.corpus.jsonstream import JSONStreamError, iter_array
 from raglab.corpus.quotes import QuoteFinder, occurrences
-from raglab.text.analyzer import normalize, sentences
+from raglab.text.analyzer import normalize
 from raglab.text.limits import MAX_ARTICLE_BYTES, MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_QUESTIONS_BYTES
+from raglab.text.splitter import sentences
 
 SPLIT_CHOICES = ("alternate", "dev", "test")
 LANG_CHOICES = ("auto", "en", "bn")

@@ -21,8 +21,9 @@ import os
 from raglab.corpus.articles import bundled_corpus_dir, load_corpus
 from raglab.corpus.chunking import CHUNKERS, chunk_corpus, index_text
 from raglab.encoder.native import PASSAGE, QUERY, ROOT
-from raglab.text.analyzer import normalize, sentences
+from raglab.text.analyzer import normalize
 from raglab.text.banglish import Reader
+from raglab.text.splitter import sentences
 
 GOLDENS = os.path.join(ROOT, "goldens")
 VOCABULARY_SETS = ("covid-qa-faq",)  # external sets whose text the vocabulary covers exactly

@@ -33,6 +33,7 @@ import re
 
 from raglab.text.analyzer import WHITESPACE
 from raglab.text.answertypes import YA, both_nukta_forms, cue_text, typed_spans
+from raglab.text.splitter import abbreviation_goes_on
 
 _LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0300-\u036f"
 _CAPITAL = "A-Z\u00c0-\u00d6\u00d8-\u00de"
@@ -94,15 +95,14 @@ def demonym(text: str, start: int, end: int) -> bool:
     return bool(_ARTICLE_BEFORE.search(before)) or bool(_BY_JUST_BEFORE.search(before) and _ROLE_NAME_AFTER.match(text[end:end + 40]))
 
 
-# The end of the sentence a position is in, within one unit: a full stop, "?" or "!" (with any
-# footnote marks after it, "….[3] The …") before a space, or the danda.
+# The end of the sentence a position is in, within one unit: a full stop, "?" or "!" (with any footnote marks after
+# it, "….[3] The …") before a space, or the danda; not an abbreviation's period ("(c. 570 BC)", `splitter.abbreviation_goes_on`).
 _SENTENCE_END = re.compile("(?<=[a-z0-9\u0980-\u09ff)\\]\"'\u2019])[.!?](?:\\[[^\\]]{1,12}\\])*(?= |$)|\u0964")
 
 
 def sentence_end(text: str, start: int) -> int:
     """The offset where the sentence that `start` is in ends (the text's length at most)."""
-    m = _SENTENCE_END.search(text, start)
-    return m.start() if m else len(text)
+    return next((m.start() for m in _SENTENCE_END.finditer(text, start) if text[m.start()] != "." or not abbreviation_goes_on(text, m.start())), len(text))
 
 
 # "How big/large/long/tall/high/far/deep/wide is …", "the area/size/length/height of …", and in

@@ -1,4 +1,4 @@
-"""The one analyzer: text normalisation, tokens with offsets, and sentence spans.
+"""The one analyzer: text normalisation and tokens with offsets (sentence spans: `text.splitter`).
 
 Every stage (indexing, querying, answer selection, token F1, highlighting) calls
 `analyze` or `tokens`, so a term means the same thing everywhere.
@@ -83,7 +83,8 @@ def _is_bangla(cp: int) -> bool:
     return False
 
 
-def _digit(ch: str) -> str | None:
+def digit(ch: str) -> str | None:
+    """The ASCII digit an ASCII or Bangla digit stands for, else None."""
     if "0" <= ch <= "9":
         return ch
     cp = ord(ch)
@@ -97,7 +98,7 @@ def _latin(ch: str) -> bool:
 
 
 def _word_char(ch: str) -> bool:
-    return _latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))
+    return _latin(ch) or digit(ch) is not None or _is_bangla(ord(ch))
 
 
 # A hyphen, the Unicode hyphen, the non-breaking hyphen and the en dash that an editor puts for
@@ -105,10 +106,14 @@ def _word_char(ch: str) -> bool:
 _HYPHENS = frozenset("-\u2010\u2011\u2013")
 
 
-def _hyphen_ending(text: str, start: int, end: int, surface: str) -> bool:
-    """Whether text[start:end] is only a case ending, hyphened to the word before (stemmer.HYPHEN_ENDINGS)."""
-    return (start >= 2 and text[start - 1] in _HYPHENS and _word_char(text[start - 2])
-            and not (end < len(text) and _word_char(text[end])) and is_hyphen_ending(surface))
+def _case_ending(text: str, start: int, end: int, surface: str, glued: bool) -> bool:
+    """Whether the Bangla run text[start:end] is only a case ending (stemmer.HYPHEN_ENDINGS) of the
+    word before: hyphened to it ("SMS-এ", "শাপলা পে-র"), or `glued` to a Latin word with nothing
+    between ("SMSএ", "Shapla Payতে", "ATMগুলোতে"), where the change of script alone cut it off.
+    A Bangla word glued to a Latin one ("QRকোড") is a term of its own, as after a hyphen."""
+    if end < len(text) and _word_char(text[end]) or not is_hyphen_ending(surface):
+        return False
+    return glued or start >= 2 and text[start - 1] in _HYPHENS and _word_char(text[start - 2])
 
 
 def _fold_bangla(raw: str) -> str:
@@ -217,7 +222,8 @@ def tokens(text: str) -> list[Token]:
     """Every non-stopword term in `text`, with its character span in `text`.
 
     A token is a run of ASCII letters and digits, or of Bangla word characters and
-    digits; a change of script starts a new token. Digits of both scripts fold to
+    digits; a change of script starts a new token (a case ending glued to a Latin word,
+    "SMSএ", is no token, `_case_ending`). Digits of both scripts fold to
     ASCII; a comma between digits is dropped (`1,50,000` -> `150000`) and a point
     between digits kept (`1.85`).
     """
@@ -274,12 +280,13 @@ def fresh_tokens(text: str) -> list[Token]:
     out: list[Token] = []
     n = len(text)
     i = 0
+    latin_stop = -1  # where the last Latin run stopped: a Bangla run starting there is glued to it
     while i < n:
         ch = text[i]
         if ch == ESC:
             i = escape_end(text, i)
             continue
-        if not (_latin(ch) or _digit(ch) is not None or _is_bangla(ord(ch))):
+        if not (_latin(ch) or digit(ch) is not None or _is_bangla(ord(ch))):
             i += 1
             continue
         start = i
@@ -288,7 +295,7 @@ def fresh_tokens(text: str) -> list[Token]:
         end = i
         while i < n:
             ch = text[i]
-            d = _digit(ch)
+            d = digit(ch)
             if d is not None:
                 buf.append(d)
             elif _latin(ch):
@@ -305,18 +312,20 @@ def fresh_tokens(text: str) -> list[Token]:
                 buf.append(ch)
                 i += 1
                 continue
-            elif ch in ",." and buf and "0" <= buf[-1] <= "9" and i + 1 < n and _digit(text[i + 1]) is not None:
+            elif ch in ",." and buf and "0" <= buf[-1] <= "9" and i + 1 < n and digit(text[i + 1]) is not None:
                 if ch == ".":
                     buf.append(".")
             else:
                 break
             i += 1
             end = i
+        glued = script == "B" and start == latin_stop
+        latin_stop = i if script == "L" else -1
         raw = "".join(buf)
         if script != "B":  # invisibles go in every script ("fee\u00ads" is "fees"); Bangla folds them below
             raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
         surface = _fold_bangla(raw) if script == "B" else raw.lower()
-        if not surface or surface in STOPWORDS or script == "B" and _hyphen_ending(text, start, end, surface):
+        if not surface or surface in STOPWORDS or script == "B" and _case_ending(text, start, end, surface, glued):
             continue
         term = _term(raw, script)
         if term and term not in STOPWORDS:
@@ -349,98 +358,3 @@ def iter_words(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
             j += 1
         yield i, j
         i = j
-
-
-# --- sentences -------------------------------------------------------------
-
-_ENDERS = frozenset(".?!\u0964\u0965")
-CLOSERS = "\"')]»”’"  # closing marks a sentence's end takes with it
-_ABBREVIATIONS = frozenset(["tk", "e.g", "i.e", "etc", "no", "vs", "mr", "mrs", "dr", "st", "approx"])
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start] in WHITESPACE:
-        start += 1
-    while end > start and text[end - 1] in WHITESPACE:
-        end -= 1
-    return start, end
-
-
-def _is_break(text: str, i: int, end: int) -> bool:
-    """True when the sentence ender at text[i] ends a sentence."""
-    ch = text[i]
-    nxt = i + 1
-    while nxt < end and text[nxt] in CLOSERS:
-        nxt += 1
-    if nxt < end and text[nxt] not in WHITESPACE:
-        return False  # 1.85, e.g., a.b
-    if ch != ".":
-        # A question or exclamation in quotes inside a sentence (tap "Forgot PIN?" on the
-        # login screen; "পিন ভুলে গেছেন?" অপশনে চাপ দিন) does not end it: after the closing
-        # mark only a capital letter or the line's end starts a new sentence.
-        if nxt > i + 1:
-            while nxt < end and text[nxt] in WHITESPACE:
-                nxt += 1
-            return nxt >= end or text[nxt].isupper() or not text[nxt].isalpha()
-        return True
-    j = i
-    while j > 0 and text[j - 1] not in WHITESPACE:
-        j -= 1
-    word = text[j:i].lower().lstrip("(\"'")
-    nxt = next((k for k in range(nxt, end) if text[k] not in WHITESPACE), end)  # an initialism before a word
-    return word not in _ABBREVIATIONS and not ("." in word and nxt < end and text[nxt].islower())  # in lower case: "U.S. may"
-
-
-def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """Sentence spans in text[start:end]; together they hold every non-space character.
-
-    Each line is split on . ? ! । ॥ followed by a space or the line end (not after
-    `Tk.`, `e.g.` and the like, nor after `U.S.` before a word in lower case, and never
-    inside `1.85`); headings, list items and
-    table rows are therefore sentences of their own.
-    """
-    end = len(text) if end is None else end
-    spans = []
-    line_start = start
-    while line_start < end:
-        line_end = text.find("\n", line_start, end)
-        if line_end < 0:
-            line_end = end
-        s = line_start
-        for i in range(line_start, line_end):
-            if text[i] in _ENDERS and _is_break(text, i, line_end):
-                j = i + 1
-                while j < line_end and text[j] in CLOSERS:
-                    j += 1  # the closing quote belongs to the sentence it closes
-                a, b = _trim(text, s, j)
-                if a < b:
-                    spans.append((a, b))
-                s = j
-        a, b = _trim(text, s, line_end)
-        if a < b:
-            spans.append((a, b))
-        line_start = line_end + 1
-    return spans
-
-
-def is_heading(text: str, start: int) -> bool:
-    """Whether the line or sentence at `start` is a Markdown heading."""
-    return text.startswith("#", start)
-
-
-def quote_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span of a sentence without its Markdown list or table markers."""
-    while start < end:
-        if text[start] in "-*|#>" or text[start] in WHITESPACE:
-            start += 1
-            continue
-        j = start
-        while j < end and _digit(text[j]) is not None:
-            j += 1
-        if j > start and j + 1 < end and text[j] in ".)" and text[j + 1] == " ":
-            start = j + 2
-            continue
-        break
-    while end > start and (text[end - 1] in "|" or text[end - 1] in WHITESPACE):
-        end -= 1
-    return start, end

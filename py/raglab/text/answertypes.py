@@ -40,7 +40,8 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from raglab.text.analyzer import CLOSERS, ESC, WHITESPACE, escape_end, sentences
+from raglab.text.analyzer import ESC, WHITESPACE, escape_end
+from raglab.text.splitter import CLOSERS, sentences
 from raglab.text.tables import read_table
 
 TYPES = ("amount", "percent", "count", "duration", "time", "age", "contact", "yesno", "procedure", "place", "person",

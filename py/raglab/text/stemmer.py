@@ -24,7 +24,8 @@ from the end, longest first, again and again, but only where the rest is still a
   (হাজারের gives হাজার).
 
 A case ending written after a hyphen, on a loanword, a name or a number ("শাপলা পে-র",
-"SMS-এ"), is one of `HYPHEN_ENDINGS`: the analyzer drops it and keeps the word before.
+"SMS-এ"), or glued to a Latin word ("SMSএ", "Shapla Payতে"), is one of `HYPHEN_ENDINGS`: the
+analyzer drops it and keeps the word before.
 
 **English.** Plurals only, to a fixpoint: limits -> limit, fees -> fee, agencies ->
 agency, passes -> pass; words ending in -ss, -us, -is keep their s.
@@ -129,7 +130,8 @@ _WHOLE_ENDINGS = ("বার", "দার")
 
 
 # The case endings a writer puts after a hyphen, on a loanword, a name or a number that takes
-# no vowel sign ("শাপলা পে-র", "জিআরও-র", "SMS-এ", "Thursday-র", "১৬৭৮৯-এ", "পে-তে", "এজেন্ট-এর"):
+# no vowel sign ("শাপলা পে-র", "জিআরও-র", "SMS-এ", "Thursday-র", "১৬৭৮৯-এ", "পে-তে", "এজেন্ট-এর"), and
+# glued to a Latin word, where only the change of script parts them ("SMSএ", "appএর", "NIDর"):
 # the noun suffixes above, a leading vowel sign written as its letter too (ের as এর, ে as এ,
 # েরা as এরা). The analyzer drops such an ending, as this stemmer drops it from a word, and keeps
 # the word before it. A closed list, never stacked by rule: what follows a hyphen and is more
