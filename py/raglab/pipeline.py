@@ -232,9 +232,16 @@ class Pipeline:
         from raglab.answer.answerer import assess
 
         cues, read = self.cues(question), self.read(question)
-        terms = analyze(read if read == question else without_grammar(read))
-        return assess(terms, chunks, self.retriever.idf, self.aliases(cues), cues,
+        return assess(self.answer_terms(question), chunks, self.retriever.idf, self.aliases(cues), cues,
                       scores, self.docs, self.closest, m, self.lexical_ranks(question, chunks) if chunks else None, read)
+
+    def answer_terms(self, question: str) -> list[str]:
+        """The question's terms as the answerer weighs them: the question's own; a Banglish
+        question's reading less the grammar words it left in Latin letters and the particles
+        typed apart (`banglish.without_grammar`: "pay e", "cash out o" asked nothing)."""
+        if self.read(question) == question:
+            return analyze(question)
+        return analyze(without_grammar(self.banglish.read(question, particles=False)))
 
     @functools.cached_property
     def _same_text(self) -> list[int]:
