@@ -329,8 +329,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
             fresh = [Span("place", a, b) for a, b in places_for(q.text, text)]
         if q.qtype == "person":  # someone: a name, or a noun of a person, a role or a body (either language)
-            named = [(sp.start, sp.end) for sp in fresh]
-            fresh = [Span("name", a, b) for a, b in persons(text, named, frozenset(said | q.weights.keys()), info.order)]
+            spans = [(sp.start, sp.end) for sp in fresh]
+            fresh = [Span("name", a, b) for a, b in persons(text, spans, frozenset(said | q.weights.keys()), info.order)]
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
