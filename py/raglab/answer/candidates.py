@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Callable
 
+from raglab.answer.facts import asks_two
 from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
@@ -24,12 +25,13 @@ from raglab.question.modality import asks_need, negated, negated_loosely
 from raglab.question.respell import respell, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, scoped, tokens, words
-from raglab.text.answertypes import asking_sentences, question_types
+from raglab.text.answertypes import accepts, asking_sentences, question_types
 from raglab.text.contrasts import asked_halves, halves_of
 from raglab.text.limits import index_heading
 from raglab.text.numbers import number_values, numbers
 
 MAX_WORDS = 60  # an answer never quotes more words than this (two units at most)
+DETAIL_SHARE = 0.2  # of a question's idf mass, in words a later unit of the section adds (`detail_after`)
 # Question-and-chunk readings a computation remembers at most (`_units_read`; an evaluation drops
 # them at each chunker, `analyzer.forget_scoped`): about ten kilobytes each, so at most some 100 MB,
 # which the page, running comparisons too, can hold; below a chunker's count (questions x chunks) it would thrash.
@@ -286,6 +288,7 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
     mass = lambda terms: _mass(terms, q.weights)  # noqa: E731
     doc, text, base, units = units_of(chunk, docs)
     cs, ce = chunk.start - base, chunk.end - base
+    detail = not accepts(q.qtype) and not asks_two(q.text)  # an opening's `first` may yield to a later detail
     out: list[tuple] = []
     for i, u in enumerate(units):
         if not (u.start < ce and cs < u.end):
@@ -307,6 +310,8 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
         inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
         first = i == 0 or units[i - 1].block != u.block
+        if first and detail and detail_after(q, units, i, found, in_heading, doc, mass):
+            first = False  # the opening states the section's topic; the question asks a detail it states later
         row = features(q, found, in_heading, mass, u.text, info, 0, 1.0, first, u.kind, inside, lead, bool(items),
                        " ".join(heading) if q.contrast else "", u.lead)
         quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
@@ -324,6 +329,25 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
                                     None if p is None else base + units[p].start, None if n is None else base + units[n].start,
                                     frozenset(in_heading), items, halves_of(u.text, " ".join(heading))), neighbours)))
     return out
+
+
+def detail_after(q: Question, units: tuple[Unit, ...], i: int, found: set, in_heading: set, doc, mass) -> bool:
+    """Whether a unit after `units[i]` (an opening) in its section holds DETAIL_SHARE of the
+    question's idf mass or more in words that neither the opening nor the section's heading
+    holds, for a question asking no typed value and no two facts (`detail`): the section opens on
+    its topic and the question asks a detail it states later. The section's units are read from
+    the article (`doc`), or, without it, the chunk's units after it."""
+    u = units[i]
+    if doc is not None:
+        sec = doc.section_at(u.start)
+        rest = [v for v in units_around(doc.text, sec.start, sec.end) if v.start > u.start]
+    else:
+        rest = list(units[i + 1:])
+    later: set = set()
+    for v in rest:
+        info = text_info(v.text)
+        later |= _present(info.terms, q.weights, q.aliases, info, q.negated)
+    return mass(later - found - in_heading) / q.total >= DETAIL_SHARE
 
 
 def _listed(chunk: Chunk, units: tuple[Unit, ...], base: int) -> tuple[Quote, ...]:

@@ -26,7 +26,9 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
     pairs           share of q's adjacent term pairs adjacent in u too
     typed           q asks for a typed value and u holds one q does not state (1/0); for a
-                    where-question a place (`factoid.places_for`), not any name; none from a unit
+                    where-question a place (`factoid.places_for`), not any name; for a
+                    who-question a name or a noun of a person, a role or a body that says no
+                    question word (`persons.persons`: a Bangla unit has no names); none from a unit
                     naming only a minimum when q asks how much one can do (`asking.asks_upper`)
     typed_near      typed, and the value is within 6 words of a question word in u (or a word of
                     an alias that found one) (1/0)
@@ -45,7 +47,10 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
     first           u opens its paragraph, and is no worked example (`asking.illustrates_in`: a
                     sentence that opens as one, a row or item of a table or list of examples) of
-                    another case than the question's (1/0)
+                    another case than the question's, nor, for a question asking no typed value
+                    and no two facts, the opening of a section whose later unit holds a fifth of
+                    q's idf mass in words neither u nor the heading holds (a detail asked after
+                    the topic u states: `candidates.detail_after`) (1/0)
     item            u is a list item (1/0)
     row             u is a table row or cell (1/0)
     inside          share of u's characters inside the chunk it was found through
@@ -77,6 +82,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, periods_of, price_for_limit
 from raglab.question.factoid import places_for
 from raglab.question.modality import imperative, states_need
+from raglab.question.persons import persons
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
@@ -322,6 +328,9 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
             fresh = [Span("place", a, b) for a, b in places_for(q.text, text)]
+        if q.qtype == "person":  # someone: a name, or a noun of a person, a role or a body (either language)
+            spans = [(sp.start, sp.end) for sp in fresh]
+            fresh = [Span("name", a, b) for a, b in persons(text, spans, frozenset(said | q.weights.keys()), info.order)]
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell

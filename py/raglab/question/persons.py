@@ -1,0 +1,68 @@
+"""Who answers a who-question: the people and bodies a unit names, in either language.
+
+`answertypes` reads a who-question's answer as a run of capitalised words, a name. A help centre
+mostly names who does something with a noun of a role or a body ("The institution issues the
+receipt", "our partner bank, which holds your savings", "রসিদ দেবে শিক্ষাপ্রতিষ্ঠান"), and a
+Bangla unit, which has no capitals, never held a name at all: for "… রসিদ কে দেবে?" the English
+sentence naming "Shapla Pay" was the only one typed. `persons` adds to a unit's names the nouns
+that name someone, unless the noun says a question word ("Who can open an agent account?" is not
+answered by "agent"):
+
+- in English after a determiner or a possessive ("the institution", "your local agent", "by the
+  merchant") or as a plural opening the unit or a cell ("Shops appointed by …"), for bare it
+  qualifies another noun ("merchant payments") or lists kinds ("personal, agent and merchant");
+- in Bangla in any form ("শিক্ষাপ্রতিষ্ঠান", "অভিভাবককে", "নমিনির").
+
+Explicit character classes only, never `\\b` or `\\w` (see `answertypes`).
+
+>>> from raglab.text.analyzer import tokens
+>>> s = "The institution issues the receipt for the fee you pay, not Shapla Pay."
+>>> order = [(t.term, t.start, t.end) for t in tokens(s)]
+>>> [s[a:b] for a, b in persons(s, [(60, 70)], frozenset(["receipt"]), order)]
+['institution', 'Shapla Pay']
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+# Nouns of people, roles and bodies, in English (with their plurals) and in Bangla (with any ending).
+_ROLES_EN = ("customer|user|account holder|holder|owner|agent|merchant|shop|shopkeeper|seller|store|institution|"
+             "school|college|university|bank|company|companies|operator|provider|issuer|guardian|parent|nominee|"
+             "recipient|receiver|sender|payer|staff|officer|employee|employer|team|government|police|court|"
+             "authority|authorities|regulator|member|relative|family|fraudster|scammer|caller")
+_ROLE_EN = re.compile("(?:(?<![A-Za-z])(?:[Tt]he|[Aa]n?|[Yy]our|[Tt]heir|[Ii]ts|[Oo]ur|[Hh]is|[Hh]er|[Aa]ny|[Ee]ach|[Ee]very) "
+                      f"(?:[a-z]+ ){{0,2}}(?P<one>(?:{_ROLES_EN})(?:s|es)?)|(?:^|: )(?P<many>(?i:{_ROLES_EN})(?:s|es)))"
+                      "(?![A-Za-z])")
+_ROLES_BN = ("গ্রাহক|ব্যবহারকারী|এজেন্ট|মার্চেন্ট|দোকানদার|দোকান|বিক্রেতা|শিক্ষাপ্রতিষ্ঠান|প্রতিষ্ঠান|স্কুল|কলেজ|"
+             "বিশ্ববিদ্যালয়|ব্যাংক|কোম্পানি|অপারেটর|মালিক|অভিভাবক|নমিনি|প্রাপক|প্রেরক|কর্মী|কর্মকর্তা|সরকার|"
+             "পুলিশ|আদালত|কর্তৃপক্ষ|সদস্য|আত্মীয়|প্রতারক")
+_ROLE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:{_ROLES_BN})[\u0980-\u09ff]*")
+
+
+@functools.lru_cache(maxsize=20_000)
+def roles(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of the nouns of a person, a role or a body that name someone in `text`.
+
+    >>> s = "Refunds are started by the merchant, not by Shapla Pay."
+    >>> [s[a:b] for a, b in roles(s)], roles("Shapla Pay offers three account types: personal, agent and merchant.")
+    (['merchant'], ())
+    """
+    found = [m.span("one") if m.group("one") else m.span("many") for m in _ROLE_EN.finditer(text)]
+    found += [(m.start(), m.end()) for m in _ROLE_BN.finditer(text)]
+    return tuple(sorted(found))
+
+
+def persons(text: str, names, question_terms: frozenset, order) -> tuple[tuple[int, int], ...]:
+    """(start, end) of the people and bodies `text` names that can answer a who-question, in text
+    order: its `names` ((start, end) of its names, as `answertypes` reads them) and its `roles`
+    outside them whose terms are not all question terms. `question_terms` are the question's
+    terms with the words of the aliases they were found through; `order` is the text's (term,
+    start, end) tokens."""
+    out = list(names)
+    for a, b in roles(text):
+        own = [t for t, x, y in order if a <= x and y <= b]
+        if not any(x < b and a < y for x, y in names) and not (own and all(t in question_terms for t in own)):
+            out.append((a, b))
+    return tuple(sorted(out))
