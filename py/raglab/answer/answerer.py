@@ -110,7 +110,9 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
     both = len(units) == 1 and two and missing_half(q.text, held(best)) is None
     # Or one value of each kind asked when it states both kinds, whatever words the halves use.
-    each = len(units) == 1 and two and not both and states_each(q.types, q.numbers, best.unit.text)
+    # (also when a neighbour is quoted beside it: the neighbour's values answer nothing asked)
+    each = two and not both and states_each(q.types, q.numbers, best.unit.text) and (
+        len(units) == 1 or not states_asked(q.types, q.numbers, units[1].unit.text))
     if each:
         units = [best, best]
     # Whether a unit's values go with another amount or count than the question's: read once per
