@@ -109,8 +109,7 @@ def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | 
     units = ([best] + [c for c in picked if c is not best]) if two else [best]
     # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
     both = len(units) == 1 and two and missing_half(q.text, held(best)) is None
-    # Or one value of each kind asked when it states both kinds, whatever words the halves use.
-    # (also when a neighbour is quoted beside it: the neighbour's values answer nothing asked)
+    # Or one of each kind asked when it states both kinds (also beside a neighbour stating no asked value).
     each = two and not both and states_each(q.types, q.numbers, best.unit.text) and (
         len(units) == 1 or not states_asked(q.types, q.numbers, units[1].unit.text))
     if each:
