@@ -938,35 +938,42 @@ COMPRESS_MIN_BYTES = 1024
 
 
 def precompressed(files: dict[str, "str | bytes"]) -> dict[str, bytes]:
-    """`<path>.gz` (and `<path>.br` when the brotli package is installed, as `setup` does) for
-    every compressible file, for servers that send precompressed files (`build.py serve`;
-    GitHub Pages compresses gzip on the fly). Cached by content digest in .cache/, since
-    brotli at its best setting takes seconds for the wasm runtime."""
+    """`<path>.gz` and `<path>.br` for every compressible file, for servers that send
+    precompressed files (`build.py serve`; GitHub Pages compresses gzip on the fly). Cached by
+    content digest in .cache/, since brotli at its best setting takes seconds for the wasm runtime.
+
+    The brotli package is installed in .venv by `setup`, while build.py itself runs on the
+    system's python3: the copies a cache lacks are made by a Python that has it (this one, else
+    .venv's), in child processes that share the files out. Without brotli anywhere, dist/ gets
+    gzip copies only, and says so."""
     import gzip
     import hashlib
 
-    try:
-        import brotli
-    except ImportError:
-        brotli = None
-        log("brotli is not installed in this Python; dist/ gets gzip copies only (`build.py setup` installs it)")
     cache = os.path.join(CACHE, "precompressed")
     os.makedirs(cache, exist_ok=True)
-    out: dict[str, bytes] = {}
+    chosen = []  # (path in dist/, data, digest)
     for rel, source in sorted(files.items()):
-        if not rel.endswith(COMPRESSIBLE) or _size(source) < COMPRESS_MIN_BYTES:
-            continue
-        data = _read(source)
-        digest = hashlib.sha256(data).hexdigest()
-        codecs = [("gz", lambda d: gzip.compress(d, 9, mtime=0))]
-        if brotli is not None:
-            codecs.append(("br", lambda d: brotli.compress(d, quality=11)))
-        for ext, compress in codecs:
+        if rel.endswith(COMPRESSIBLE) and _size(source) >= COMPRESS_MIN_BYTES:
+            data = _read(source)
+            chosen.append((rel, data, hashlib.sha256(data).hexdigest()))
+    lacking = {digest: data for _, data, digest in chosen if not os.path.exists(os.path.join(cache, f"{digest}.br"))}
+    with_brotli = True
+    if lacking:
+        python = brotli_python()
+        if python is None:
+            with_brotli = False
+            log("brotli is installed neither in this Python nor in .venv; dist/ gets gzip copies only "
+                "(`python3 build.py setup` installs it in .venv)")
+        else:
+            brotli_compress(python, lacking, cache)
+    out: dict[str, bytes] = {}
+    for rel, data, digest in chosen:
+        for ext in ("gz", "br") if with_brotli else ("gz",):
             cached = os.path.join(cache, f"{digest}.{ext}")
             if os.path.exists(cached):
                 packed = _read(cached)
-            else:
-                packed = compress(data)
+            else:  # gzip, in this process (brotli's copies were all made above)
+                packed = gzip.compress(data, 9, mtime=0)
                 partial = f"{cached}.{os.getpid()}.partial"  # test workers may build the page at once
                 with open(partial, "wb") as fh:
                     fh.write(packed)
@@ -974,6 +981,58 @@ def precompressed(files: dict[str, "str | bytes"]) -> dict[str, bytes]:
             if len(packed) < 0.9 * len(data):
                 out[f"{rel}.{ext}"] = packed
     return out
+
+
+def brotli_python() -> str | None:
+    """A Python that can import brotli: this one, else .venv's (where `setup` installs it); None
+    when neither can."""
+    try:
+        import brotli  # noqa: F401
+        return sys.executable
+    except ImportError:
+        pass
+    if os.path.exists(VPY) and subprocess.run([VPY, "-c", "import brotli"], capture_output=True).returncode == 0:
+        return VPY
+    return None
+
+
+# Run by brotli_python(): compresses <folder>/<digest> to <cache>/<digest>.br for each digest named.
+BROTLI_SCRIPT = """
+import os, sys
+import brotli
+folder, cache = sys.argv[1:3]
+for digest in sys.argv[3:]:
+    with open(os.path.join(folder, digest), "rb") as fh:
+        packed = brotli.compress(fh.read(), quality=11)
+    out = os.path.join(cache, digest + ".br")
+    partial = f"{out}.{os.getpid()}.partial"
+    with open(partial, "wb") as fh:
+        fh.write(packed)
+    os.replace(partial, out)
+"""
+
+
+def brotli_compress(python: str, lacking: dict[str, bytes], cache: str) -> None:
+    """`<cache>/<digest>.br` for each of `lacking` ({digest: data}), at brotli's best setting, made
+    by `python` in up to one child process per core: the largest file goes to the least loaded,
+    so the wasm runtime (most of the seconds) runs beside all the rest."""
+    import tempfile
+
+    processes = max(1, min(os.cpu_count() or 1, 4, len(lacking)))
+    loads, shares = [0] * processes, [[] for _ in range(processes)]
+    for digest in sorted(lacking, key=lambda d: (-len(lacking[d]), d)):
+        i = loads.index(min(loads))
+        loads[i] += len(lacking[digest])
+        shares[i].append(digest)
+    log(f"brotli: {len(lacking)} files in {processes} processes")
+    with tempfile.TemporaryDirectory(dir=cache) as folder:
+        for digest, data in lacking.items():
+            with open(os.path.join(folder, digest), "wb") as fh:
+                fh.write(data)
+        children = [subprocess.Popen([python, "-c", BROTLI_SCRIPT, folder, cache, *names]) for names in shares]
+        failed = [child.args for child in children if child.wait() != 0]
+    if failed:
+        raise SetupError(f"brotli compression failed ({python}); run `python3 build.py setup` again")
 
 
 def site_csp(directory: str = DIST) -> str:
