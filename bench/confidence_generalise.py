@@ -23,6 +23,7 @@ questions written after the others (q300 on).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -254,6 +255,8 @@ def evaluate(got: dict, trials, extra_rows: bool = False) -> list[dict]:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="Example: .venv/bin/python bench/confidence_generalise.py > trials.txt  (dev only; a few minutes)",
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     got = collect()
     for extra_rows in (False, True):
         for line in evaluate(got, TRIALS, extra_rows):

@@ -26,6 +26,7 @@ of every candidate sentence for every question: not adopted.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -113,6 +114,8 @@ def held_out(sets: dict[str, list[tuple]], target: str, mode: str, l2p: float = 
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="Example: .venv/bin/python bench/encoder_choice_trial.py  (encodes the external dev halves once: minutes)",
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     cache = native_cache()
     sets = {}
     with memo():

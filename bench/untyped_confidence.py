@@ -13,6 +13,7 @@ AURC, and the answers shown (right) at the served 0.75.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -90,6 +91,9 @@ def figures(recs, conf) -> str:
 
 
 def main():
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                            epilog="Example: .venv/bin/python bench/untyped_confidence.py > table.md  (dev only; about 20 s)",
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     recs = ct.rows("dev")
     m = model()
     for r in recs:

@@ -20,7 +20,7 @@ from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import fuzzy_index, nearest, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
-from raglab.text.analyzer import analyze, tokens
+from raglab.text.analyzer import analyze, memo, tokens
 from raglab.text.banglish import Loanwords, Reader, without_grammar
 from raglab.text.limits import check_question_length
 
@@ -315,6 +315,10 @@ class Pipeline:
 
     def ask(self, question: str) -> AskResult:
         """One question: the answer (or abstention), its citations and the top-k chunks."""
+        with memo():  # the question's text is read by the retriever, the answerer and the twin search
+            return self._ask(question)
+
+    def _ask(self, question: str) -> AskResult:
         from raglab.answer.answerer import decide
         from raglab.question.respell import respell
         from raglab.question.synonyms import SAME_WORDS
