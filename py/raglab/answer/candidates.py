@@ -89,7 +89,7 @@ def _present(text_terms: set[str] | frozenset[str], weights: dict[str, float], a
     for t, alts in aliases.items():
         if t in weights and t not in found:
             for alt in alts:
-                if all(a in text_terms for a in alt) and (alt[-1] not in neg or t in q_negated):
+                if text_terms.issuperset(alt) and (alt[-1] not in neg or t in q_negated):
                     found.add(t)
                     break
     return found

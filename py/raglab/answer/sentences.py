@@ -290,7 +290,7 @@ def stated_terms(q: Question, found: set, terms: frozenset) -> set[str]:
     said = set(found & terms)
     for t in found:
         for alt in q.aliases.get(t, ()):
-            if all(a in terms for a in alt):
+            if terms.issuperset(alt):
                 said.update(alt)
     return said
 

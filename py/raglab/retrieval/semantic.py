@@ -30,6 +30,7 @@ from raglab.text.analyzer import analyze, normalize
 from raglab.text.tables import read_table
 
 FUSION_TABLE = "fusion.json"
+RECENT = 4  # texts whose cosines `SemanticRetriever.text_scores` keeps
 
 
 def fusion_weight() -> float:
@@ -65,6 +66,7 @@ class SemanticRetriever:
         self.cache = cache = cache or _native_cache()
         self.bm25 = bm25_of([index_text(c) for c in chunks])  # from the build's counts when shipped
         self.matrix = cache.get([PASSAGE + index_text(c) for c in chunks], progress=len(chunks) > 200)
+        self.recent: dict[str, dict[int, float]] = {}  # `text_scores` of the last RECENT texts
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -77,9 +79,17 @@ class SemanticRetriever:
         return [reading(query.text)]
 
     def text_scores(self, text: str) -> dict[int, float]:
-        """The cosine of every chunk with ``"query: " + text``."""
-        vector = self.cache.get([reading(text)], keep=False)
-        return {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
+        """The cosine of every chunk with ``"query: " + text``. The last few texts' are handed
+        out again (callers only read them): one ask reads the question, its translated
+        reading and, looking for a twin in the question's language, the question again."""
+        got = self.recent.get(text)
+        if got is None:
+            vector = self.cache.get([reading(text)], keep=False)
+            got = {i: float(s) for i, s in enumerate(self.cache.encoder.dots(vector, self.matrix))}
+            if len(self.recent) >= RECENT:
+                del self.recent[next(iter(self.recent))]  # the oldest: a dict keeps insertion order
+            self.recent[text] = got
+        return got
 
     def search(self, query: Query, n: int) -> list[Hit]:
         return top_n(self.scores(query), n)

@@ -329,6 +329,13 @@ def typed_spans(text: str) -> list[Span]:
     Where two patterns overlap, the earlier start wins, then the longer span, then the
     earlier row of the table; bare numbers and names only fill the gaps left by the others.
     """
+    return list(_typed_spans(text))
+
+
+# Cached: every question reads the same article sentences' spans again (the answerer's
+# features, the asked amounts and counts), and each reading runs the table's forty patterns.
+@functools.lru_cache(maxsize=20_000)
+def _typed_spans(text: str) -> tuple[Span, ...]:
     found = []
     for order, (stype, pattern) in enumerate(table().spans):
         for m in pattern.finditer(text):
@@ -339,4 +346,4 @@ def typed_spans(text: str) -> list[Span]:
     for low, start, _, _, stype, stop in found:
         if all(stop <= s.start or start >= s.end for s in taken):
             taken.append(Span(stype, start, stop))
-    return sorted(taken, key=lambda s: s.start)
+    return tuple(sorted(taken, key=lambda s: s.start))
