@@ -141,6 +141,17 @@ def test_resamples_are_fixed_by_the_seed():
     assert len(M.resamples(5)) == M.RESAMPLES == 2000
 
 
+def test_resamples_are_the_standard_librarys_draws():
+    """The draws `random.Random(seed).randrange(n)` gives, so every interval reported before
+    the faster drawing is reproduced to the digit (n of every bit length's edge included)."""
+    import random
+
+    for n in (1, 2, 3, 4, 5, 31, 32, 33, 163, 1024, 1025):
+        rng = random.Random(11)
+        assert M.resamples(n, 40, seed=11) == [[rng.randrange(n) for _ in range(n)] for _ in range(40)], n
+    assert M.resamples(0) == []
+
+
 def test_interval_bounds_are_the_51st_and_1950th_of_2000_means():
     values = [float(v) for v in reversed(range(2000))]
     draws = [[i] for i in range(2000)]  # resample i has mean values[i]

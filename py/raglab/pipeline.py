@@ -265,13 +265,20 @@ class Pipeline:
         else:
             found = lexical(query)
         same = self._same_text
+        ordered = sorted(found.items(), key=lambda item: item[1], reverse=True)
         out = []
         for c in chunks:
             raw = found.get(self.position.get(c.id, -1), 0.0)
             mine = rounded(raw)
             # Rounding never reorders two scores (it can make them equal), so only a score above
-            # `raw` can round above `mine`: the others need no rounding.
-            out.append(len({same[i] for i, v in found.items() if v > raw and rounded(v) > mine}))
+            # `raw` can round above `mine`: the scores from `raw` down need no look.
+            above = set()
+            for i, v in ordered:
+                if v <= raw:
+                    break
+                if rounded(v) > mine:
+                    above.add(same[i])
+            out.append(len(above))
         return out
 
     def answer(self, question: str, chunks: list[Chunk], threshold: float, scores: list[float] | None = None) -> Answer:

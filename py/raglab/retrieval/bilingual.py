@@ -107,7 +107,7 @@ from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
 from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, other_best, other_language_placed, rounded, section_given, sections_reordered, top_n, with_asked_section
-from raglab.retrieval.semantic import SemanticRetriever, fuse, fusion_weight, reading
+from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.answertypes import asking_sentences
 from raglab.text.tables import read_table
@@ -317,13 +317,24 @@ class BilingualRetriever:
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
         scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one."""
-        w = self.weight if weight is None else weight
-        return demoted(fuse(centred(cosines, self.langs), lexical, w), self.opening, self.opening_penalty)
+        return self.mixed(self.parts(cosines, lexical), weight)
+
+    def parts(self, cosines: dict[int, float], lexical: dict[int, float]) -> list[tuple[int, float, float]]:
+        """What `fused` mixes (`semantic.scaled` of the centred cosines): a search fuses one
+        query at up to three weights (steps 1, 3 and 6) and works these out once."""
+        return scaled(centred(cosines, self.langs), lexical)
+
+    def mixed(self, parts: list[tuple[int, float, float]], weight: float | None = None) -> dict[int, float]:
+        """`fused` from its `parts`."""
+        return demoted(mix(parts, self.weight if weight is None else weight), self.opening, self.opening_penalty)
 
     def place_choice(self, cosines: dict[int, float], lexical: dict[int, float]) -> dict[int, float] | None:
         """What chooses the other language's chunk for the place (step 3): the fused score at
         the place weight; None when that is the fused score itself."""
-        return None if self.place_weight == self.weight else self.fused(cosines, lexical, self.place_weight)
+        return self._place_choice(self.parts(cosines, lexical))
+
+    def _place_choice(self, parts: list[tuple[int, float, float]]) -> dict[int, float] | None:
+        return None if self.place_weight == self.weight else self.mixed(parts, self.place_weight)
 
     def scores(self, query: Query) -> dict[int, float]:
         return self.fused(self.cosines(query), self.lexical_scores(query))
@@ -371,12 +382,15 @@ class BilingualRetriever:
     def bangla_sections(self, hits: list[Hit], cosines: dict[int, float], lexical: dict[int, float],
                       query: Query) -> list[Hit]:
         """`hits` with step 6 applied: only to a Bangla question whose first hit is Bangla."""
+        return self._bangla_sections(hits, self.parts(cosines, lexical), query)
+
+    def _bangla_sections(self, hits: list[Hit], parts: list[tuple[int, float, float]], query: Query) -> list[Hit]:
         if not hits or query.lang != "bn" or self.langs[hits[0].index] != "bn" or self.section_weight == self.weight:
             return hits
-        return sections_reordered(hits, self.docs, self.fused(cosines, lexical, self.section_weight))
+        return sections_reordered(hits, self.docs, self.mixed(parts, self.section_weight))
 
     def search(self, query: Query, n: int) -> list[Hit]:
-        cosines, lexical = self.cosines(query), self.lexical_scores(query)
-        hits = self.ranked(self.fused(cosines, lexical), query, max(n, WINDOW), self.place_choice(cosines, lexical))
+        parts = self.parts(self.cosines(query), self.lexical_scores(query))
+        hits = self.ranked(self.mixed(parts), query, max(n, WINDOW), self._place_choice(parts))
         # Step 6 re-orders the first WINDOW hits only, so a deeper search starts with the same ranking.
-        return (self.bangla_sections(hits[:WINDOW], cosines, lexical, query) + hits[WINDOW:])[:n]
+        return (self._bangla_sections(hits[:WINDOW], parts, query) + hits[WINDOW:])[:n]

@@ -95,10 +95,12 @@ SLOT = 3  # the places a move looks at (the served k)
 
 def other_best(judge: dict[int, float], langs: list[str], lang: str) -> int | None:
     """The chunk in another language than `lang` that `judge` scores highest (ties: the earlier)."""
-    best = None
+    best, top = None, 0.0
     for i in sorted(judge):
-        if langs[i] != lang and (best is None or rounded(judge[i]) > rounded(judge[best])):
-            best = i
+        if langs[i] != lang:
+            score = rounded(judge[i])
+            if best is None or score > top:
+                best, top = i, score
     return best
 
 

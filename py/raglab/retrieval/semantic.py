@@ -107,15 +107,23 @@ def fuse(cosines: dict[int, float], bm25: dict[int, float], weight: float) -> di
     >>> fuse({0: 0.5, 1: 0.75, 2: 0.25}, {2: 4.0, 0: 2.0}, 0.5)
     {0: 0.5, 1: 0.5, 2: 0.5}
     """
+    return mix(scaled(cosines, bm25), weight)
+
+
+def scaled(cosines: dict[int, float], bm25: dict[int, float]) -> list[tuple[int, float, float]]:
+    """(chunk, min–max scaled cosine, BM25 / best BM25) for every chunk in order: what `fuse`
+    mixes, worked out once where one query is fused at several weights (`bilingual`)."""
     lo = min(cosines.values()) if cosines else 0.0
     span = max(cosines.values()) - lo if cosines else 0.0
     top = max(bm25.values()) if bm25 else 0.0
-    out = {}
-    for i in sorted(cosines):
-        c = (cosines[i] - lo) / span if span > 0 else 0.0
-        b = bm25.get(i, 0.0) / top if top > 0 else 0.0
-        out[i] = weight * c + (1.0 - weight) * b
-    return out
+    return [(i, (cosines[i] - lo) / span if span > 0 else 0.0, bm25.get(i, 0.0) / top if top > 0 else 0.0)
+            for i in sorted(cosines)]
+
+
+def mix(parts: list[tuple[int, float, float]], weight: float) -> dict[int, float]:
+    """The fused score of each chunk of `scaled` parts at `weight`."""
+    rest = 1.0 - weight
+    return {i: weight * c + rest * b for i, c, b in parts}
 
 
 class FusionRetriever:
