@@ -77,6 +77,17 @@ def check(data: bytes) -> str:
     return ""
 
 
+def hidden_size(data: bytes) -> int:
+    """The vectors' width, from the header alone."""
+    return _fields(data)[2]
+
+
+def tokenizer_sections(data: bytes) -> bytes:
+    """The header and the tokenizer section (what `read_info` reads), without the weights after them."""
+    tok_off, tok_len = _fields(data)[9:11]
+    return bytes(data[:tok_off + tok_len])
+
+
 def read_info(data: bytes) -> ModelInfo:
     """Header and tokenizer tables of a model file that passed `check`."""
     _, _, hidden, layers, heads, ffn, vocab, max_tokens, eps, tok_off, _, _, _ = _fields(data)

@@ -13,13 +13,14 @@ Input longer than the model's 512-token window is cut to its first 510 pieces (p
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
 from array import array
 
 from raglab.encoder import PASSAGE, QUERY  # noqa: F401  (imported from here by most callers)
-from raglab.encoder.modelfile import ModelFileError, check, read_info
+from raglab.encoder.modelfile import ModelFileError, check, hidden_size, read_info, tokenizer_sections
 from raglab.encoder.tokenizer import Tokenizer
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
@@ -165,11 +166,16 @@ class Encoder:
     def __init__(self, model: bytes, backend, digest: str | None = None):
         # The browser hands over only the header and tokenizer sections (the weights live
         # in the kernel's memory) with the digest its worker already checked.
-        info = read_info(model)
-        self.tokenizer = Tokenizer.from_info(info)
+        self._sections = tokenizer_sections(model)
         self.backend = backend
-        self.dim = info.hidden
+        self.dim = hidden_size(model)
         self.digest = digest or hashlib.sha256(model).hexdigest()
+
+    @functools.cached_property
+    def tokenizer(self) -> Tokenizer:
+        """Built at the first text to encode: a process whose every vector is cached (most CLI
+        runs over the golden questions) never needs its tables, a tenth of a second to read."""
+        return Tokenizer.from_info(read_info(self._sections))
 
     def ids(self, text: str) -> list[int]:
         return self.tokenizer.encode(text)

@@ -45,6 +45,7 @@ def install(header: bytes, digest: str, shipped: str) -> vectors.VectorCache:
     import raglab_kernel  # registered by the worker (js/semantic.js) before this is called
 
     enc = encoder_module.Encoder(header, WasmKernel(raglab_kernel), digest=digest)
+    enc.tokenizer  # noqa: B018 - its tables read now, while the page loads, not at the first question
     cache = vectors.VectorCache(enc, use_disk=False, shipped=shipped)
     encoder_module.use(enc)
     vectors.use(cache)
