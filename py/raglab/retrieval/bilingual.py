@@ -254,6 +254,7 @@ class BilingualRetriever:
         self.docs = [c.doc for c in chunks]
         self.asked_scores = LastQuery(self._asked_side)
         self.section_weight = SECTION_WEIGHT if section_weight is None else section_weight
+        self._last_parts: tuple | None = None  # `parts`' one-entry memo
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -320,9 +321,16 @@ class BilingualRetriever:
         return self.mixed(self.parts(cosines, lexical), weight)
 
     def parts(self, cosines: dict[int, float], lexical: dict[int, float]) -> list[tuple[int, float, float]]:
-        """What `fused` mixes (`semantic.scaled` of the centred cosines): a search fuses one
-        query at up to three weights (steps 1, 3 and 6) and works these out once."""
-        return scaled(centred(cosines, self.langs), lexical)
+        """What `fused` mixes (`semantic.scaled` of the centred cosines). A search fuses one
+        query's very dicts at up to three weights (steps 1, 3 and 6): the last pair's parts are
+        handed out again for the same two objects (held, so their ids cannot be reused;
+        callers only read these dicts)."""
+        last = self._last_parts
+        if last is not None and last[0] is cosines and last[1] is lexical:
+            return last[2]
+        got = scaled(centred(cosines, self.langs), lexical)
+        self._last_parts = (cosines, lexical, got)
+        return got
 
     def mixed(self, parts: list[tuple[int, float, float]], weight: float | None = None) -> dict[int, float]:
         """`fused` from its `parts`."""
@@ -331,10 +339,7 @@ class BilingualRetriever:
     def place_choice(self, cosines: dict[int, float], lexical: dict[int, float]) -> dict[int, float] | None:
         """What chooses the other language's chunk for the place (step 3): the fused score at
         the place weight; None when that is the fused score itself."""
-        return self._place_choice(self.parts(cosines, lexical))
-
-    def _place_choice(self, parts: list[tuple[int, float, float]]) -> dict[int, float] | None:
-        return None if self.place_weight == self.weight else self.mixed(parts, self.place_weight)
+        return None if self.place_weight == self.weight else self.fused(cosines, lexical, self.place_weight)
 
     def scores(self, query: Query) -> dict[int, float]:
         return self.fused(self.cosines(query), self.lexical_scores(query))
@@ -382,15 +387,12 @@ class BilingualRetriever:
     def bangla_sections(self, hits: list[Hit], cosines: dict[int, float], lexical: dict[int, float],
                       query: Query) -> list[Hit]:
         """`hits` with step 6 applied: only to a Bangla question whose first hit is Bangla."""
-        return self._bangla_sections(hits, self.parts(cosines, lexical), query)
-
-    def _bangla_sections(self, hits: list[Hit], parts: list[tuple[int, float, float]], query: Query) -> list[Hit]:
         if not hits or query.lang != "bn" or self.langs[hits[0].index] != "bn" or self.section_weight == self.weight:
             return hits
-        return sections_reordered(hits, self.docs, self.mixed(parts, self.section_weight))
+        return sections_reordered(hits, self.docs, self.fused(cosines, lexical, self.section_weight))
 
     def search(self, query: Query, n: int) -> list[Hit]:
-        parts = self.parts(self.cosines(query), self.lexical_scores(query))
-        hits = self.ranked(self.mixed(parts), query, max(n, WINDOW), self._place_choice(parts))
+        cosines, lexical = self.cosines(query), self.lexical_scores(query)
+        hits = self.ranked(self.fused(cosines, lexical), query, max(n, WINDOW), self.place_choice(cosines, lexical))
         # Step 6 re-orders the first WINDOW hits only, so a deeper search starts with the same ranking.
-        return (self._bangla_sections(hits[:WINDOW], parts, query) + hits[WINDOW:])[:n]
+        return (self.bangla_sections(hits[:WINDOW], cosines, lexical, query) + hits[WINDOW:])[:n]
