@@ -12,6 +12,7 @@ words at vowel signs and the hasanta.
 from __future__ import annotations
 
 import contextlib
+import functools
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -142,6 +143,9 @@ _STOPWORD_TEXT = (
 STOPWORDS = frozenset(_fold_bangla(w) for w in _STOPWORD_TEXT)
 
 
+# Cached: a word's term depends on the word alone, and a help centre says the same few thousand
+# words again in every sentence that a question reads (stemming tries each Bangla suffix in turn).
+@functools.lru_cache(maxsize=65_536)
 def _term(raw: str, script: str | None) -> str:
     if script == "B":
         return stem_bangla(_fold_bangla(raw))
