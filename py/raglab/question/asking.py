@@ -231,6 +231,7 @@ def illustrates(text: str) -> bool:
 _EXAMPLES_LEAD = re.compile(" (?:examples?|for instance|উদাহরণ(?:স্বরূপ)?|যেমন) ")
 
 
+@functools.lru_cache(maxsize=50_000)  # per unit text, read again for every question
 def illustrates_in(text: str, lead: str) -> bool:
     """Whether a unit is a worked example: it opens as one (`illustrates`), or it is a row or item
     of a table or list its `lead` sentence introduces as examples ("Here are some examples of the

@@ -114,6 +114,7 @@ _BN_IMPERATIVE = re.compile("(?:ুন|দিন|নিন|যান|ান|"
                             "বেন(?: না)?)[।!.]?$")
 
 
+@functools.lru_cache(maxsize=50_000)  # per unit text, read again for every question
 def imperative(text: str) -> bool:
     """Whether a sentence tells the reader to do something (see above)."""
     head = text[:120].lower()

@@ -156,6 +156,7 @@ def asked_halves(question: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=50_000)  # per unit text, read again for every question
 def halves_of(text: str, heading: str = "") -> tuple[tuple[bool, bool], ...]:
     """Per pair: the halves a unit names. Its own words decide; when they name neither half, its
     heading speaks for it (a row "Minimum — Tk 50" under "Cash out"): what a section is about is
