@@ -27,6 +27,12 @@ chunk vectors alone (no question is read to fit them):
   language's chunks before the min–max scaling (a language whose cosines are compressed, the other
   language's, spreads as wide as the question's own).
 
+Beside them, three that are not hubness corrections: ``neighbours`` (each cosine plus λ times its
+article neighbours' mean; ``neighbours-margin`` with step 3's margin moved too), ``question-sentences``
+(a story question also read one sentence at a time) and ``en-place-weight`` (step 3's place weight
+for English questions only). ``--paired`` runs `paired_retrieval_trial.py`'s paired test and slice
+guard for the best values (`PAIRED`).
+
 Ranked as `third_reading_trial.py` ranks (every answerable dev question of our set and the external
 sets' dev halves, recursive chunks, expansion on, the fitted values, steps 1 to 6, the change made
 inside `BilingualRetriever.fused` so steps 3 and 6 see it; the same columns). Nothing is fitted or
@@ -47,10 +53,12 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 sys.path.insert(0, HERE)
 
+from paired_retrieval_trial import compare  # noqa: E402
 from paraphrase_coverage_trial import cosine_patch, restore  # noqa: E402
-from raglab.retrieval.bilingual import bridged, fitted_place_weight  # noqa: E402
+from raglab.retrieval.bilingual import bridged, fitted_margin, fitted_place_weight  # noqa: E402
 from raglab.retrieval.semantic import reading  # noqa: E402
-from third_reading_trial import print_rows, served, served_screen  # noqa: E402
+from raglab.text.splitter import sentences  # noqa: E402
+from third_reading_trial import full_rank, print_rows, served, served_screen  # noqa: E402
 
 
 def chunk_matrix(s) -> np.ndarray:
@@ -149,6 +157,59 @@ def zscore(on):
     return cosine_patch(adjust)
 
 
+def neighbours(values):
+    """Not a hubness correction: each chunk's cosine plus λ times the mean cosine of its
+    neighbours in its own article (the chunk before and after), so a section cut in two, or a
+    chunk between two that match, rises with them; with `own`, the question's language's chunks
+    only."""
+    lam, own = values if isinstance(values, tuple) else (values, False)
+    if not lam:
+        return served
+
+    def adjust(s, query, cos, lex):
+        out = {}
+        for i, c in cos.items():
+            if own and s.r.langs[i] != query.lang:
+                out[i] = c
+                continue
+            near = [cos[j] for j in (i - 1, i + 1) if j in cos and s.r.docs[j] == s.r.docs[i]]
+            out[i] = c + lam * (math.fsum(near) / len(near) if near else c)
+        return out
+    return cosine_patch(adjust)
+
+
+def neighbours_margin(values):
+    """`neighbours` at λ with step 3's margin set to m (fitted 0.2 on the served cosines): the
+    smoothing lifts the question's own language's best chunks, so the other language's place,
+    judged by how near its fused score comes, is given less often."""
+    lam, m = values
+    inner = neighbours(lam)
+
+    def change(s, q, query, cos, lex):
+        s.r.margin = m
+        return inner(s, q, query, cos, lex)
+    return change
+
+
+def question_sentences(a):
+    """Not a hubness correction: a question of several sentences read one sentence at a time too
+    (each a new encoder input), the own language's chunks taking (1 − a) · the whole question's
+    cosine + a · the best of its sentences' (one sentence of a story may name the asked topic
+    where the whole question's vector is the story's mean); the other language's as served."""
+    if not a:
+        return served
+
+    def adjust(s, query, cos, lex):
+        parts = [query.text[b:e].strip() for b, e in sentences(query.text)]
+        parts = [p for p in parts if p]
+        if len(parts) < 2:
+            return cos
+        each = [s.text_cosines(reading(p)) for p in parts]
+        return {i: (1 - a) * c + a * max(e[i] for e in each) if s.r.langs[i] == query.lang else c
+                for i, c in cos.items()}
+    return cosine_patch(adjust)
+
+
 def place_weight_en(w):
     """Not a hubness correction: the place's cosine weight (step 3's choice of the other language's
     chunk, fitted at one value for both directions) set to w for English questions only, the
@@ -165,6 +226,7 @@ def place_weight_en(w):
 def undo(s) -> None:
     restore(s)
     s.r.place_weight = fitted_place_weight()
+    s.r.margin = fitted_margin()
 
 
 CANDIDATES = {
@@ -174,16 +236,32 @@ CANDIDATES = {
     "abtt": (abtt, "(D, mean off)", [(0, False), (0, True), (1, True), (2, True), (4, True), (8, True),
                                      (1, False), (2, False)]),
     "zscore": (zscore, "on", [False, True]),
+    "neighbours": (neighbours, "(λ, own)", [0, 0.1, 0.2, 0.3, 0.5, (0.2, True), (0.3, True), (0.5, True)]),
+    "neighbours-margin": (neighbours_margin, "(λ, margin)", [(0, 0.2), (0.3, 0.25), (0.3, 0.3), (0.3, 0.35),
+                                                             (0.2, 0.25), (0.2, 0.3)]),
+    "question-sentences": (question_sentences, "a", [0, 0.2, 0.35, 0.5, 0.6, 0.75]),
     "en-place-weight": (place_weight_en, "w", [None, 0.4, 0.5, 0.55, 0.65, 0.7, 0.85]),
 }
+
+
+# The values `--paired` tests against the served ranking: each candidate's best row on dev.
+PAIRED = [("neighbours", 0.3), ("question-sentences", 0.5)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", choices=list(CANDIDATES), help="screen only these candidates")
     parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
+    parser.add_argument("--paired", action="store_true",
+                        help="the paired test of `paired_retrieval_trial.py` for the best values (PAIRED) instead")
     args = parser.parse_args()
     screen = served_screen()
+    if args.paired:
+        for name, value in PAIRED:
+            compare(screen, f"{name} {value}", CANDIDATES[name][0](value), full_rank, False)
+            for s in screen.sets:
+                undo(s)
+        return
     print(screen.header())
     print_rows(screen, CANDIDATES, args.only, args.moved, undo)
 
