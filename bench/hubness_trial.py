@@ -30,7 +30,8 @@ chunk vectors alone (no question is read to fit them):
 Beside them, three that are not hubness corrections: ``neighbours`` (each cosine plus λ times its
 article neighbours' mean; ``neighbours-margin`` with step 3's margin moved too), ``question-sentences``
 (a story question also read one sentence at a time) and ``en-place-weight`` (step 3's place weight
-for English questions only). ``--paired`` runs `paired_retrieval_trial.py`'s paired test and slice
+for English questions only). ``--kept-places`` ranks `neighbours` reordering only the places the
+question's own language holds in the served ten (the other language's places as served). ``--paired`` runs `paired_retrieval_trial.py`'s paired test and slice
 guard for the best values (`PAIRED`).
 
 Ranked as `third_reading_trial.py` ranks (every answerable dev question of our set and the external
@@ -58,7 +59,13 @@ from paraphrase_coverage_trial import cosine_patch, restore  # noqa: E402
 from raglab.retrieval.bilingual import bridged, fitted_margin, fitted_place_weight  # noqa: E402
 from raglab.retrieval.semantic import reading  # noqa: E402
 from raglab.text.splitter import sentences  # noqa: E402
-from third_reading_trial import full_rank, print_rows, served, served_screen  # noqa: E402
+from third_reading_trial import (  # noqa: E402
+    ORIGINAL_FUSED,  # noqa: E402
+    full_rank,
+    print_rows,
+    served,
+    served_screen,
+)
 
 
 def chunk_matrix(s) -> np.ndarray:
@@ -191,6 +198,35 @@ def neighbours_margin(values):
     return change
 
 
+def smoothed(s, query, cos: dict[int, float], lam: float) -> dict[int, float]:
+    """The cosines of `neighbours` at λ (every chunk)."""
+    out = {}
+    for i, c in cos.items():
+        near = [cos[j] for j in (i - 1, i + 1) if j in cos and s.r.docs[j] == s.r.docs[i]]
+        out[i] = c + lam * (math.fsum(near) / len(near) if near else c)
+    return out
+
+
+def kept_places(lam: float):
+    """A rank (for `Screen.row`): the served ten, except that the places the question's own
+    language holds there are filled in the order `neighbours` at λ gives that language's chunks;
+    the other language's chunks keep the places the served ranking (step 3 included) gave them. So
+    the smoothing can reorder a question's own language without taking the other language's place."""
+    def rank(s, query, fused):
+        served_ten = full_rank(s, query, fused)
+        cos, lex = s.memo["parts"]
+        if not lam:
+            return served_ten
+        smooth = ORIGINAL_FUSED(s.r, smoothed(s, query, cos, lam), lex)
+        own_order = [i for i in full_rank(s, query, smooth) if s.r.langs[i] == query.lang]
+        own_order += [i for i in served_ten if s.r.langs[i] == query.lang and i not in own_order]
+        out, nxt = [], iter(own_order)
+        for i in served_ten:
+            out.append(i if s.r.langs[i] != query.lang else next(nxt))
+        return out
+    return rank
+
+
 def question_sentences(a):
     """Not a hubness correction: a question of several sentences read one sentence at a time too
     (each a new encoder input), the own language's chunks taking (1 − a) · the whole question's
@@ -246,21 +282,33 @@ CANDIDATES = {
 
 # The values `--paired` tests against the served ranking: each candidate's best row on dev.
 PAIRED = [("neighbours", 0.3), ("question-sentences", 0.5)]
+KEPT_PAIRED = (0.2, 0.3)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", choices=list(CANDIDATES), help="screen only these candidates")
     parser.add_argument("--moved", action="store_true", help="list our dev questions each value moves")
+    parser.add_argument("--kept-places", action="store_true",
+                        help="neighbours reordering the question's own language only, the other language's places as served")
     parser.add_argument("--paired", action="store_true",
                         help="the paired test of `paired_retrieval_trial.py` for the best values (PAIRED) instead")
     args = parser.parse_args()
     screen = served_screen()
+    if args.kept_places:
+        for lam in (0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.5):
+            cells, ours = screen.row(served, kept_places(lam))
+            print(f"| kept-places | λ {lam} | {cells} |", flush=True)
+            if args.moved and lam:
+                print(f"    {screen.moved(ours)}", flush=True)
+        return
     if args.paired:
         for name, value in PAIRED:
             compare(screen, f"{name} {value}", CANDIDATES[name][0](value), full_rank, False)
             for s in screen.sets:
                 undo(s)
+        for lam in KEPT_PAIRED:
+            compare(screen, f"kept-places {lam}", served, kept_places(lam), False)
         return
     print(screen.header())
     print_rows(screen, CANDIDATES, args.only, args.moved, undo)
