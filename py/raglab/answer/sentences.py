@@ -80,9 +80,9 @@ from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
 from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, periods_of, price_for_limit
-from raglab.question.factoid import places_for
 from raglab.question.modality import imperative, states_need
 from raglab.question.persons import persons
+from raglab.question.places import places_for
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
