@@ -57,3 +57,25 @@ def test_a_question_that_names_its_place_or_asks_to_whom_gets_no_phone_number_fo
     assert places_for("অ্যাপ থেকে অভিযোগ জানাতে কোথায় যেতে হয়?", s) == ()  # where in the app
     assert places_for("এখন কার কাছে অভিযোগ করা যায়?", s) == ()  # to whom: a body
     assert [s[a:b] for a, b in places_for("অভিযোগ কোথায় জানাবো?", s)] == ["১৬৭৮৯", "support@shaplapay.example"]
+
+
+def test_the_wallets_own_name_is_no_one_a_who_question_asks_for(served, open_answerer):
+    from raglab.question.persons import house_names
+
+    house = house_names(served.docs)
+    assert "Shapla Pay" in house and "Bangladesh Bank" not in house
+    # "Shapla Pay offers three account types: personal, agent and merchant." was typed by the brand alone.
+    got = open_answerer.ask("Who is a Shapla Pay agent account meant for?").answer
+    assert "Shops appointed by Shapla Pay" in got.text, got.text
+    got = open_answerer.ask("Who is eligible for a nano loan?").answer
+    assert "Shapla Pay" not in [s.text for s in got.short_answers]  # not the brand in bold
+    got = open_answerer.ask("Who licenses Shapla Pay?").answer  # a body other than the brand still answers
+    assert [s.text for s in got.short_answers] == ["Bangladesh Bank"], got.short_answers
+
+
+def test_an_encyclopaedia_has_no_house_name_among_its_subjects():
+    from helpers import external_docs
+    from raglab.question.persons import house_names
+
+    docs = {d.id: d for d in external_docs("tydiqa-en")}
+    assert house_names(docs) <= {"Paragraph"}  # each article's subject is its own

@@ -212,6 +212,7 @@ class Question:
     contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`contrasts.asked_halves`)
     asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
     amounts: frozenset = frozenset()  # the values it states as written, in words too ("৫ হাজার" is 5000: `number_values`)
+    house: frozenset = frozenset()  # for a who-question, the corpus's own names (`persons.house_names`): no one
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -330,7 +331,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = [Span("place", a, b) for a, b in places_for(q.text, text)]
         if q.qtype == "person":  # someone: a name, or a noun of a person, a role or a body (either language)
             spans = [(sp.start, sp.end) for sp in fresh]
-            fresh = [Span("name", a, b) for a, b in persons(text, spans, frozenset(said | q.weights.keys()), info.order)]
+            fresh = [Span("name", a, b) for a, b in persons(text, spans, frozenset(said | q.weights.keys()), info.order,
+                                                                     q.house)]
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
