@@ -10,7 +10,8 @@ the question's terms, its neighbours and whether it holds a value of the type th
 asks for (`answertypes.py`). The best unit is quoted with its short answer (`short.py`). A
 second unit is added when it speaks of the half of a two-fact question the first leaves out
 (minimum and maximum, fee and limit; for a table cell, the cell of its row whose column names
-that half, the two quoted as one row in the order asked), or when the model finds it nearly as likely, never
+that half, the two quoted as one row; two units and their values are put in the order asked,
+`shorts.asked_order`), or when the model finds it nearly as likely, never
 more than two units or `MAX_WORDS` words. A unit that announces a list or a table ("To open a
 merchant account, you need:") is never quoted without it: it is quoted with every item of it
 when they fit in `MAX_WORDS` words together, and is no candidate otherwise. Of two close
@@ -31,7 +32,7 @@ from raglab.answer.howto import the_way_first
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
-from raglab.answer.shorts import shorts
+from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import limit_beside_price
@@ -232,8 +233,10 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
             citations.append(c.quote.chunk)
     # A table row's values in the order the question asks their halves, not the columns' or the model's.
     later = two and len(picked) == 2 and any(c.unit.kind == "row" for c in picked) and answers_later(q.text, best)
-    quotes = _merge(picked, later)
     bold = shorts(q, picked, best, docs, two, later)
+    if two:  # two sentences and their values in the order asked, too
+        picked, bold = asked_order(q.text, picked, bold)
+    quotes = _merge(picked, later)
     # One quote per line: a table row or list item has no full stop to end it.
     return Answer("\n".join(x.text for x in quotes), False, citations, quotes, coverage, 0.0, q.qtype, bold)
 

@@ -1,13 +1,13 @@
 """The short answers of a composed answer: the value(s) in bold, read from the unit(s) quoted.
 
 `answerer.compose` has chosen its units; this reads the asked value from each (`short.short_spans`)
-and puts them in the order the question asks them.
+and puts them in the order the question asks them (`asked_order`).
 """
 
 from __future__ import annotations
 
 from raglab.answer.candidates import Candidate, text_info
-from raglab.answer.facts import half_text, held, missing_half, states_asked, states_each
+from raglab.answer.facts import half_text, held, missing_half, states_asked, states_each, unit_half, value_half
 from raglab.answer.results import ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
@@ -82,3 +82,32 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         if lang_of(other.unit.text) == q.lang:
             return shorts(q, [other], other, docs, False)
     return out
+
+
+def asked_order(question: str, picked: list[Candidate], bold: list[ShortAnswer]) -> tuple[list[Candidate], list[ShortAnswer]]:
+    """The two units and the two short answers of a two-fact answer in the order the question asks
+    its halves ("How much can I borrow, and at what interest rate?": the amount, then the rate), not
+    the model's, which puts its best unit first. A unit's half is `facts.unit_half`; the two are
+    turned round only when the first answers the half asked second and the other does not (a unit
+    whose half is not known is taken for the other half's). A short answer's half is the kind of
+    value it is when the halves ask different kinds (`facts.value_half`), else its unit's place;
+    two cells of one table row are already in the order asked (`answerer._merge`).
+
+    >>> from types import SimpleNamespace as N
+    >>> due = N(quote=N(doc="loan", start=40), unit=N(text="The loan must be repaid within 3 months."))
+    >>> most = N(quote=N(doc="loan", start=0), unit=N(text="You can borrow up to Tk 20,000."))
+    >>> [c.unit.text for c in asked_order("How much can I borrow, and how long do I have to repay it?", [due, most], [])[0]]
+    ['You can borrow up to Tk 20,000.', 'The loan must be repaid within 3 months.']
+    """
+    if len(picked) == 2 and (picked[0].quote.doc, picked[0].quote.start) != (picked[1].quote.doc, picked[1].quote.start):
+        halves = [unit_half(question, c) for c in picked]
+        if halves[0] != halves[1] and halves[0] != 0 and halves[1] != 1:
+            picked = picked[::-1]
+    if len(bold) != 2:
+        return picked, bold
+    kinds = [value_half(question, s.text) for s in bold]
+    if None in kinds or kinds[0] == kinds[1]:  # the kinds do not tell: the order of the units they are read from
+        at = [next((i for i, c in enumerate(picked) if c.quote.chunk == s.chunk and c.quote.start <= s.start < c.quote.end), None)
+              for s in bold]
+        kinds = [None, None] if None in at else at
+    return picked, bold[::-1] if kinds[0] is not None and kinds[1] is not None and kinds[0] > kinds[1] else bold
