@@ -94,3 +94,14 @@ def test_two_asked_values_come_in_the_order_asked(open_answerer, question, first
     assert [s.text for s in got.short_answers] == [first, second]
     at = [next(i for i, x in enumerate(got.quotes) if x.chunk == s.chunk and x.start <= s.start < x.end) for s in got.short_answers]
     assert at == sorted(at), got.quotes  # each value's quote in the same order
+
+
+def test_the_sentence_beside_the_answer_is_quoted_only_when_it_adds_an_asked_value(open_answerer):
+    # The two-fact question needs both sentences (the amount, then the deadline); a question asking
+    # only the deadline got "You can borrow up to Tk 20,000" beside it too: a second value to misread.
+    got = open_answerer.ask("How much can I borrow with a nano loan and by when do I repay it?").answer
+    assert [x.text for x in got.quotes] == ["You can borrow up to Tk 20,000 as a nano loan.",
+                                            "The interest rate is 9% a year, and the loan must be repaid within 3 months."]
+    for question in ("How long do I have to repay a nano loan?", "By when do I have to repay a nano loan?"):
+        got = open_answerer.ask(question).answer
+        assert [x.text for x in got.quotes] == ["The interest rate is 9% a year, and the loan must be repaid within 3 months."], question

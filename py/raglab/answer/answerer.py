@@ -37,7 +37,7 @@ from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import limit_beside_price
 from raglab.retrieval.ranking import rounded
-from raglab.text.answertypes import question_type
+from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
@@ -109,6 +109,14 @@ def _adjacent(order, probs, best: Candidate):
             if c.quote.doc == best.quote.doc and c.quote.start == at and c.unit.kind != "row":
                 return c, p
     return None
+
+
+def _another_value(q: Question, best: Candidate, c: Candidate) -> bool:
+    """Whether the unit next to `best` states only a value of another kind than the one question
+    asks, which `best` states ("You can borrow up to Tk 20,000 as a nano loan." beside "… the loan must be
+    repaid within 3 months." for how long one has to repay): beside the answer it reads as a second answer."""
+    return bool(accepts(q.qtype)) and states_asked(q.types, q.numbers, best.unit.text) \
+        and not states_asked(q.types, q.numbers, c.unit.text) and bool(numbers_of(c.unit.text) - q.numbers)
 
 
 def _runner_up(order, probs, best: Candidate):
@@ -208,7 +216,7 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)
-        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items:
+        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items and not _another_value(q, best, near[0]):
             second = near[0]
             picked = [second, best] if second.quote.start < best.quote.start else [best, second]
             second = None
