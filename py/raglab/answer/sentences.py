@@ -26,7 +26,7 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
     pairs           share of q's adjacent term pairs adjacent in u too
     typed           q asks for a typed value and u holds one q does not state (1/0); for a
-                    where-question a place (`factoid.places_for`), not any name; for a
+                    where-question a place (`places.places_for`), not any name; for a
                     who-question a name or a noun of a person, a role or a body that says no
                     question word (`persons.persons`: a Bangla unit has no names); none from a unit
                     naming only a minimum when q asks how much one can do (`asking.asks_upper`)

@@ -12,7 +12,7 @@ sentence offers beside it ("call 16789 or e-mail fraud@…"). A
 question about a limit is answered by a number, never by "free", and never from a sentence that
 states only a price (`asking.only_price`). A definition
 question ("What is a conurbation?") gets the phrase after the copula; a where-question the
-place the sentence sends its reader to ("in your transaction history", `factoid.places_for`), else
+place the sentence sends its reader to ("in your transaction history", `places.places_for`), else
 a name. A question about how much one can do gets no minimum (`asking.asks_upper`). Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev). An encyclopaedic factoid question is read first for what an abbreviation
