@@ -20,6 +20,10 @@ into the first class that fits it:
 
 The last three are split by whether the answer would be shown (answered) or withheld.
 Unanswerable questions are counted as abstained or answered.
+
+`--order` counts the two-fact questions (`facts.asks_two`) answered with two quotes and two
+short answers by the order they give the two halves in: as asked, the half asked second first
+(either the quotes or the bold values), or not known (`facts.unit_half` tells the two quotes' halves apart).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from raglab.answer.answerer import compose  # noqa: E402
+from raglab.answer.facts import asks_two, unit_half, value_half  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index, evaluate  # noqa: E402
@@ -70,7 +75,10 @@ def diagnose(split: str, goldens: str = os.path.join(ROOT, "goldens", "questions
         top = [pipe.chunks[h.index] for h in hits]
         a = pipe.assess(q.question, top, [h.score for h in hits])
         reachable = a is not None and any(is_evidence(c.quote, q.evidence) for _, c in a.order)
-        chosen = a is not None and any(is_evidence(x, q.evidence) for x in compose(a, pipe.docs).quotes)
+        shown = compose(a, pipe.docs) if a is not None else None
+        chosen = shown is not None and any(is_evidence(x, q.evidence) for x in shown.quotes)
+        if shown is not None and asks_two(a.q.text):
+            row["order"] = asked_order(a, shown)
         if r["shown"] is not None and holds_fact(r["shown"], q.answer, evidence=q.evidence):
             cls = "right" if said else "right but abstained"
         elif not reachable:
@@ -79,6 +87,27 @@ def diagnose(split: str, goldens: str = os.path.join(ROOT, "goldens", "questions
             cls = "right unit, fact not held" if chosen else "wrong unit chosen"
         out.append({**row, "class": cls})
     return out
+
+
+def asked_order(a, shown) -> str | None:
+    """For a two-fact answer with two quotes and two short answers: "asked" when both come in the
+    order the question asks its halves, "reversed" when the half asked second comes first in the
+    quotes or in bold, "unknown" when no quote's half is known (`facts.unit_half`); None for
+    other answers. A bold value's half is its kind's (`facts.value_half`), else its quote's."""
+    if len(shown.quotes) != 2 or len(shown.short_answers) != 2:
+        return None
+    cands = [next((c for _, c in a.order if c.quote == x), None) for x in shown.quotes]
+    halves = [None if c is None else unit_half(a.q.text, c) for c in cands]
+    if halves[0] == halves[1]:
+        return "unknown"
+    quoted = halves[0] != 1 and halves[1] != 0
+    at = [next((i for i, x in enumerate(shown.quotes) if x.chunk == s.chunk and x.start <= s.start < x.end), None)
+          for s in shown.short_answers]
+    kinds = [value_half(a.q.text, s.text) for s in shown.short_answers]
+    if None in kinds or kinds[0] == kinds[1]:
+        kinds = [None, None] if None in at or at[0] == at[1] else [at[0] if quoted else 1 - at[0], at[1] if quoted else 1 - at[1]]
+    bold = None in kinds or kinds[0] < kinds[1]
+    return "asked" if quoted and bold else "reversed"
 
 
 def table(rows: list[dict]) -> list[tuple[str, int, int]]:
@@ -98,8 +127,14 @@ def main(argv=None) -> int:
                    help="golden JSON Lines file (default: the bundled set)")
     p.add_argument("--corpus", default=os.path.join(ROOT, "corpus"),
                    help="folder of <id>.md articles the goldens cite (default: the bundled help centre)")
+    p.add_argument("--order", action="store_true", help="count two-fact answers by the order of their halves")
     args = p.parse_args(argv)
     rows = diagnose(args.split, args.goldens, args.corpus)
+    if args.order:
+        got = [r["order"] for r in rows if r.get("order")]
+        print(f"two-fact answers with two quotes and two short answers, {args.split}: {len(got)}; "
+              + ", ".join(f"{k} {got.count(k)}" for k in ("asked", "reversed", "unknown")))
+        return 0
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0

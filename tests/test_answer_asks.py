@@ -8,8 +8,8 @@ from helpers import docs
 from raglab.pipeline import Config, Pipeline
 from raglab.question import asking, modality
 from raglab.question.asking import asks_more
-from raglab.question.factoid import places
 from raglab.question.modality import asks_need, states_need
+from raglab.question.places import places
 from raglab.schema import ask_json
 from raglab.text.analyzer import tokens
 from raglab.text.answertypes import question_type

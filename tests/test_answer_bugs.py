@@ -84,7 +84,7 @@ def test_the_second_fact_holds_the_other_half_in_its_own_words(served):
     # Every unit of the fees-and-limits article has "fee" in its heading; the fee asked beside the
     # card's daily limit is the sentence that says "fee" itself (the card's 1%), not the bank's "free".
     got = shorts(served, "I'd like to top up from my Visa debit card. What's the fee, and how much can I load per day?")
-    assert got == ["up to Tk 50,000 a day", "1%"], got
+    assert got == ["1%", "up to Tk 50,000 a day"], got  # the fee first, as asked
 
 
 def test_a_unit_in_the_other_language_holds_the_question_words_its_aliases_say(served):

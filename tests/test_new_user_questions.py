@@ -8,7 +8,7 @@ from helpers import docs, shown
 from raglab.answer.sentences import COL
 from raglab.pipeline import Config, Pipeline
 from raglab.question.asking import illustrates_in, lower_for_upper
-from raglab.question.factoid import places
+from raglab.question.places import places
 from raglab.schema import ask_json
 from raglab.text.banglish import without_grammar
 from raglab.text.numbers import number_values
@@ -55,7 +55,7 @@ def test_a_question_asking_where_money_goes_is_answered_with_where_it_goes_not_w
     # place and no "from X"; a question asking where from, or where to see a thing, reads as before.
     from dataclasses import replace
 
-    from raglab.question.factoid import places_for
+    from raglab.question.places import places_for
 
     s = "You can close Shapla Sanchay before the end of the term from the Shapla Pay app."
     assert places_for("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", s) == ()
@@ -72,7 +72,7 @@ def test_a_destination_is_where_money_goes_not_what_one_does_to_an_account():
     # "to" before a verb ("to open a Shapla Pay account", "taking into account") is no destination;
     # a name "from" puts somewhere is a source; a Banglish "kothay chole jay" / "kothay ashe" asks
     # where money goes as "কোথায় চলে যায়" / "কোথায় আসে" do, and "আকাউন্টে" is "অ্যাকাউন্টে".
-    from raglab.question.factoid import places_for
+    from raglab.question.places import places_for
 
     for s in ("You need your NID to open a Shapla Pay account.", "Taking into account the fee, you get less."):
         assert places_for("Where does the cashback go?", s) == (), s

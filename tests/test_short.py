@@ -114,7 +114,7 @@ def test_a_caller_abroad_is_given_the_number_with_the_country_code():
 
 
 def test_a_bangla_place_from_which_something_is_done_is_a_place():
-    from raglab.question.factoid import places, places_for
+    from raglab.question.places import places, places_for
     s = "অ্যাপের মেনু থেকে বিদ্যুৎ বিল বেছে নিন।"
     assert [s[a:b] for a, b in places(s)] == ["অ্যাপের মেনু থেকে"]
     assert places_for("সঞ্চয়ের মেয়াদ শেষ হলে টাকা কোথায় যায়?", s) == ()  # a source, not where money goes

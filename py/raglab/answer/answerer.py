@@ -10,7 +10,8 @@ the question's terms, its neighbours and whether it holds a value of the type th
 asks for (`answertypes.py`). The best unit is quoted with its short answer (`short.py`). A
 second unit is added when it speaks of the half of a two-fact question the first leaves out
 (minimum and maximum, fee and limit; for a table cell, the cell of its row whose column names
-that half, the two quoted as one row in the order asked), or when the model finds it nearly as likely, never
+that half, the two quoted as one row; two units and their values are put in the order asked,
+`shorts.asked_order`), or when the model finds it nearly as likely, never
 more than two units or `MAX_WORDS` words. A unit that announces a list or a table ("To open a
 merchant account, you need:") is never quoted without it: it is quoted with every item of it
 when they fit in `MAX_WORDS` words together, and is no candidate otherwise. Of two close
@@ -24,21 +25,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, text_info, word_count
-from raglab.answer.facts import answers_later, asks_no_value, asks_two, half_text, held, missing_half, most_of_half, other_kind, restates, states_asked, states_each, states_one_case
+from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, word_count
+from raglab.answer.facts import answers_later, asks_no_value, asks_two, held, missing_half, most_of_half, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, unit_before, with_sentence_before
-from raglab.answer.results import Answer, Quote, ShortAnswer
+from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
-from raglab.answer.short import short_spans
+from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import limit_beside_price, periods_of
+from raglab.question.asking import limit_beside_price
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
-from raglab.text.numbers import another_amount, another_count, states_a_case
 
 NOT_FOUND = "Not found in the help centre."
 LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
@@ -97,72 +97,6 @@ def _merge(picked: list[Candidate], later: bool = False) -> list[Quote]:
     return [c.quote for c in picked]
 
 
-def _shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool,
-            later: bool = False) -> list[ShortAnswer]:
-    """The short answer(s): one from the best unit; for a two-fact question, one from each of
-    two units (the other unit's first when the best one answers the half asked second: `later`),
-    or two values from one unit that holds both halves. A unit that names only another
-    period than the question ("the daily amount is Tk 25,000" for a month), or states the case of
-    another amount or count ("100 points for Tk 10" for 350 points), gives none: its value answers another question."""
-    out: list[ShortAnswer] = []
-    read_from: list[int] = []  # which of `units` each short answer is read from
-    units = ([best] + [c for c in picked if c is not best]) if two else [best]
-    # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
-    both = len(units) == 1 and two and missing_half(q.text, held(best)) is None
-    # Or one of each kind asked when it states both kinds (also beside a neighbour stating no asked value).
-    each = two and not both and states_each(q.types, q.numbers, best.unit.text) and (
-        len(units) == 1 or not states_asked(q.types, q.numbers, units[1].unit.text))
-    if each:
-        units = [best, best]
-    # Whether a unit's values go with another amount or count than the question's: read once per
-    # unit, and for none when the question states neither (`numbers.states_a_case`).
-    case = states_a_case(q.text)
-    another = {id(c): case and (another_amount(q.text, q.qtype, c.unit.text) or another_count(q.text, c.unit.text, q.aliases, q.qtype))
-               for c in units}
-    pair = len(units) == 2 and units[0] is not units[1]
-    for n, c in enumerate(units):
-        # Its values answer another question: none in bold; unless a cell's period clashes only with the other
-        # half's ("Send money — Fee: Tk 5 per send" for the fee of "the fee and the daily limit for send money").
-        if another[id(c)] or c.features[COL["period_clash"]] and not (pair and c.unit.cell and not periods_of(half_text(q.text, c))):
-            continue
-        text = c.unit.text
-        room = 2 if both else 1
-        # The second unit of a question asking for two kinds of value is read for the other kind
-        # first ("how much can I borrow, and at what interest rate?": the rate, then the amount).
-        kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if n else [q.qtype]
-        kinds = [q.types[n]] if each else kinds
-        for kind in kinds:
-            spans = short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
-            if spans:
-                break
-        for s, e in spans:
-            value = text[s:e]
-            if any(value == o.text for o in out):
-                continue
-            start = c.quote.start + s
-            if c.unit.kind == "row":  # the value sits in the row's text (the cell), not at an offset of the quote
-                doc = docs.get(c.quote.doc) if docs else None
-                source = doc.text if doc is not None else None
-                if source is not None:
-                    found = source.find(value, c.base + c.unit.focus_start, c.base + c.unit.focus_end)
-                    found = found if found >= 0 else source.find(value, c.quote.start, c.quote.end)
-                    start = found if found >= 0 else c.quote.start
-                else:
-                    start = c.quote.start
-            out.append(ShortAnswer(value, c.quote.chunk, start, start + len(value)))
-            read_from.append(n)
-    if later and len(set(read_from)) == 2:
-        out = [s for s, n in zip(out, read_from) if n] + [s for s, n in zip(out, read_from) if not n]
-    if not out and not two and len(picked) == 2 and accepts(q.qtype) and q.qtype not in ("other", "entity"):
-        # The other quoted sentence, when the best states no value of the asked kind and it is in the
-        # question's language ("… was born on 6 October 1887 in La Chaux-de-Fonds" beside "(He
-        # adopted the pseudonym of Le Corbusier in 1920.)"): the reader sees it, so its value is bold.
-        other = picked[1] if picked[0] is best else picked[0]
-        if lang_of(other.unit.text) == q.lang:
-            return _shorts(q, [other], other, docs, False)
-    return out
-
-
 def _adjacent(order, probs, best: Candidate):
     """(candidate, probability) of the unit right after the best one in its paragraph or list
     (else the one right before it), when that unit is a candidate too; None otherwise."""
@@ -175,6 +109,14 @@ def _adjacent(order, probs, best: Candidate):
             if c.quote.doc == best.quote.doc and c.quote.start == at and c.unit.kind != "row":
                 return c, p
     return None
+
+
+def _another_value(q: Question, best: Candidate, c: Candidate) -> bool:
+    """Whether the unit next to `best` states only a value of another kind than the one question
+    asks, which `best` states ("You can borrow up to Tk 20,000 as a nano loan." beside "… the loan must be
+    repaid within 3 months." for how long one has to repay): beside the answer it reads as a second answer."""
+    return bool(accepts(q.qtype)) and states_asked(q.types, q.numbers, best.unit.text) \
+        and not states_asked(q.types, q.numbers, c.unit.text) and bool(numbers_of(c.unit.text) - q.numbers)
 
 
 def _runner_up(order, probs, best: Candidate):
@@ -269,12 +211,12 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
         inside = [c for _, c in order if (c.quote.doc, c.quote.start) in listed]
         return Answer("\n".join(x.text for x in (best.quote,) + best.items), False, [best.quote.chunk],
                       [best.quote, *best.items], coverage, 0.0, q.qtype,
-                      _shorts(q, inside[:2], inside[0], docs, two) if inside else [])
+                      shorts(q, inside[:2], inside[0], docs, two) if inside else [])
     second = fact = the_other_fact(a, m) if two else None  # read for the values the best unit does not state
     picked = [best]
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)
-        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items:
+        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items and not _another_value(q, best, near[0]):
             second = near[0]
             picked = [second, best] if second.quote.start < best.quote.start else [best, second]
             second = None
@@ -299,10 +241,12 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
             citations.append(c.quote.chunk)
     # A table row's values in the order the question asks their halves, not the columns' or the model's.
     later = two and len(picked) == 2 and any(c.unit.kind == "row" for c in picked) and answers_later(q.text, best)
+    bold = shorts(q, picked, best, docs, two, later)
+    if two:  # two sentences and their values in the order asked, too
+        picked, bold = asked_order(q.text, picked, bold)
     quotes = _merge(picked, later)
-    shorts = _shorts(q, picked, best, docs, two, later)
     # One quote per line: a table row or list item has no full stop to end it.
-    return Answer("\n".join(x.text for x in quotes), False, citations, quotes, coverage, 0.0, q.qtype, shorts)
+    return Answer("\n".join(x.text for x in quotes), False, citations, quotes, coverage, 0.0, q.qtype, bold)
 
 
 def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
@@ -340,7 +284,7 @@ def counts_another_period(a: Assessment) -> bool:
     (`period_clash`: "Up to 5 cash-outs a day." for "how many times a month …?", the daily and
     monthly figures for "সপ্তাহে সর্বোচ্চ কত?"). Its value answers another question, and the help
     centre may state none for the asked period at all (it counts nothing by the week), so the
-    answerer abstains, as for the other half of a contrast: `_shorts` already gave such a unit no
+    answerer abstains, as for the other half of a contrast: `shorts.shorts` already gave such a unit no
     short answer, yet its quote was shown at the confidence of the value it states. Only for a
     question asking a limit or an amount or count: "I opened it today. When is the first deposit
     taken?" names a day in its story, and "… taken from your wallet at once" answers it."""

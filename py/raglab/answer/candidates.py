@@ -22,6 +22,7 @@ from raglab.answer.units import Unit, introduced, introduces, may_introduce, uni
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import asks_limit, asks_more, periods_of
 from raglab.question.modality import asks_need, negated, negated_loosely
+from raglab.question.persons import house_names
 from raglab.question.respell import respell, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, scoped, tokens, words
@@ -206,6 +207,8 @@ def score_candidates(q: Question, chunks: list[Chunk], scores: list[float] | Non
     `docs` maps an article id to its Document; without it a chunk's own text stands in."""
     if not q.weights or q.total <= 0:
         return []
+    if q.qtype == "person" and docs:
+        q = replace(q, house=house_names(docs))
     top = scores[0] if scores else 0.0
     out: list[Candidate] = []
     prev_of: list[int | None] = []

@@ -19,6 +19,7 @@ import re
 from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, asks_choice, question_type
+from raglab.text.contrasts import asked_place, named
 from raglab.text.numbers import one_worked_case
 from raglab.text.splitter import abbreviation_goes_on
 
@@ -233,6 +234,27 @@ def half_of(question: str, c) -> int | None:
     if marks and all(m in left for m in marks):
         return 1
     return 0 if marks and all(m in right for m in marks) else None
+
+
+def value_half(question: str, text: str) -> int | None:
+    """`answered_half`, when both halves of the question ask a kind of value: "এজেন্ট আর … এটিএমে
+    ক্যাশ আউটের চার্জে পার্থক্য কী?" has a half of one word, which asks for no value, and every charge
+    would answer the other."""
+    before, after = _parts(question)
+    return answered_half(question, text) if accepts(question_type(before)) and accepts(question_type(after)) else None
+
+
+def unit_half(question: str, c) -> int | None:
+    """Which half of a two-fact question a unit `c` answers: by the half of a contrast it names when
+    the question names both (cash in and cash out, `contrasts.asked_place`), by the kind of value it
+    states when the halves ask different kinds (`value_half`), else by the half its words leave out
+    (`half_of`)."""
+    halves = getattr(c, "halves", None) or ()
+    if any(a and b and x and y for (a, b), (x, y) in zip(named(question), halves)):
+        return None  # it names both halves the question contrasts: it answers either ("You can cash in up to …, but … cash out …")
+    half = asked_place(question, halves) if halves else None
+    half = value_half(question, c.unit.text) if half is None else half
+    return half_of(question, c) if half is None else half
 
 
 def half_text(question: str, c) -> str:

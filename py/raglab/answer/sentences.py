@@ -26,7 +26,7 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
     prefix_cover    coverage counting words in other forms (a shared prefix of 4 code points)
     pairs           share of q's adjacent term pairs adjacent in u too
     typed           q asks for a typed value and u holds one q does not state (1/0); for a
-                    where-question a place (`factoid.places_for`), not any name; for a
+                    where-question a place (`places.places_for`), not any name; for a
                     who-question a name or a noun of a person, a role or a body that says no
                     question word (`persons.persons`: a Bangla unit has no names); none from a unit
                     naming only a minimum when q asks how much one can do (`asking.asks_upper`)
@@ -80,9 +80,9 @@ from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
 from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, periods_of, price_for_limit
-from raglab.question.factoid import places_for
 from raglab.question.modality import imperative, states_need
 from raglab.question.persons import persons
+from raglab.question.places import places_for
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
@@ -212,6 +212,7 @@ class Question:
     contrast: tuple = ()  # (pair, half) of the contrasts it names one half of (`contrasts.asked_halves`)
     asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
     amounts: frozenset = frozenset()  # the values it states as written, in words too ("৫ হাজার" is 5000: `number_values`)
+    house: frozenset = frozenset()  # for a who-question, the corpus's own names (`persons.house_names`): no one
 
 
 # The values a question states, by span type, and the span types an answer about them states:
@@ -330,7 +331,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = [Span("place", a, b) for a, b in places_for(q.text, text)]
         if q.qtype == "person":  # someone: a name, or a noun of a person, a role or a body (either language)
             spans = [(sp.start, sp.end) for sp in fresh]
-            fresh = [Span("name", a, b) for a, b in persons(text, spans, frozenset(said | q.weights.keys()), info.order)]
+            fresh = [Span("name", a, b) for a, b in persons(text, spans, frozenset(said | q.weights.keys()), info.order,
+                                                                     q.house)]
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
         if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell

@@ -12,7 +12,7 @@ sentence offers beside it ("call 16789 or e-mail fraud@…"). A
 question about a limit is answered by a number, never by "free", and never from a sentence that
 states only a price (`asking.only_price`). A definition
 question ("What is a conurbation?") gets the phrase after the copula; a where-question the
-place the sentence sends its reader to ("in your transaction history", `factoid.places_for`), else
+place the sentence sends its reader to ("in your transaction history", `places.places_for`), else
 a name. A question about how much one can do gets no minimum (`asking.asks_upper`). Any other question
 gets none: the sentence is the answer (picking a clause by the question's words measured
 no better on dev). An encyclopaedic factoid question is read first for what an abbreviation
@@ -32,7 +32,8 @@ import re
 
 from raglab.answer.sentences import spans_of
 from raglab.question.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, price_for_limit
-from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, places_for, sentence_end, which_one_in
+from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, which_one_in
+from raglab.question.places import places_for
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 import functools
 import re
 
+from raglab.text.answertypes import typed_spans
+
 # Nouns of people, roles and bodies, in English (with their plurals) and in Bangla (with any ending).
 _ROLES_EN = ("customer|user|account holder|holder|owner|agent|merchant|shop|shopkeeper|seller|store|institution|"
              "school|college|university|bank|company|companies|operator|provider|issuer|guardian|parent|nominee|"
@@ -54,13 +56,41 @@ def roles(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(found))
 
 
-def persons(text: str, names, question_terms: frozenset, order) -> tuple[tuple[int, int], ...]:
+# The help centre's own name is no one a who-question asks for: "Shapla Pay" (the wallet) is named on
+# every page it has, and a sentence whose only name it is ("Shapla Pay cannot decide whether you are
+# entitled to a refund") says nothing of who does the thing asked. The name on the most articles of a
+# corpus, when that is more than half of them, is its house name; an encyclopaedia's subjects each have
+# their own article, so none of theirs is one. Only the most widespread: "PIN" and "SMS" are on most pages
+# too, and taken from the who-answers with the brand, the sentences they typed stopped competing with a
+# Bangla one about who pays a domestic transfer's fee, shown at 0.83 for a remittance's. A corpus of a
+# few articles cannot tell its house from its subject (one article about a firm names its founders on every page it has).
+_HOUSE_SHARE = 0.5
+_HOUSE_ARTICLES = 5  # the fewest articles a corpus has for its house names to be read
+_house: list = [None, frozenset()]  # the last corpus read (held, so its id is not reused) and its house names
+
+
+def house_names(docs: dict | None) -> frozenset[str]:
+    """The name(s) (`answertypes` names, as written) on the most articles of `docs` (an article id
+    -> Document map of at least `_HOUSE_ARTICLES`), when on more than half; read once per corpus."""
+    if not docs or len(docs) < _HOUSE_ARTICLES:
+        return frozenset()
+    if _house[0] is not docs:
+        counts: dict[str, int] = {}
+        for doc in docs.values():
+            for name in {doc.text[sp.start:sp.end] for sp in typed_spans(doc.text) if sp.type == "name"}:
+                counts[name] = counts.get(name, 0) + 1
+        most = max(counts.values(), default=0)
+        _house[:] = [docs, frozenset(n for n, k in counts.items() if k == most > _HOUSE_SHARE * len(docs))]
+    return _house[1]
+
+
+def persons(text: str, names, question_terms: frozenset, order, house: frozenset = frozenset()) -> tuple[tuple[int, int], ...]:
     """(start, end) of the people and bodies `text` names that can answer a who-question, in text
-    order: its `names` ((start, end) of its names, as `answertypes` reads them) and its `roles`
-    outside them whose terms are not all question terms. `question_terms` are the question's
-    terms with the words of the aliases they were found through; `order` is the text's (term,
-    start, end) tokens."""
-    out = list(names)
+    order: its `names` ((start, end) of its names, as `answertypes` reads them) other than the
+    corpus's `house` names, and its `roles` outside them whose terms are not all question terms.
+    `question_terms` are the question's terms with the words of the aliases they were found
+    through; `order` is the text's (term, start, end) tokens."""
+    out = [(a, b) for a, b in names if text[a:b] not in house]
     for a, b in roles(text):
         own = [t for t, x, y in order if a <= x and y <= b]
         if not any(x < b and a < y for x, y in names) and not (own and all(t in question_terms for t in own)):

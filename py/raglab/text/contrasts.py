@@ -182,6 +182,23 @@ def left_out(question: str, halves: tuple[tuple[bool, bool], ...]) -> tuple[int,
     return None
 
 
+def asked_place(question: str, halves: tuple[tuple[bool, bool], ...]) -> int | None:
+    """For the first pair whose two halves the question names and of which a unit naming `halves`
+    (`halves_of`) names one only: 0 when the question names that half first, 1 when second; None
+    when there is no such pair ("the daily limits for cash in and for cash out": a cash out unit
+    answers what is asked second).
+
+    >>> asked_place("What are the daily limits for cash in and for cash out?", halves_of("Up to Tk 25,000 a day.", "Cash out limits"))
+    1
+    """
+    cue = cue_text(question)
+    for (a, b), (x, y) in zip(contrast_pairs(), halves):
+        first, second = a.search(cue), b.search(cue)
+        if first and second and x != y:
+            return int((first.start() < second.start()) != x)
+    return None
+
+
 def names_another_half(best_text: str, text: str) -> bool:
     """Whether `text` names a half of a contrast (cash in / cash out, minimum / maximum) that
     `best_text` does not: "৫ বার ক্যাশ আউট" after "৫ বার ক্যাশ ইন" states another fact with the same number."""

@@ -1,0 +1,113 @@
+"""The short answers of a composed answer: the value(s) in bold, read from the unit(s) quoted.
+
+`answerer.compose` has chosen its units; this reads the asked value from each (`short.short_spans`)
+and puts them in the order the question asks them (`asked_order`).
+"""
+
+from __future__ import annotations
+
+from raglab.answer.candidates import Candidate, text_info
+from raglab.answer.facts import half_text, held, missing_half, states_asked, states_each, unit_half, value_half
+from raglab.answer.results import ShortAnswer
+from raglab.answer.sentences import COL, Question, lang_of
+from raglab.answer.short import short_spans
+from raglab.question.asking import periods_of
+from raglab.question.persons import house_names
+from raglab.text.answertypes import accepts
+from raglab.text.numbers import another_amount, another_count, states_a_case
+
+
+def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool,
+            later: bool = False) -> list[ShortAnswer]:
+    """The short answer(s): one from the best unit; for a two-fact question, one from each of
+    two units (the other unit's first when the best one answers the half asked second: `later`),
+    or two values from one unit that holds both halves. A unit that names only another
+    period than the question ("the daily amount is Tk 25,000" for a month), or states the case of
+    another amount or count ("100 points for Tk 10" for 350 points), gives none: its value answers another question."""
+    out: list[ShortAnswer] = []
+    read_from: list[int] = []  # which of `units` each short answer is read from
+    units = ([best] + [c for c in picked if c is not best]) if two else [best]
+    # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000").
+    both = len(units) == 1 and two and missing_half(q.text, held(best)) is None
+    # Or one of each kind asked when it states both kinds (also beside a neighbour stating no asked value).
+    each = two and not both and states_each(q.types, q.numbers, best.unit.text) and (
+        len(units) == 1 or not states_asked(q.types, q.numbers, units[1].unit.text))
+    if each:
+        units = [best, best]
+    # Whether a unit's values go with another amount or count than the question's: read once per
+    # unit, and for none when the question states neither (`numbers.states_a_case`).
+    case = states_a_case(q.text)
+    another = {id(c): case and (another_amount(q.text, q.qtype, c.unit.text) or another_count(q.text, c.unit.text, q.aliases, q.qtype))
+               for c in units}
+    pair = len(units) == 2 and units[0] is not units[1]
+    for n, c in enumerate(units):
+        # Its values answer another question: none in bold; unless a cell's period clashes only with the other
+        # half's ("Send money — Fee: Tk 5 per send" for the fee of "the fee and the daily limit for send money").
+        if another[id(c)] or c.features[COL["period_clash"]] and not (pair and c.unit.cell and not periods_of(half_text(q.text, c))):
+            continue
+        text = c.unit.text
+        room = 2 if both else 1
+        # The second unit of a question asking for two kinds of value is read for the other kind
+        # first ("how much can I borrow, and at what interest rate?": the rate, then the amount).
+        kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if n else [q.qtype]
+        kinds = [q.types[n]] if each else kinds
+        for kind in kinds:
+            spans = short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
+            if spans:
+                break
+        house = house_names(docs) if kind == "person" else frozenset()
+        for s, e in spans:
+            value = text[s:e]
+            if any(value == o.text for o in out) or value in house:  # the wallet's own name is no one
+                continue
+            start = c.quote.start + s
+            if c.unit.kind == "row":  # the value sits in the row's text (the cell), not at an offset of the quote
+                doc = docs.get(c.quote.doc) if docs else None
+                source = doc.text if doc is not None else None
+                if source is not None:
+                    found = source.find(value, c.base + c.unit.focus_start, c.base + c.unit.focus_end)
+                    found = found if found >= 0 else source.find(value, c.quote.start, c.quote.end)
+                    start = found if found >= 0 else c.quote.start
+                else:
+                    start = c.quote.start
+            out.append(ShortAnswer(value, c.quote.chunk, start, start + len(value)))
+            read_from.append(n)
+    if later and len(set(read_from)) == 2:
+        out = [s for s, n in zip(out, read_from) if n] + [s for s, n in zip(out, read_from) if not n]
+    if not out and not two and len(picked) == 2 and accepts(q.qtype) and q.qtype not in ("other", "entity"):
+        # The other quoted sentence, when the best states no value of the asked kind and it is in the
+        # question's language ("… was born on 6 October 1887 in La Chaux-de-Fonds" beside "(He
+        # adopted the pseudonym of Le Corbusier in 1920.)"): the reader sees it, so its value is bold.
+        other = picked[1] if picked[0] is best else picked[0]
+        if lang_of(other.unit.text) == q.lang:
+            return shorts(q, [other], other, docs, False)
+    return out
+
+
+def asked_order(question: str, picked: list[Candidate], bold: list[ShortAnswer]) -> tuple[list[Candidate], list[ShortAnswer]]:
+    """The two units and the two short answers of a two-fact answer in the order the question asks
+    its halves ("How much can I borrow, and at what interest rate?": the amount, then the rate), not
+    the model's, which puts its best unit first. A unit's half is `facts.unit_half`; the two are
+    turned round only when the first answers the half asked second and the other does not (a unit
+    whose half is not known is taken for the other half's). A short answer's half is the kind of
+    value it is when the halves ask different kinds (`facts.value_half`), else its unit's place;
+    two cells of one table row are already in the order asked (`answerer._merge`).
+
+    >>> from types import SimpleNamespace as N
+    >>> due = N(quote=N(doc="loan", start=40), unit=N(text="The loan must be repaid within 3 months."))
+    >>> most = N(quote=N(doc="loan", start=0), unit=N(text="You can borrow up to Tk 20,000."))
+    >>> [c.unit.text for c in asked_order("How much can I borrow, and how long do I have to repay it?", [due, most], [])[0]]
+    ['You can borrow up to Tk 20,000.', 'The loan must be repaid within 3 months.']
+    """
+    if len(picked) == 2 and (picked[0].quote.doc, picked[0].quote.start) != (picked[1].quote.doc, picked[1].quote.start):
+        halves = [unit_half(question, c) for c in picked]
+        if halves[0] != halves[1] and halves[0] != 0 and halves[1] != 1:
+            picked = picked[::-1]
+    if len(bold) != 2:
+        return picked, bold
+    kinds = [value_half(question, s.text) for s in bold]
+    if None in kinds or kinds[0] == kinds[1]:  # the kinds do not tell: the order of the units they are read from
+        at = [next((i for i, c in enumerate(picked) if c.quote.chunk == s.chunk and c.quote.start <= s.start < c.quote.end), None)
+              for s in bold]
+        kinds = [None, None] if None in at else at
+    return picked, bold[::-1] if kinds[0] is not None and kinds[1] is not None and kinds[0] > kinds[1] else bold
