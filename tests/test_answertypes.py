@@ -183,6 +183,8 @@ SPANS = [
     ("দিনে সর্বোচ্চ ৫ বার, প্রিয় নম্বর ৫টি।", [("count", "৫ বার"), ("count", "৫টি")]),
     ("The PIN has five digits.", [("count", "five digits")]),
     ("The holder must be 18 or older.", [("age", "18 or older")]),
+    ("Can a 16-year-old open an account?", [("age", "16-year-old")]),  # hyphened, as people write it
+    ("He was 25-years-old then.", [("age", "25-years-old")]),
     ("অ্যাকাউন্ট খুলতে বয়স কমপক্ষে ১৮ বছর হতে হবে।", [("age", "বয়স কমপক্ষে ১৮ বছর")]),
     ("Agents are open from 9 am to 9 pm.", [("time", "9 am"), ("time", "9 pm")]),
     ("এজেন্ট সকাল ৯টা থেকে রাত ৯টা পর্যন্ত খোলা।", [("time", "সকাল ৯টা"), ("time", "রাত ৯টা")]),
