@@ -340,3 +340,10 @@ def test_a_bangla_limit_is_no_case_of_another_count_or_amount(served):
     assert "৩০,০০০ টাকা" in [s["text"] for s in got["short_answers"]], got["answer"]
     # A count of another thing than the one asked stays another case: Tk 10 is the rate's.
     assert another_count("If I redeem 350 points, how many taka do I get?", "You can redeem 100 points for Tk 10.", None, "count")
+
+
+def test_a_neighbour_naming_another_period_is_not_quoted_beside_the_asked_one(served):
+    """The most a month: the monthly sentence alone, not the daily figures of the sentence before
+    it, which read as a second answer."""
+    quotes = ask_json(served.ask("মাসে সর্বোচ্চ কত টাকা ক্যাশ ইন করা যায়?"))["quotes"]
+    assert [q["text"] for q in quotes] == ["এক মাসে মোট ২,০০,০০০ টাকা পর্যন্ত ক্যাশ ইন করা যায়।"]

@@ -114,7 +114,11 @@ def _adjacent(order, probs, best: Candidate):
 def _another_value(q: Question, best: Candidate, c: Candidate) -> bool:
     """Whether the unit next to `best` states only a value of another kind than the one question
     asks, which `best` states ("You can borrow up to Tk 20,000 as a nano loan." beside "… the loan must be
-    repaid within 3 months." for how long one has to repay): beside the answer it reads as a second answer."""
+    repaid within 3 months." for how long one has to repay): beside the answer it reads as a second answer.
+    So does a unit naming only another period than the one asked beside a `best` naming the asked
+    one (the daily figures beside "এক মাসে মোট ২,০০,০০০ টাকা পর্যন্ত …" for the most a month)."""
+    if best.features[COL["period_match"]] > 0 and c.features[COL["period_clash"]] > 0:
+        return True
     return bool(accepts(q.qtype)) and states_asked(q.types, q.numbers, best.unit.text) \
         and not states_asked(q.types, q.numbers, c.unit.text) and bool(numbers_of(c.unit.text) - q.numbers)
 
