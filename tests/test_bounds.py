@@ -318,6 +318,7 @@ def test_a_giant_table_row_is_quoted_up_to_the_cap(tmp_path):
 # --- the command line: Ctrl-C, --output, empty paths, line alignment, k, cosmetics -------
 
 
+@pytest.mark.slow  # waits for a run to be under way: the full suite's
 def test_ctrl_c_exits_130_with_one_line_and_leaves_output_untouched(tmp_path):
     # BM25 over 6 MB: seconds of indexing in pure Python, whatever the vector cache holds from
     # earlier runs (with a semantic retriever a warm cache let the run end before the signal).

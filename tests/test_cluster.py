@@ -246,6 +246,7 @@ def test_a_single_question_is_not_sent_to_a_cluster(capsys):
 # --- failures -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # waits out a connect timeout: the full suite's
 def test_an_unreachable_scheduler_is_a_one_line_error_within_seconds(data, cache_dir, capsys):
     started = time.monotonic()
     code, out, err = run_cli(capsys, "ask", "--questions", data["asked"], "--corpus", data["corpus"],
@@ -273,6 +274,7 @@ def other_model(folder) -> str:
     return path
 
 
+@pytest.mark.slow  # starts a cluster of its own: the full suite's
 def test_a_worker_with_another_model_file_is_refused(tmp_path, data, cache_dir, capsys):
     preload = tmp_path / "other_model.py"
     preload.write_text(f"from raglab.encoder import native\nnative.MODEL_PATH = {other_model(tmp_path)!r}\n")

@@ -78,6 +78,7 @@ def test_docs_results_md_is_regenerated_byte_identically(full):
     assert committed == fresh, f"docs/results.md is stale; regenerate it with: {REGENERATE}"
 
 
+@pytest.mark.slow  # two comparisons on the test split: the full suite's
 def test_readme_shows_the_current_headline_table():
     """README.md's headline: the served default against BM25, exactly what its command gives,
     between the markers `build.py results` rewrites it between."""
@@ -241,6 +242,7 @@ def test_the_report_states_the_risk_bound_its_thresholds_were_chosen_under(bm25_
     assert bm25_dev[1]["settings"]["risk_budget"] == stats.RISK_BUDGET
 
 
+@pytest.mark.slow  # three comparisons: the full suite's
 def test_the_report_is_deterministic_and_the_seed_moves_only_the_intervals(bm25_dev):
     cfg, a, evaluated = bm25_dev
     b = evaluation.run(list(docs()), list(questions()), cfg, split="dev", k=7)

@@ -147,8 +147,8 @@ def scratch(tmp_path) -> str:
     return str(tmp_path)
 
 
-# Pages whose commands run whole comparisons (tens of seconds): the full suite runs them.
-SLOW_PAGES = {os.path.join("docs", "cli.md"), os.path.join("docs", "served-default.md")}
+# Pages whose commands run whole comparisons (ten seconds and more): the full suite runs them.
+SLOW_PAGES = {"README.md", os.path.join("docs", "cli.md"), os.path.join("docs", "served-default.md")}
 
 
 @pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.slow) if p in SLOW_PAGES else p for p in PAGES])

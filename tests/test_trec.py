@@ -10,6 +10,9 @@ from helpers import questions
 from raglab.evaluation.trec import TrecError, qrels_lines, run_lines
 from test_cli import raglab
 
+# One comparison exported (about ten seconds) before any test: the full suite's.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
