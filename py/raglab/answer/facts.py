@@ -19,7 +19,7 @@ import re
 from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, asks_choice, question_type
-from raglab.text.contrasts import asked_place, named
+from raglab.text.contrasts import asked_place, names_both_asked
 from raglab.text.numbers import one_worked_case
 from raglab.text.splitter import abbreviation_goes_on
 
@@ -250,7 +250,7 @@ def unit_half(question: str, c) -> int | None:
     states when the halves ask different kinds (`value_half`), else by the half its words leave out
     (`half_of`)."""
     halves = getattr(c, "halves", None) or ()
-    if any(a and b and x and y for (a, b), (x, y) in zip(named(question), halves)):
+    if names_both_asked(question, halves):
         return None  # it names both halves the question contrasts: it answers either ("You can cash in up to …, but … cash out …")
     half = asked_place(question, halves) if halves else None
     half = value_half(question, c.unit.text) if half is None else half

@@ -14,7 +14,7 @@ from raglab.answer.short import short_spans
 from raglab.question.asking import periods_of
 from raglab.question.persons import house_names
 from raglab.text.answertypes import accepts
-from raglab.text.contrasts import named
+from raglab.text.contrasts import named, names_both_asked
 from raglab.text.numbers import another_amount, another_count, states_a_case
 
 
@@ -29,8 +29,9 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
     read_from: list[int] = []  # which of `units` each short answer is read from
     units = ([best] + [c for c in picked if c is not best]) if two else [best]
     # Two values from one unit only when it states both halves ("minimum Tk 20, maximum Tk 1,000"), also
-    # beside a neighbour that states no asked value ("The daily limits reset at midnight …").
-    both = two and (missing_half(q.text, held(best)) is None or names_both(q.text, best.unit.text)) and (
+    # beside a neighbour that states no asked value ("The daily limits reset at midnight …"); the
+    # contrast reader too, for `missing_half` reads words and "in" of "cash in" is a stopword.
+    both = two and (missing_half(q.text, held(best)) is None or names_both_asked(q.text, named(best.unit.text))) and (
         len(units) == 1 or not states_asked(q.types, q.numbers, units[1].unit.text))
     if both:
         units = [best]
@@ -87,12 +88,6 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         if lang_of(other.unit.text) == q.lang:
             return shorts(q, [other], other, docs, False)
     return out
-
-
-def names_both(question: str, text: str) -> bool:
-    """Whether `text` names both halves of a contrast the question asks both of ("cash in" and
-    "cash out": `missing_half` reads words, and "in" is a stopword there)."""
-    return any(a and b and x and y for (a, b), (x, y) in zip(named(question), named(text)))
 
 
 def asked_order(question: str, picked: list[Candidate], bold: list[ShortAnswer]) -> tuple[list[Candidate], list[ShortAnswer]]:

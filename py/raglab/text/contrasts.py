@@ -167,6 +167,12 @@ def halves_of(text: str, heading: str = "") -> tuple[tuple[bool, bool], ...]:
     return tuple(has if has[0] or has[1] else above for has, above in zip(own, named(heading)))
 
 
+def names_both_asked(question: str, halves: tuple[tuple[bool, bool], ...]) -> bool:
+    """Whether a unit naming `halves` (`named`, `halves_of`) names both halves of a contrast the
+    question asks both of ("You can cash in up to …, but … cash out …" for cash in and cash out)."""
+    return any(a and b and x and y for (a, b), (x, y) in zip(named(question), halves))
+
+
 def left_out(question: str, halves: tuple[tuple[bool, bool], ...]) -> tuple[int, int] | None:
     """(pair, half) of the first pair whose two halves the question names and of which a unit
     naming `halves` (`halves_of`) names one only: the half it leaves out.
