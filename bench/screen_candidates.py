@@ -387,11 +387,13 @@ def without_glossary(named: list[tuple[str, str, str]]) -> list[Set]:
     cut = [g.concept for g in table].index(GLOSSARY_START)
     expansion._CACHE[0] = table[:cut]
     expand.cache_clear()
+    expansion._table_aliases.cache_clear()
     try:
         return [Set(*args) for args in named]
     finally:
         expansion._CACHE[0] = table
         expand.cache_clear()
+        expansion._table_aliases.cache_clear()
 
 
 def main() -> None:

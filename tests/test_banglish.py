@@ -9,7 +9,8 @@ import pytest
 
 from helpers import docs
 from raglab.pipeline import Config, Pipeline
-from raglab.text.banglish import Loanwords, Reader, distance, is_banglish, latin, roman
+from raglab.text.banglish import Reader, distance, is_banglish, latin, roman
+from raglab.text.loanwords import Loanwords
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

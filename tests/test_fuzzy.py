@@ -151,11 +151,11 @@ def test_distance_matches_its_definition(a, b):
     assert distance(a, b) * 2 == _reference(a, b)
 
 
-@pytest.mark.slow  # every short string of the alphabet against the whole index
+@pytest.mark.slow  # up to 500 misspellings per alphabet against brute force over their vocabulary
 @pytest.mark.parametrize("alphabet", ["abcdeist", "কাি্যজনণরস" + "\u09dc" + "ুূঁোেঅএ"])
 def test_index_finds_exactly_what_brute_force_finds(alphabet):
     rng = random.Random(20261201)
-    for trial in range(40):
+    for trial in range(20):
         vocab = sorted({"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 13))) for _ in range(150)})
         index = Fuzzy(vocab)
         for _ in range(25):

@@ -17,7 +17,9 @@ import pytest
 
 from helpers import ROOT, docs
 from parity_support import CONFIGS, assert_same, browser_and_native, browser_call, golden_and_stress, label, native
+from raglab.corpus.chunking import CHUNKERS
 from raglab.pipeline import Config
+from raglab.retrieval.registry import RETRIEVERS
 from raglab.text.splitter import sentences
 
 __all__ = ["native"]  # a fixture the tests below take
@@ -45,14 +47,15 @@ def test_analyzer_tokens_agree_on_every_sentence_and_question(app_page, native):
                 "analyzer")
 
 
-# The served configuration asks every golden question; every other configuration half of them
-# (the halves taken in turn) and a third of the stress set (the thirds taken in turn), so every
-# golden question still meets every retriever with every chunker (its two configurations, with and
-# without expansion, ask the two halves) and every stress question every retriever and every
-# chunker (a retriever with one chunker meets two thirds), while the browser answers about half
-# the questions a configuration (533 of 966 when this was written: the suite's time budget).
-STRESS_PARTS = 3
-GOLDEN_PARTS = 2
+# The served configuration asks every golden question; every other configuration a third of them
+# and a quarter of the stress set (the parts taken in turn along the configurations), so every
+# golden and every stress question still meets every retriever and every chunker (a retriever's
+# six configurations, three chunkers with and without expansion, ask all three thirds and all four
+# quarters), and every chunker with every retriever (its two configurations, with and without
+# expansion, ask consecutive thirds) two thirds of the golden questions, while the browser answers
+# about a third of the questions a configuration: the suite's time budget.
+STRESS_PARTS = 4
+GOLDEN_PARTS = 3
 
 
 def served(cfg) -> bool:
@@ -60,32 +63,34 @@ def served(cfg) -> bool:
     return (cfg["chunker"], cfg["retriever"], cfg["expand"]) == (default.chunker, default.retriever, default.expand)
 
 
-def asked(cfg) -> list[str]:
-    """The ids of the questions configuration `cfg` asks in the test below."""
+def parts(cfg) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The (stress, golden) parts configuration `cfg` asks below."""
     i = CONFIGS.index(cfg)
-    golden = (0, 1) if served(cfg) else (i % GOLDEN_PARTS, GOLDEN_PARTS)
-    return golden_and_stress((i % STRESS_PARTS, STRESS_PARTS), golden)[1]
+    return (i % STRESS_PARTS, STRESS_PARTS), ((0, 1) if served(cfg) else (i % GOLDEN_PARTS, GOLDEN_PARTS))
 
 
 def test_the_parts_asked_still_reach_every_retriever_and_chunker():
     every = set(golden_and_stress()[1])
-    stress = {q for q in every if q.startswith("stress-")}
     by = {}
     for cfg in CONFIGS:
-        ids = set(asked(cfg))
-        for key in ((cfg["retriever"], cfg["chunker"]), cfg["retriever"], cfg["chunker"]):
+        ids = set(golden_and_stress(*parts(cfg))[1])
+        for key in (cfg["retriever"], cfg["chunker"]):
             by[key] = by.get(key, set()) | ids
-    for key, ids in sorted(by.items(), key=str):
-        wanted = every - stress if isinstance(key, tuple) else every
-        assert wanted <= ids, f"{key} never asks {sorted(wanted - ids)[:3]}"
-    assert every - stress <= set(asked(next(c for c in CONFIGS if served(c))))  # the served one: every golden question
+    for key, ids in sorted(by.items()):
+        assert every <= ids, f"{key} never asks {sorted(every - ids)[:3]}"
+    stress = {q for q in every if q.startswith("stress-")}
+    golden = len(every - stress)
+    for c in CHUNKERS:
+        for r in RETRIEVERS:
+            pair = [cfg for cfg in CONFIGS if (cfg["chunker"], cfg["retriever"]) == (c, r)]
+            asked = set().union(*(golden_and_stress(*parts(cfg))[1] for cfg in pair)) - stress if pair else set()
+            assert not pair or 3 * len(asked) >= 2 * golden - 3, f"{c}+{r} asks {len(asked)} of {golden} golden questions"
+    assert every - stress <= set(golden_and_stress(*parts(next(c for c in CONFIGS if served(c))))[1])
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=label)
 def test_top5_answers_and_citations_are_identical(app_page, native, cfg):
-    i = CONFIGS.index(cfg)
-    golden = (0, 1) if served(cfg) else (i % GOLDEN_PARTS, GOLDEN_PARTS)
-    texts, ids = golden_and_stress((i % STRESS_PARTS, STRESS_PARTS), golden)
+    texts, ids = golden_and_stress(*parts(cfg))
     native_text, browser_text = browser_and_native(app_page, "askMany", [texts, cfg],
                                                    lambda: native.ask_many(json.dumps(texts), json.dumps(cfg)))
     assert_same(native_text, browser_text, ids, label(cfg))

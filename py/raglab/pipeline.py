@@ -21,8 +21,9 @@ from raglab.retrieval.lexical import fuzzy_index, nearest, weighted_terms
 from raglab.retrieval.ranking import Hit, Query, rounded
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, memo, tokens
-from raglab.text.banglish import Loanwords, Reader, without_grammar
+from raglab.text.banglish import Reader, without_grammar
 from raglab.text.limits import check_question_length
+from raglab.text.loanwords import Loanwords
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
     from raglab.answer.answerer import Assessment
@@ -177,8 +178,8 @@ class Pipeline:
 
     @functools.cached_property
     def loanwords(self) -> Loanwords:
-        """The index's terms of each script by sound (`text.banglish.Loanwords`)."""
-        return Loanwords(self._lexical_index().df)
+        """The index's terms of each script by sound (`text.loanwords.Loanwords`)."""
+        return Loanwords.of(self._lexical_index().df)
 
     def closest(self, term: str) -> tuple[str, ...]:
         """The index word(s) a question word stands for, for the answerer's coverage: itself

@@ -216,7 +216,17 @@ def aliases(question: str, groups: list[Group] | None = None) -> dict[str, list[
     tuples, both languages) that say the same thing. The answerer counts such a term as
     present in a sentence that contains one of its aliases, so "withdraw" is found in a
     sentence about "cash out", and a Bangla question's terms in an English sentence."""
-    groups = load_table() if groups is None else groups
+    if groups is None:  # the bundled table: read once per question (a comparison asks it per configuration)
+        return {t: list(row) for t, row in _table_aliases(question).items()}  # lists of the caller's own
+    return _aliases(question, groups)
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_aliases(question: str) -> dict[str, list[tuple[str, ...]]]:
+    return _aliases(question, load_table())
+
+
+def _aliases(question: str, groups: list[Group]) -> dict[str, list[tuple[str, ...]]]:
     terms, words, present = _analysed(question)
     out: dict[str, list[tuple[str, ...]]] = {}
     for g in _maybe_triggered(groups, present):
