@@ -400,6 +400,17 @@ def test_the_other_languages_chunk_is_chosen_once_per_search(recursive, monkeypa
         assert len(calls) == 1, text
 
 
+def test_an_english_question_to_check_a_number_reaches_the_bangla_step_that_says_so(recursive):
+    """Checking the number the agent wrote in his notebook before a cash in is a step only the
+    Bangla article gives ("এজেন্টের খাতায় বা ফোনে লেখা নম্বরটি নিজে একবার মিলিয়ে নিন"). The
+    table's "check" (মিলিয়ে নিন) lets the translated reading and the BM25 side meet it; before, the
+    other language's place went to another cash-in section and the step stood outside the top
+    three (a question not in the golden set)."""
+    chunks, r = recursive
+    query = expand("Before I hand the agent my cash, should I check the number he wrote in his notebook?")
+    assert "bn-cash-in#3" in ids_of(chunks, r.search(query, SLOT))
+
+
 def test_a_glossary_detail_in_the_top_three_comes_first(recursive):
     """Naming Priyo numbers' names (a glossary detail): BM25 ranks the Bangla chunk that words
     it first, but its fused score is too far below the first's for the first place; it takes

@@ -64,6 +64,18 @@ def test_everyday_words_for_a_recharge_an_sms_and_screen_sharing():
     assert "স্ক্রিন শেয়ার" in expand("He wants to see my screen", both=True).expansion
 
 
+def test_check_reaches_the_bangla_articles_word_for_it():
+    """"Check" (the number, the name, the amount) is the help centre's everyday instruction, and
+    the Bangla articles say it as মিলিয়ে নিন / মিলিয়ে দেখুন; without the entry an English question
+    asking whether to check what the agent wrote met no Bangla word for it. An English question
+    already says "check", so nothing English is appended; "সব মিলিয়ে" (altogether) is another
+    sense of the verb and names no check."""
+    question = "Should I check the number the agent wrote down?"
+    assert expand(question).expansion == ()
+    assert {"মিলিয়ে নিন", "মিলিয়ে দেখুন"} <= set(expand(question, both=True).expansion)
+    assert "check" not in [g.concept for g, _ in matches("দিনে সব মিলিয়ে কত টাকা তোলা যায়?")]
+
+
 def test_a_bangla_question_names_a_glossary_detail_in_the_loanwords_bangla_speakers_type():
     """The glossary's triggers were English only, so a Bangla question about a Facebook link or an
     exchange house reached none of the Bangla articles' wording; the Bangla spellings of the same
