@@ -52,11 +52,31 @@ def test_where_to_complain_is_answered_by_where_to_complain_not_by_a_place_a_fee
     assert places_for("Where do I get the token number?", s) != ()
 
 
-def test_a_question_that_names_its_place_or_asks_to_whom_gets_no_phone_number_for_a_place():
+def test_a_question_that_names_its_place_gets_no_phone_number_for_a_place():
     s = "আপনি হটলাইন ১৬৭৮৯ অথবা support@shaplapay.example ঠিকানায় ইমেইল করে অভিযোগ জানাতে পারেন।"
     assert places_for("অ্যাপ থেকে অভিযোগ জানাতে কোথায় যেতে হয়?", s) == ()  # where in the app
-    assert places_for("এখন কার কাছে অভিযোগ করা যায়?", s) == ()  # to whom: a body
     assert [s[a:b] for a, b in places_for("অভিযোগ কোথায় জানাবো?", s)] == ["১৬৭৮৯", "support@shaplapay.example"]
+
+
+@pytest.mark.parametrize("question", ["এখন কার কাছে অভিযোগ করা যায়?", "kar kache complain korbo?",
+                                      "Who do I contact about a failed recharge?", "To whom should I write?"])
+def test_a_question_asking_to_whom_is_answered_by_someone_to_reach_not_a_screen(question):
+    # "who do i contact …" (dev q666) got "অ্যাপের লেনদেন তালিকায়" (where to look) in bold over the
+    # sentence with the hotline, and "… কার কাছে যাবো?" "ইমেইলে" (how one is told) over the officer:
+    # to whom is answered by a number, an address, the officer or body, or a channel; not a screen.
+    s = "আপনি হটলাইন ১৬৭৮৯ অথবা support@shaplapay.example ঠিকানায় ইমেইল করে অভিযোগ জানাতে পারেন।"
+    assert [s[a:b] for a, b in places_for(question, s)] == ["১৬৭৮৯", "support@shaplapay.example"]
+    s = "অ্যাপের লেনদেন তালিকায় রিচার্জটির অবস্থা দেখে নিন।"
+    assert places_for(question, s) == () and places(s) != ()
+    s = "সমাধান না হলে বিষয়টি আমাদের অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) কাছে নিয়ে যেতে পারেন।"
+    assert [s[a:b] for a, b in places_for(question, s)] == ["অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) কাছে"]
+    s = "You may also visit a customer care centre."  # a channel still answers
+    assert [s[a:b] for a, b in places_for(question, s)] == ["visit a customer care centre"]
+
+
+def test_someone_the_asker_has_been_to_already_is_not_whom_to_go_to_next():
+    s = "সমাধান না হলে বিষয়টি আমাদের অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) কাছে নিয়ে যেতে পারেন।"
+    assert places_for("জিআরও-র কাছে লিখেছি, সমস্যা মেটেনি। এখন কার কাছে যাবো?", s) == ()
 
 
 def test_the_wallets_own_name_is_no_one_a_who_question_asks_for(served, open_answerer):
