@@ -134,3 +134,27 @@ def test_the_sentence_beside_the_answer_is_quoted_only_when_it_adds_an_asked_val
     for question in ("How long do I have to repay a nano loan?", "By when do I have to repay a nano loan?"):
         got = open_answerer.ask(question).answer
         assert [x.text for x in got.quotes] == ["The interest rate is 9% a year, and the loan must be repaid within 3 months."], question
+
+
+def test_an_aside_marked_note_is_no_sections_rule():
+    from raglab.question.asking import aside
+
+    assert aside("Note: These are cash in limits only.") and aside("নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।")
+    assert aside("দ্রষ্টব্য: ক্যাশ আউট করতে হলে যাচাই অনুমোদিত হতে হবে।") and aside("বিঃদ্রঃ পিন কাউকে বলবেন না।")
+    assert not aside("Notes are kept for a year.") and not aside("নোটিশ দেওয়া হবে।")
+
+
+@pytest.mark.parametrize("question", ["সেন্ড মানির দৈনিক সীমা কত?", "সেন্ড মানির মাসিক লিমিট কতো?"])
+def test_the_rule_is_quoted_not_the_note_beside_it(open_answerer, question):
+    # "নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।" holds every word of the
+    # question and opens its paragraph, so it was quoted first (dev q395), or beside the rule as the
+    # runner-up: an aside opens no section's rule (`first`), yields to the rule close behind it that
+    # states the asked value, and is no second quote beside a unit that is none.
+    got = open_answerer.ask(question).answer
+    assert not any(x.text.startswith("নোট") for x in got.quotes), got.quotes
+    assert "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা এবং মাসে সর্বোচ্চ ২,০০,০০০ টাকা পাঠানো যায়।" in [x.text for x in got.quotes]
+
+
+def test_an_aside_still_answers_what_only_it_states(open_answerer):
+    got = open_answerer.ask("প্রবাসী আয়ের টাকা আনতে কি পিন লাগে?").answer
+    assert got.quotes[0].text.startswith("নোট: প্রবাসী আয় গ্রহণ করতে আপনার পিন বা ওটিপি লাগে না।"), got.quotes

@@ -20,7 +20,7 @@ from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import asks_limit, asks_more, periods_of
+from raglab.question.asking import aside, asks_limit, asks_more, periods_of
 from raglab.question.modality import asks_need, negated, negated_loosely
 from raglab.question.persons import house_names
 from raglab.question.respell import respell, type_read, typed_question
@@ -312,7 +312,7 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         found = _present(info.terms, q.weights, q.aliases, info, q.negated)
         lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
         inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
-        first = i == 0 or units[i - 1].block != u.block
+        first = (i == 0 or units[i - 1].block != u.block) and not aside(u.text)  # a "Note:" opens no section's rule
         if first and detail and detail_after(q, units, i, found, in_heading, doc, mass):
             first = False  # the opening states the section's topic; the question asks a detail it states later
         row = features(q, found, in_heading, mass, u.text, info, 0, 1.0, first, u.kind, inside, lead, bool(items),

@@ -45,8 +45,9 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     announces what follows rather than saying it (1/0)
     rank            1 / (r + 1)
     score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
-    first           u opens its paragraph, and is no worked example (`asking.illustrates_in`: a
-                    sentence that opens as one, a row or item of a table or list of examples) of
+    first           u opens its paragraph, and is no aside ("Note: …", `asking.aside`), nor a
+                    worked example (`asking.illustrates_in`: a sentence that opens as one, a row
+                    or item of a table or list of examples) of
                     another case than the question's, nor, for a question asking no typed value
                     and no two facts, the opening of a section whose later unit holds a fifth of
                     q's idf mass in words neither u nor the heading holds (a detail asked after

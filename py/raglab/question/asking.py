@@ -226,6 +226,25 @@ def illustrates(text: str) -> bool:
     return bool(_EXAMPLE.match(cue_text(text)))
 
 
+# An aside the article marks as one ("Note: …", "নোট: …", "বিঃদ্রঃ …", "দ্রষ্টব্য: …", "মনে রাখবেন, …"): a
+# warning or a reminder beside the rule, in a paragraph of its own, not the rule the section states.
+_ASIDE = re.compile("^ (?:(?:note|n b|nb|please note|remember|important|tip|warning|caution|নোট|দ্রষ্টব্য|বিশেষ দ্রষ্টব্য"
+                    "|মনে রাখবেন|লক্ষ্য করুন|লক্ষ করুন|সতর্কতা) , |(?:বিঃদ্রঃ|বিঃ দ্রঃ|বি , দ্র) (?:, )?)")
+
+
+@functools.lru_cache(maxsize=50_000)
+def aside(text: str) -> bool:
+    """Whether a unit opens as an aside the article marks ("Note: An agent may not charge more than
+    the fee shown in the app."): it opens its paragraph, but states no section's rule.
+
+    >>> aside("Note: These are cash in limits only."), aside("নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।")
+    (True, True)
+    >>> aside("মনে রাখবেন, এটিএমে চার্জ ১.৯৫%।"), aside("বিঃদ্রঃ পিন কাউকে বলবেন না।"), aside("Notes are kept for a year.")
+    (True, True, False)
+    """
+    return bool(_ASIDE.match(cue_text(text)))
+
+
 # A sentence that introduces a list or table of examples: "Here are some examples of the fee at an
 # agent:", "Any transaction you make resets the count, for example:", "যেমন:".
 _EXAMPLES_LEAD = re.compile(" (?:examples?|for instance|উদাহরণ(?:স্বরূপ)?|যেমন) ")
