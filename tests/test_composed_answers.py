@@ -158,3 +158,20 @@ def test_the_rule_is_quoted_not_the_note_beside_it(open_answerer, question):
 def test_an_aside_still_answers_what_only_it_states(open_answerer):
     got = open_answerer.ask("প্রবাসী আয়ের টাকা আনতে কি পিন লাগে?").answer
     assert got.quotes[0].text.startswith("নোট: প্রবাসী আয় গ্রহণ করতে আপনার পিন বা ওটিপি লাগে না।"), got.quotes
+
+
+def test_a_question_naming_a_weekday_gets_the_sentence_naming_it_not_the_rule_before(open_answerer):
+    # "Sales are settled to your bank account on the next working day, which is called T+1." opens
+    # the paragraph and states a time; two sentences later "… so sales from a Thursday are settled on
+    # the following Saturday …" names the case asked. Invented questions (the new user's r8q21 too).
+    from raglab.question.asking import case_words, other_day
+
+    for question in ("If I sell on a Thursday as a merchant, when does the money reach my bank account?",
+                     "মার্চেন্ট অ্যাকাউন্টে বৃহস্পতিবার (Thursday) বিক্রির টাকা ব্যাংকে কবে আসবে?"):
+        got = open_answerer.ask(question).answer
+        assert any("from a Thursday" in x.text for x in got.quotes), got.quotes  # the rule may stand beside it
+        assert [s.text for s in got.short_answers] == ["on the following Saturday"], got.short_answers
+    # A question naming no weekday asks the rule, which a weekday does not answer.
+    got = open_answerer.ask("As a merchant, when does the money from my sales reach my bank account?").answer
+    assert "T+1" in got.quotes[0].text, got.quotes
+    assert case_words("When do sales reach my bank?") == () and other_day("When do sales reach my bank?", "time", "on Tuesday")

@@ -35,8 +35,9 @@ from raglab.answer.sentences import COL, Model, Question, confidence, confidence
 from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import aside, limit_beside_price
+from raglab.question.asking import aside, case_words, limit_beside_price
 from raglab.retrieval.ranking import rounded
+from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
 
@@ -63,6 +64,17 @@ def rule_before_aside(q: Question, order: list, margin: float = ASIDE_MARGIN) ->
     if not order or not accepts(q.qtype) or not aside(order[0][1].unit.text):
         return order
     return promoted(order, lambda c: not aside(c.unit.text) and c.features[COL["typed"]] > 0, margin)
+
+
+def case_before_rule(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
+    """`order` with the first unit within `margin` logits of the best that names the weekday the
+    question asks about (`asking.case_words`) and states a value of the asked kind put first, when the
+    best unit names none: "… বৃহস্পতিবার (Thursday) বিক্রির টাকা কবে আসবে?" is answered by "… so sales
+    from a Thursday are settled on the following Saturday …", not the rule two sentences before it."""
+    case = frozenset(t for w in case_words(q.text) for t in analyze(w))
+    if not order or not case or case & order[0][1].found or not accepts(q.qtype):
+        return order
+    return promoted(order, lambda c: bool(case & c.found) and c.features[COL["typed"]] > 0, margin)
 
 
 def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
@@ -177,7 +189,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = the_way_first(q, in_own_language(q, ranked(q, cands, m)))  # a how-to question: not how it is not done
     order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
-    order = rule_before_aside(q, order)
+    order = case_before_rule(q, rule_before_aside(q, order))
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)

@@ -80,7 +80,7 @@ import re
 from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
-from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, periods_of, price_for_limit
+from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, other_day, periods_of, price_for_limit
 from raglab.question.modality import imperative, states_need
 from raglab.question.persons import persons
 from raglab.question.places import places_for
@@ -322,6 +322,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     typed = near_typed = echo = 0.0
     if accepts(q.qtype):
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
+        fresh = [sp for sp in fresh if not other_day(q.text, sp.type, text[sp.start:sp.end])]  # a weekday: only its case
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
         elif limit_for_price(q.text, text):  # and "up to Tk 20,000" is a limit, not a fee
