@@ -175,3 +175,17 @@ def test_a_question_naming_a_weekday_gets_the_sentence_naming_it_not_the_rule_be
     got = open_answerer.ask("As a merchant, when does the money from my sales reach my bank account?").answer
     assert "T+1" in got.quotes[0].text, got.quotes
     assert case_words("When do sales reach my bank?") == () and other_day("When do sales reach my bank?", "time", "on Tuesday")
+
+
+@pytest.mark.parametrize("question, first, second", [
+    ("What are the daily limits for cash in and for cash out?", "30,000", "25,000"),
+    ("What are the daily limits for cash out and for cash in?", "25,000", "30,000"),
+    ("What is the minimum and the maximum recharge?", "20", "1,000"),
+    ("What is the maximum and the minimum recharge?", "1,000", "20"),
+])
+def test_two_values_of_one_sentence_come_in_the_order_asked(open_answerer, question, first, second):
+    # "You can cash in up to Tk 30,000 a day, but you can cash out only up to Tk 25,000 a day." gave its
+    # values in its own order whatever was asked first: the clause around each value names its half.
+    got = open_answerer.ask(question).answer
+    bold = [s.text for s in got.short_answers]
+    assert len(bold) == 2 and first in bold[0] and second in bold[1], bold
