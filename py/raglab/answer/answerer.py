@@ -29,14 +29,15 @@ from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_q
 from raglab.answer.facts import answers_later, asks_no_value, asks_two, held, missing_half, most_of_half, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import the_way_first
-from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, unit_before, with_sentence_before
+from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, promoted, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import limit_beside_price
+from raglab.question.asking import aside, case_words, limit_beside_price
 from raglab.retrieval.ranking import rounded
+from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
 
@@ -48,6 +49,32 @@ def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[
     scored = [(rounded(dot(m.weights, c.features)), c) for c in cands]
     scored.sort(key=lambda x: (-x[0], x[1].rank, x[1].quote.start, x[1].unit.focus_start))
     return scored
+
+
+ASIDE_MARGIN = 1.0  # logits: a unit stating the asked value this close to an aside ("Note: …") is quoted instead
+
+
+def rule_before_aside(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that is no aside and states a value of the asked kind put first, when the best is an aside
+    (`asking.aside`: "নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।" holds
+    every word of "সেন্ড মানির দৈনিক সীমা কত?" and was quoted over the rule "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০
+    টাকা …" 0.3 logits below it). An aside still answers what only it states ("do I need my PIN to
+    receive money from abroad?": "নোট: প্রবাসী আয় গ্রহণ করতে আপনার পিন বা ওটিপি লাগে না।")."""
+    if not order or not accepts(q.qtype) or not aside(order[0][1].unit.text):
+        return order
+    return promoted(order, lambda c: not aside(c.unit.text) and c.features[COL["typed"]] > 0, margin)
+
+
+def case_before_rule(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
+    """`order` with the first unit within `margin` logits of the best that names the weekday the
+    question asks about (`asking.case_words`) and states a value of the asked kind put first, when the
+    best unit names none: "… বৃহস্পতিবার (Thursday) বিক্রির টাকা কবে আসবে?" is answered by "… so sales
+    from a Thursday are settled on the following Saturday …", not the rule two sentences before it."""
+    case = frozenset(t for w in case_words(q.text) for t in analyze(w))
+    if not order or not case or case & order[0][1].found or not accepts(q.qtype):
+        return order
+    return promoted(order, lambda c: bool(case & c.found) and c.features[COL["typed"]] > 0, margin)
 
 
 def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
@@ -162,6 +189,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = the_way_first(q, in_own_language(q, ranked(q, cands, m)))  # a how-to question: not how it is not done
     order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
+    order = case_before_rule(q, rule_before_aside(q, order))
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
@@ -218,15 +246,18 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
                       shorts(q, inside[:2], inside[0], docs, two) if inside else [])
     second = fact = the_other_fact(a, m) if two else None  # read for the values the best unit does not state
     picked = [best]
+    # An aside ("Note: …") beside a best unit that is none is a remark on the answer, not more of it.
+    remark = (lambda c: aside(c.unit.text)) if not aside(best.unit.text) else (lambda c: False)
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)
-        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items and not _another_value(q, best, near[0]):
+        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items and not _another_value(q, best, near[0]) \
+                and not remark(near[0]):
             second = near[0]
             picked = [second, best] if second.quote.start < best.quote.start else [best, second]
             second = None
     if second is None and len(picked) == 1:  # the runner-up, when the model cannot tell it from the best
         near = _runner_up(order, probs, best)
-        if near is not None and near[1] >= m.runner * probs[0] and not near[0].items:
+        if near is not None and near[1] >= m.runner * probs[0] and not near[0].items and not remark(near[0]):
             second = near[0]
     if second is not None:
         picked.append(second)

@@ -20,7 +20,7 @@ from raglab.answer.results import Quote
 from raglab.answer.sentences import COL, Question, Text, echo_types, features, lang_of, prefix_index, set_context
 from raglab.answer.units import Unit, introduced, introduces, may_introduce, units_around
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import asks_limit, asks_more, periods_of
+from raglab.question.asking import aside, asks_limit, asks_more, case_words, periods_of
 from raglab.question.modality import asks_need, negated, negated_loosely
 from raglab.question.persons import house_names
 from raglab.question.respell import respell, type_read, typed_question
@@ -292,6 +292,7 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
     doc, text, base, units = units_of(chunk, docs)
     cs, ce = chunk.start - base, chunk.end - base
     detail = not accepts(q.qtype) and not asks_two(q.text)  # an opening's `first` may yield to a later detail
+    case = frozenset(t for w in case_words(q.text) for t in analyze(w))  # and to the weekday case asked
     out: list[tuple] = []
     for i, u in enumerate(units):
         if not (u.start < ce and cs < u.end):
@@ -312,9 +313,11 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         found = _present(info.terms, q.weights, q.aliases, info, q.negated)
         lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
         inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
-        first = i == 0 or units[i - 1].block != u.block
+        first = (i == 0 or units[i - 1].block != u.block) and not aside(u.text)  # a "Note:" opens no section's rule
         if first and detail and detail_after(q, units, i, found, in_heading, doc, mass):
             first = False  # the opening states the section's topic; the question asks a detail it states later
+        if first and case - info.terms and any((case - info.terms) & text_info(v.text).terms for v in _rest_of_block(units, i)):
+            first = False  # the opening states the rule; a later sentence of its paragraph names the case asked
         row = features(q, found, in_heading, mass, u.text, info, 0, 1.0, first, u.kind, inside, lead, bool(items),
                        " ".join(heading) if q.contrast else "", u.lead)
         quote = Quote(chunk.id, chunk.doc, base + u.start, base + u.end, u.text,
@@ -331,6 +334,16 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         out.append((key, (Candidate(u, quote, info.terms, frozenset(found), row, 0, base,
                                     None if p is None else base + units[p].start, None if n is None else base + units[n].start,
                                     frozenset(in_heading), items, halves_of(u.text, " ".join(heading))), neighbours)))
+    return out
+
+
+def _rest_of_block(units: tuple[Unit, ...], i: int) -> list[Unit]:
+    """The units after `units[i]` in its paragraph, list or table."""
+    out = []
+    for v in units[i + 1:]:
+        if v.block != units[i].block:
+            break
+        out.append(v)
     return out
 
 

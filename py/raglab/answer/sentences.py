@@ -45,8 +45,9 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     announces what follows rather than saying it (1/0)
     rank            1 / (r + 1)
     score_ratio     the chunk's retrieval score / the top chunk's (1 when scores are missing)
-    first           u opens its paragraph, and is no worked example (`asking.illustrates_in`: a
-                    sentence that opens as one, a row or item of a table or list of examples) of
+    first           u opens its paragraph, and is no aside ("Note: …", `asking.aside`), nor a
+                    worked example (`asking.illustrates_in`: a sentence that opens as one, a row
+                    or item of a table or list of examples) of
                     another case than the question's, nor, for a question asking no typed value
                     and no two facts, the opening of a section whose later unit holds a fifth of
                     q's idf mass in words neither u nor the heading holds (a detail asked after
@@ -79,7 +80,7 @@ import re
 from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
-from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, periods_of, price_for_limit
+from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, other_day, periods_of, price_for_limit
 from raglab.question.modality import imperative, states_need
 from raglab.question.persons import persons
 from raglab.question.places import places_for
@@ -321,6 +322,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
     typed = near_typed = echo = 0.0
     if accepts(q.qtype):
         fresh = fresh_spans(spans_of(text), text, accepts(q.qtype), q.numbers)
+        fresh = [sp for sp in fresh if not other_day(q.text, sp.type, text[sp.start:sp.end])]  # a weekday: only its case
         if q.limit:  # "free" is a fee, not a limit, and so is any amount of a unit that states only a price
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
         elif limit_for_price(q.text, text):  # and "up to Tk 20,000" is a limit, not a fee

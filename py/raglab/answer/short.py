@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from raglab.answer.sentences import spans_of
-from raglab.question.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, price_for_limit
+from raglab.question.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, other_day, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, which_one_in
 from raglab.question.places import places_for
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
@@ -401,7 +401,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         if price_for_limit(question, text) or limit_for_price(question, text) or lower_for_upper(asks_upper(question), text,
                                                                  frozenset(number_values(question))):
             return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
-        spans = with_extra(spans_of(text), text, qtype)
+        spans = with_extra([sp for sp in spans_of(text) if not other_day(question, sp.type, text[sp.start:sp.end])], text, qtype)
         at = {sp.start: i for i, sp in enumerate(spans)}
         end = range_end(question) if n == 1 else None
         ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question),

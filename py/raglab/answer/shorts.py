@@ -7,14 +7,15 @@ and puts them in the order the question asks them (`asked_order`).
 from __future__ import annotations
 
 from raglab.answer.candidates import Candidate, text_info
-from raglab.answer.facts import half_text, held, missing_half, states_asked, states_each, unit_half, value_half
+from raglab.answer.facts import facets, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
 from raglab.answer.results import ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
 from raglab.question.asking import periods_of
 from raglab.question.persons import house_names
+from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts
-from raglab.text.contrasts import named, names_both_asked
+from raglab.text.contrasts import asked_place, halves_of, named, names_both_asked
 from raglab.text.numbers import another_amount, another_count, states_a_case
 
 
@@ -116,4 +117,48 @@ def asked_order(question: str, picked: list[Candidate], bold: list[ShortAnswer])
         at = [next((i for i, c in enumerate(picked) if c.quote.chunk == s.chunk and c.quote.start <= s.start < c.quote.end), None)
               for s in bold]
         kinds = [None, None] if None in at else at
+        one = at[0]
+        if one is not None and at[1] == one:  # one unit states both: the clause around each value tells
+            kinds = clause_halves(question, picked[one], bold)
     return picked, bold[::-1] if kinds[0] is not None and kinds[1] is not None and kinds[0] > kinds[1] else bold
+
+
+def clause_halves(question: str, c: Candidate, bold: list[ShortAnswer]) -> list[int | None]:
+    """The half of a two-fact question each of two values read from one unit answers, by the clause
+    around it: the unit cut at the last comma, semicolon or joining word between the two values ("You
+    can cash in up to Tk 30,000 a day, | but you can cash out only up to Tk 25,000 a day."). A clause's
+    half is the half of a contrast it names (`contrasts.asked_place`), else the half whose own words
+    it holds (`facts.facets`); [None, None] when they do not tell two halves apart.
+
+    >>> from types import SimpleNamespace as N
+    >>> s = "The minimum recharge is Tk 20 and the maximum is Tk 1,000 per recharge."
+    >>> c, v = N(quote=N(start=0), unit=N(text=s, kind="sentence")), [N(start=s.index("Tk 20"), text="Tk 20"), N(start=s.index("Tk 1,000"), text="Tk 1,000")]
+    >>> clause_halves("What is the maximum and the minimum recharge?", c, v), clause_halves("What is the minimum and the maximum?", c, v)
+    ([1, 0], [0, 1])
+    """
+    text = c.unit.text
+    at = sorted((s.start - c.quote.start, s.start - c.quote.start + len(s.text)) for s in bold)
+    if c.unit.kind == "row" or any(text[a:b] not in (bold[0].text, bold[1].text) for a, b in at) or at[0][1] > at[1][0]:
+        return [None, None]  # a row's values sit in its cell, not at offsets of its quote
+    between = text[at[0][1]:at[1][0]]
+    cut = max((between.rfind(w) for w in _CLAUSE_BREAKS), default=-1)
+    cut = at[0][1] + (cut if cut >= 0 else 0)
+    left, right = facets(question)
+    halves: list[int | None] = []
+    for clause in (text[:cut], text[cut:]):
+        half = asked_place(question, halves_of(clause))
+        if half is None:
+            terms = set(analyze(clause))
+            half = 0 if terms & set(left) and not terms & set(right) else 1 if terms & set(right) and not terms & set(left) else None
+        halves.append(half)
+    if halves[0] == halves[1]:
+        return [None, None]
+    a, b = halves
+    if a is None and b is not None:  # one clause tells: the other answers the other half
+        a = 1 - b
+    elif b is None and a is not None:
+        b = 1 - a
+    return [a, b] if bold[0].start <= bold[1].start else [b, a]
+
+
+_CLAUSE_BREAKS = (", ", "; ", " but ", " and ", " while ", " whereas ", " আর ", " এবং ", " কিন্তু ", " তবে ", "। ")

@@ -226,6 +226,57 @@ def illustrates(text: str) -> bool:
     return bool(_EXAMPLE.match(cue_text(text)))
 
 
+# An aside the article marks as one ("Note: …", "নোট: …", "বিঃদ্রঃ …", "দ্রষ্টব্য: …", "মনে রাখবেন, …"): a
+# warning or a reminder beside the rule, in a paragraph of its own, not the rule the section states.
+_ASIDE = re.compile("^ (?:(?:note|n b|nb|please note|remember|important|tip|warning|caution|নোট|দ্রষ্টব্য|বিশেষ দ্রষ্টব্য"
+                    "|মনে রাখবেন|লক্ষ্য করুন|লক্ষ করুন|সতর্কতা) , |(?:বিঃদ্রঃ|বিঃ দ্রঃ|বি , দ্র) (?:, )?)")
+
+
+@functools.lru_cache(maxsize=50_000)
+def aside(text: str) -> bool:
+    """Whether a unit opens as an aside the article marks ("Note: An agent may not charge more than
+    the fee shown in the app."): it opens its paragraph, but states no section's rule.
+
+    >>> aside("Note: These are cash in limits only."), aside("নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।")
+    (True, True)
+    >>> aside("মনে রাখবেন, এটিএমে চার্জ ১.৯৫%।"), aside("বিঃদ্রঃ পিন কাউকে বলবেন না।"), aside("Notes are kept for a year.")
+    (True, True, False)
+    """
+    return bool(_ASIDE.match(cue_text(text)))
+
+
+# The case a question names by its weekday ("Thursday-র সেলের টাকা কবে পাবো?", "if I sell on a Thursday"):
+# a paragraph that states a rule and then the case ("Sales are settled … T+1. … so sales from a
+# Thursday are settled on the following Saturday") answers it with the sentence naming the case, not
+# its opening. (Names the question gives, "Visa", "ATM", were read as cases too, and not kept: "PIN",
+# "OTP" and "QR" are names of most questions, and the openings they took `first` from were their answers.)
+_WEEKDAY = re.compile("(?:(?<![A-Za-z])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![A-Za-z])"
+                      "|(?<![\u0980-\u09ff])(?:সোম|মঙ্গল|বুধ|বৃহস্পতি|শুক্র|শনি|রবি)বার)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def case_words(question: str) -> tuple[str, ...]:
+    """The weekdays a question names: the case it asks about.
+
+    >>> case_words("মার্চেন্ট অ্যাকাউন্টে Thursday-র সেলের টাকা কবে পাবো?"), case_words("বৃহস্পতিবারের সেলের টাকা কবে পাবো?")
+    (('Thursday',), ('বৃহস্পতিবার',))
+    >>> case_words("When does the money arrive?")
+    ()
+    """
+    return tuple(dict.fromkeys(m.group(0) for m in _WEEKDAY.finditer(question)))
+
+
+def other_day(question: str, kind: str, value: str) -> bool:
+    """Whether a typed value is a weekday ("on the following Saturday", `answertypes` reads it as a
+    time) while the question names none: a weekday answers "when" only for the weekday case a
+    question names ("Thursday-র সেলের টাকা কবে পাবো?"); "when is my money settled?" asks the rule.
+
+    >>> other_day("When do Thursday's sales arrive?", "time", "on the following Saturday"), other_day("When do sales arrive?", "time", "on Tuesday")
+    (False, True)
+    """
+    return kind == "time" and bool(_WEEKDAY.search(value)) and not _WEEKDAY.search(question)
+
+
 # A sentence that introduces a list or table of examples: "Here are some examples of the fee at an
 # agent:", "Any transaction you make resets the count, for example:", "যেমন:".
 _EXAMPLES_LEAD = re.compile(" (?:examples?|for instance|উদাহরণ(?:স্বরূপ)?|যেমন) ")

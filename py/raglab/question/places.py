@@ -96,12 +96,64 @@ _BEING = frozenset(("is", "are", "was", "were", "be", "been", "being", "as", "no
 # A where-question asking where to complain, report or get in touch ("কোথায় অভিযোগ করবো?", "প্রতারণা
 # রিপোর্ট করবো কোথায়?") asks a channel: the number to call or the address to write to answers it as a place
 # does ("১৬৭৮৯ নম্বরে কল করে জানান", "report it to 16789"). English "where can I report" is a contact question already.
-# One naming its place already asks where in it ("অ্যাপ থেকে অভিযোগ জানাতে কোথায় যেতে হয়?": the menu), and
-# one asking to whom ("কার কাছে", "who do I complain to") asks a body, not a channel.
+# One naming its place already asks where in it ("অ্যাপ থেকে অভিযোগ জানাতে কোথায় যেতে হয়?": the menu).
 _WHERE = re.compile(both_nukta_forms(" where | কোথায়| কোথা | (?:kothay|kothai|kothae) "))
 _CHANNEL = re.compile(both_nukta_forms(
     " (?:complain|complaint|report|contact|reach|call|escalate|appeal|request)| অভিযোগ| রিপো(?:র্)?ট| জানা| যোগাযোগ| ফোন| কল "
     "| (?:obhijog|ovijog|abhijog|ovijoog|jogajog|janabo|janate|janai)"))
+
+
+# A question asking to whom ("এরপর কার কাছে যাবো?", "kar kache jabo", "who do I contact?", "to whom …")
+# asks someone to reach, not a place: the number or address to write to, or the officer or body
+# reached ("অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) কাছে", "to our Grievance Redressal Officer", "to Bangladesh
+# Bank"). Read as a place only, "who do i contact" got "অ্যাপের লেনদেন তালিকায়" (where to look) and "কার কাছে
+# যাবো" "ইমেইলে" (how one is told), and the sentence naming the officer, or the number, was untyped.
+_WHOM = re.compile(both_nukta_forms(
+    " কার কাছে| কাদের কাছে| কাকে | (?:kar|kader) (?:kache|kace) | kake | to whom | whom "
+    "| who (?:do|should|can|could|will|would) (?:i|we) (?:complain|report|contact|escalate|call|ask|go|talk|speak|write|reach|turn)"))
+# Someone a unit sends the reader to: a Bangla genitive before কাছে (up to two words naming it before
+# the genitive, and an abbreviation in brackets after it), or an English name after "to" ("to our …").
+_TO_WHOM_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} |{_BN_CLAUSE} )[\u0980-\u09ff]+ ){{0,2}}?"
+                         "[\u0980-\u09ff]+(?:র|ের) (?:[(][^()]{1,20}[)] )?কাছে(?![\u0980-\u09ff])")
+
+
+def asks_whom(question: str) -> bool:
+    """Whether a question asks to whom to go, write or complain (`_WHOM`).
+
+    >>> asks_whom("এরপর কার কাছে যাবো?"), asks_whom("who do i contact and what do i need?"), asks_whom("Where do I complain?")
+    (True, True, False)
+    """
+    return bool(_WHOM.search(cue_text(question)))
+
+
+def whom(text: str) -> list[tuple[int, int]]:
+    """(start, end) of whom `text` sends its reader to: its numbers and addresses, and the officer or
+    body it names before কাছে, in text order (an English body after "to" is a place already).
+
+    >>> s = "বিষয়টি আমাদের অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) কাছে নিয়ে যেতে পারেন। এজন্য gro@shaplapay.example ঠিকানায় লিখুন।"
+    >>> [s[a:b] for a, b in whom(s)]
+    ['অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) কাছে', 'gro@shaplapay.example']
+    """
+    found = [(m.start(), m.end()) for m in _TO_WHOM_BN.finditer(text)]
+    for sp in typed_spans(text):
+        if sp.type == "contact":
+            found.append((sp.start, sp.end))
+    return sorted(found)
+
+
+# A place in the app (a screen, a menu, a list, a message) says where to look, not whom to reach.
+_IN_APP = re.compile("(?:app|screen|menu|tab|section|page|history|statement|sms|messages?|inbox|settings"
+                     "|অ্যাপ|স্ক্রিন|মেনু|পেজ|পাতা|তালিকা|অংশ|এসএমএস|ইনবক্স)[^ ]{0,4}(?: থেকে)?$", re.IGNORECASE)
+_BRACKETED = re.compile("[(]([^()]+)[)]")
+
+
+def _reached(question: str, who: str) -> bool:
+    """Whether the question names `who` (its short name in brackets, or the whole of a name) as someone
+    the asker has been to already: "জিআরও-র কাছে ইমেইল করলাম … এখন কার কাছে অভিযোগ করা যায়?" asks whom
+    after the GRO, so "অভিযোগ নিষ্পত্তি কর্মকর্তার (জিআরও) কাছে" answers nothing."""
+    m = _BRACKETED.search(who)
+    own = set(analyze(m.group(1) if m else who))
+    return bool(own) and own <= set(analyze(question))
 
 
 def _describes_other(question: str, text: str, a: int, b: int) -> bool:
@@ -117,7 +169,8 @@ def _describes_other(question: str, text: str, a: int, b: int) -> bool:
 def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
     """`places(text)` read for `question`: for one that asks where something goes (`_GOES`), the
     places `text` sends it to, and none it comes from; none tied to a thing the question does not
-    name; for one asking where to complain or report, the numbers and addresses of `text` too.
+    name; for one asking where to complain or report, the numbers and addresses of `text` too; for
+    one asking to whom, whom it sends its reader to as well (`whom`).
 
     >>> s = "কোনো এজেন্ট অ্যাপে দেখানো চার্জের চেয়ে বেশি টাকা নিতে পারবেন না। বেশি চার্জ নিলে ১৬৭৮৯ নম্বরে কল করে জানান।"
     >>> [s[a:b] for a, b in places_for("এজেন্ট বেশি টাকা চাইলে কোথায় অভিযোগ করবো?", s)], [s[a:b] for a, b in places(s)]
@@ -134,6 +187,9 @@ def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
     found = [(a, b) for a, b in places(text) if not _describes_other(question, text, a, b)]
     if _CHANNEL.search(cue) and _WHERE.search(cue) and not places(question):
         found += [(sp.start, sp.end) for sp in typed_spans(text) if sp.type == "contact"]
+    if _WHOM.search(cue):  # to whom: the number, the address, the officer or body, and a channel, not a screen
+        found = [(a, b) for a, b in found if not _IN_APP.search(text, a, b)]
+        found += [(a, b) for a, b in whom(text) if not _reached(question, text[a:b])]
     if not _GOES.search(cue):
         return _apart(found)
     found = [(a, b) for a, b in found if not _FROM.match(text, a)
