@@ -5,8 +5,10 @@ Both sides run the same facade, `raglab.web.api`, on the same raw corpus files: 
 in this process, and in the browser through the page's `window.raglab.raw`, which
 returns Python's JSON text unparsed. Results are collected in one call per
 configuration. On a mismatch the failure names the question, the configuration and
-the first differing field, native vs browser. The encoder's bits and the evaluation's
-arithmetic are compared in tests/test_parity_engine.py.
+the first differing field, native vs browser. The encoder's bits for every question are
+compared here too, first (the page keeps the vectors, so the answers encode nothing again);
+a question's two readings, raw scores and the evaluation's arithmetic in
+tests/test_parity_engine.py.
 """
 
 import hashlib
@@ -15,14 +17,15 @@ import os
 
 import pytest
 
-from helpers import ROOT, docs
-from parity_support import CONFIGS, assert_same, browser_and_native, browser_call, golden_and_stress, label, native
-from raglab.corpus.chunking import CHUNKERS
+from helpers import ROOT, docs, questions
+from parity_support import CONFIGS, EVALUATION, WITH_MODEL, assert_same, browser_and_native, browser_call, golden_and_stress, label, native, semantic_page
+from raglab.corpus.chunking import CHUNKERS, chunk_corpus, index_text
+from raglab.encoder.native import PASSAGE, QUERY
 from raglab.pipeline import Config
 from raglab.retrieval.registry import RETRIEVERS
 from raglab.text.splitter import sentences
 
-__all__ = ["native"]  # a fixture the tests below take
+__all__ = ["native", "semantic_page"]  # fixtures the tests below take
 
 
 def test_browser_runs_the_same_module_files(app_page):
@@ -45,6 +48,56 @@ def test_analyzer_tokens_agree_on_every_sentence_and_question(app_page, native):
     ids = [f"text-{i}" for i in range(len(texts))]
     assert_same(native.analyze_many(json.dumps(texts)), browser_call(app_page, "analyzeMany", texts), ids,
                 "analyzer")
+
+
+def shipped_sample(dist_dir):
+    """70 chunk texts spread over the page's two vector stores (50 loaded with the model, 20 of the
+    evaluation's), and the digests of those vectors."""
+    from raglab.encoder.bundled import read_questions
+    from raglab.encoder.vectors import read_store, text_key
+    from raglab.retrieval.bilingual import translated_queries
+    from raglab.text.analyzer import normalize
+
+    with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
+        entry = json.load(fh)["encoder"]
+    sample, digests = [], []
+    asked = [q.question for q in questions()]
+    read = read_questions()  # a Banglish question is searched in Bangla script
+    readings = [QUERY + normalize(q) for q in asked + read] + translated_queries(read)  # bilingual reads both
+    for role, chunkers, extra, n in (("vectors", WITH_MODEL, [], 50), ("evaluation", EVALUATION, readings, 20)):
+        store = read_store(os.path.join(dist_dir, *entry[role]["path"].split("/")), entry["model"]["digest"], 384)
+        texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunks_of(chunkers)))
+        assert {text_key(t) for t in texts + extra} == set(store), f"the {role} store does not hold exactly what it should"
+        picked = texts[:: max(1, len(texts) // n)][:n]
+        sample += picked
+        digests += [hashlib.sha256(",".join(float(x).hex() for x in memoryview(store[text_key(t)]).cast("f")).encode())
+                    .hexdigest() for t in picked]
+    return sample, digests
+
+
+def chunks_of(chunkers):
+    return [c for n in chunkers for c in chunk_corpus(list(docs()), n)]
+
+
+def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, native, dist_dir):
+    """The kernel compiled to wasm32 gives the native library's bits: the float.hex digest of every
+    stress question's vector ("query: " + question) and of a third of the golden questions' is
+    the same in the browser; and 70 chunks spread over the two shipped stores, encoded again by the
+    page, give exactly the shipped vectors (so they are current). One browser call; the native side
+    runs meanwhile. Here, before the answers below: the page keeps each vector it computed, so
+    their semantic configurations encode nothing again (each process of the suite has its own
+    page, and encoding every question in wasm is most of a parity file's time)."""
+    texts, ids = golden_and_stress()
+    queries = [QUERY + t for t in texts]
+    sample, shipped = shipped_sample(dist_dir)
+    native_text, browser_text = browser_and_native(semantic_page, "vectorDigests", [queries + sample],
+                                                   lambda: native.vector_digests(json.dumps(queries)))
+    nat, brw = json.loads(native_text), json.loads(browser_text)
+    assert len(nat) == len(queries) and len(brw) == len(queries) + len(sample) == len(texts) + 70
+    differ = [ids[i] for i, (a, b) in enumerate(zip(nat, brw)) if a != b]
+    assert not differ, f"{len(differ)} query vectors differ between native and browser, first {differ[:5]}"
+    stale = [i for i, (a, b) in enumerate(zip(shipped, brw[len(queries):])) if a != b]
+    assert not stale, f"{len(stale)} of 70 re-encoded chunks differ from the shipped vectors (first: sample {stale[0]})"
 
 
 # The served configuration asks every golden question; every other configuration a third of them

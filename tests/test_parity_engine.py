@@ -1,7 +1,9 @@
 """Parity of the engine under the answers: the encoder kernel compiled to wasm32 gives the
-native library's bits (question vectors, a question's two readings, the shipped chunk vectors),
-raw scores agree to the last bit before rounding, and the evaluation's arithmetic (metrics,
-intervals, tuning, attribution) gives the same report in the browser as natively."""
+native library's bits for a question's two readings (every question's vector and the shipped
+chunk vectors: tests/test_parity.py), raw scores agree to the last bit before rounding, and the
+evaluation's arithmetic (metrics, intervals, tuning, attribution) gives the same report in the
+browser as natively. The evaluations run before the raw scores: they fetch the store of the
+golden questions' vectors, which the raw scores then need not encode in wasm again."""
 
 import hashlib
 import json
@@ -9,63 +11,12 @@ import os
 
 import pytest
 
-from helpers import ROOT, docs, questions
-from parity_support import EVALUATION, LEXICAL, RAW_SCORE_CONFIGS, SEMANTIC_READY_MS, WITH_MODEL, browser_and_native, browser_call, first_difference, golden_and_stress, label, native, semantic_page
-from raglab.corpus.chunking import chunk_corpus, index_text
-from raglab.encoder.native import PASSAGE, QUERY
+from helpers import ROOT
+from parity_support import LEXICAL, RAW_SCORE_CONFIGS, SEMANTIC_READY_MS, browser_and_native, browser_call, first_difference, golden_and_stress, label, native, semantic_page
+from raglab.encoder.native import QUERY
 from raglab.pipeline import Config
 
 __all__ = ["native", "semantic_page"]  # fixtures the tests below take
-
-
-def shipped_sample(dist_dir):
-    """70 chunk texts spread over the page's two vector stores (50 loaded with the model, 20 of the
-    evaluation's), and the digests of those vectors."""
-    from raglab.encoder.bundled import read_questions
-    from raglab.encoder.vectors import read_store, text_key
-    from raglab.retrieval.bilingual import translated_queries
-    from raglab.text.analyzer import normalize
-
-    with open(os.path.join(dist_dir, "manifest.json"), encoding="utf-8") as fh:
-        entry = json.load(fh)["encoder"]
-    sample, digests = [], []
-    asked = [q.question for q in questions()]
-    read = read_questions()  # a Banglish question is searched in Bangla script
-    readings = [QUERY + normalize(q) for q in asked + read] + translated_queries(read)  # bilingual reads both
-    for role, chunkers, extra, n in (("vectors", WITH_MODEL, [], 50), ("evaluation", EVALUATION, readings, 20)):
-        store = read_store(os.path.join(dist_dir, *entry[role]["path"].split("/")), entry["model"]["digest"], 384)
-        texts = list(dict.fromkeys(PASSAGE + index_text(c) for c in chunks_of(chunkers)))
-        assert {text_key(t) for t in texts + extra} == set(store), f"the {role} store does not hold exactly what it should"
-        picked = texts[:: max(1, len(texts) // n)][:n]
-        sample += picked
-        digests += [hashlib.sha256(",".join(float(x).hex() for x in memoryview(store[text_key(t)]).cast("f")).encode())
-                    .hexdigest() for t in picked]
-    return sample, digests
-
-
-def chunks_of(chunkers):
-    return [c for n in chunkers for c in chunk_corpus(list(docs()), n)]
-
-
-def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, native, dist_dir):
-    """The kernel compiled to wasm32 gives the native library's bits: the float.hex digest of every
-    stress question's vector ("query: " + question) and of a third of the golden questions' is
-    the same in the browser; and 70 chunks spread over the two shipped stores, encoded again by the
-    page, give exactly the shipped vectors (so they are current). One browser call; the native side
-    runs meanwhile. A third of the golden questions, for the suite's time (it was two thirds of
-    this test's): the stress questions are the odd inputs (digits, scripts, lengths, empty) and
-    the third is 289 questions in both languages and Banglish, every third one of the file."""
-    texts, ids = golden_and_stress(golden=(0, 3))
-    queries = [QUERY + t for t in texts]
-    sample, shipped = shipped_sample(dist_dir)
-    native_text, browser_text = browser_and_native(semantic_page, "vectorDigests", [queries + sample],
-                                                   lambda: native.vector_digests(json.dumps(queries)))
-    nat, brw = json.loads(native_text), json.loads(browser_text)
-    assert len(nat) == len(queries) and len(brw) == len(queries) + len(sample) == len(texts) + 70
-    differ = [ids[i] for i, (a, b) in enumerate(zip(nat, brw)) if a != b]
-    assert not differ, f"{len(differ)} query vectors differ between native and browser, first {differ[:5]}"
-    stale = [i for i, (a, b) in enumerate(zip(shipped, brw[len(queries):])) if a != b]
-    assert not stale, f"{len(stale)} of 70 re-encoded chunks differ from the shipped vectors (first: sample {stale[0]})"
 
 
 # Not golden or stress questions (the page knows no vector of these yet), each read twice by bilingual.
@@ -107,6 +58,34 @@ def test_page_loaded_the_current_kernel_and_model(semantic_page, build_module):
     assert loaded["model"] == build_module.sha256_file(model), "the page's model file is stale; run `python3 build.py build`"
 
 
+def assert_same_report(page, native, options):
+    native_text, browser_text = browser_and_native(page, "compare", [options],
+                                                   lambda: native.compare(json.dumps(options)))
+    if native_text != browser_text:
+        diff = first_difference(json.loads(native_text), json.loads(browser_text))
+        pytest.fail(f"compare report differs at {diff[0]}: native {diff[1]!r} vs browser {diff[2]!r}", pytrace=False)
+
+
+# The per-question answers of every configuration are compared in tests/test_parity.py; these two
+# compare the evaluation's own arithmetic (metrics, intervals, tuning, attribution, findings) over it.
+def test_default_evaluation_table_is_identical(semantic_page, native):
+    """The Evaluate tab's default run (every chunker, BM25 and the served retriever, the served
+    expansion, as the form is preselected (js/evaluate.js): the sentence chunker's vectors come
+    from the evaluation's own store) equals native compare byte for byte."""
+    served = Config()
+    assert_same_report(semantic_page, native, {"split": "test", "retriever": ["bm25", served.retriever], "k": served.k,
+                                               "expand": "on" if served.expand else "off",
+                                               "baseline": served.label, "per_question": True})
+
+
+def test_evaluation_table_of_every_lexical_retriever_is_identical(app_page, native):
+    """The served chunker with every retriever that needs no encoder, as the Evaluate tab runs it,
+    without expansion (the default run above is with it, as served)."""
+    served = Config()
+    assert_same_report(app_page, native, {"split": "test", "chunker": served.chunker, "retriever": LEXICAL,
+                                          "expand": "on" if not served.expand else "off"})
+
+
 @pytest.mark.parametrize("cfg", RAW_SCORE_CONFIGS, ids=label)
 def test_raw_scores_before_rounding(app_page, native, cfg, capsys):
     """Scores are ranked after rounding to 12 significant digits; this counts how many of the
@@ -129,34 +108,6 @@ def test_raw_scores_before_rounding(app_page, native, cfg, capsys):
             print(f"\n  raw scores {label(cfg)}: the retriever has no raw-score method; its rounded scores "
                   "are compared in the answers test")
     assert differing == 0, f"{differing} raw scores differ; the ranking is unaffected only thanks to rounding"
-
-
-def assert_same_report(page, native, options):
-    native_text, browser_text = browser_and_native(page, "compare", [options],
-                                                   lambda: native.compare(json.dumps(options)))
-    if native_text != browser_text:
-        diff = first_difference(json.loads(native_text), json.loads(browser_text))
-        pytest.fail(f"compare report differs at {diff[0]}: native {diff[1]!r} vs browser {diff[2]!r}", pytrace=False)
-
-
-# The per-question answers of every configuration are compared above; these two compare the
-# evaluation's own arithmetic (metrics, intervals, tuning, attribution, findings) over it.
-def test_default_evaluation_table_is_identical(semantic_page, native):
-    """The Evaluate tab's default run (every chunker, BM25 and the served retriever, the served
-    expansion, as the form is preselected (js/evaluate.js): the sentence chunker's vectors come
-    from the evaluation's own store) equals native compare byte for byte."""
-    served = Config()
-    assert_same_report(semantic_page, native, {"split": "test", "retriever": ["bm25", served.retriever], "k": served.k,
-                                               "expand": "on" if served.expand else "off",
-                                               "baseline": served.label, "per_question": True})
-
-
-def test_evaluation_table_of_every_lexical_retriever_is_identical(app_page, native):
-    """The served chunker with every retriever that needs no encoder, as the Evaluate tab runs it,
-    without expansion (the default run above is with it, as served)."""
-    served = Config()
-    assert_same_report(app_page, native, {"split": "test", "chunker": served.chunker, "retriever": LEXICAL,
-                                          "expand": "on" if not served.expand else "off"})
 
 
 def test_prebuilt_analysis_is_what_pyodide_works_out(app_page, dist_dir):
