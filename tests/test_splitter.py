@@ -7,7 +7,7 @@ sentences ("… the U.S. The rest …", "… & Co. By 1829 …") does.
 """
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from raglab.answer.facts import asking_sentences
@@ -69,6 +69,7 @@ def test_a_listed_abbreviation_before_a_number_or_a_name_ends_no_sentence(abbrev
 
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(_initials, st.sampled_from(sorted(_NAME_ENDS)).map(str.capitalize)), _name, _opener)
+@example("E.G", "Aaa", "A")  # initials that spell an abbreviation in lower case ("e.g.") are initials
 def test_initials_or_a_name_end_go_on_before_a_name_and_end_before_an_opener(before, name, opener):
     assert split(f"Made by {before}. {name} in 1990.") == [f"Made by {before}. {name} in 1990."]
     assert split(f"Made by {before}. {opener} it was sold.") == [f"Made by {before}.", f"{opener} it was sold."]

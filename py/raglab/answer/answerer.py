@@ -144,10 +144,16 @@ def _another_value(q: Question, best: Candidate, c: Candidate) -> bool:
     repaid within 3 months." for how long one has to repay): beside the answer it reads as a second answer.
     So does a unit naming only another period than the one asked beside a `best` naming the asked
     one (the daily figures beside "এক মাসে মোট ২,০০,০০০ টাকা পর্যন্ত …" for the most a month)."""
-    if best.features[COL["period_match"]] > 0 and c.features[COL["period_clash"]] > 0:
+    if _another_period(best, c):
         return True
     return bool(accepts(q.qtype)) and states_asked(q.types, q.numbers, best.unit.text) \
         and not states_asked(q.types, q.numbers, c.unit.text) and bool(numbers_of(c.unit.text) - q.numbers)
+
+
+def _another_period(best: Candidate, c: Candidate) -> bool:
+    """`c` names only another period than the one asked, which `best` names: a second answer to
+    another question, beside it or as the runner-up."""
+    return best.features[COL["period_match"]] > 0 and c.features[COL["period_clash"]] > 0
 
 
 def _runner_up(order, probs, best: Candidate):
@@ -257,7 +263,8 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
             second = None
     if second is None and len(picked) == 1:  # the runner-up, when the model cannot tell it from the best
         near = _runner_up(order, probs, best)
-        if near is not None and near[1] >= m.runner * probs[0] and not near[0].items and not remark(near[0]):
+        if near is not None and near[1] >= m.runner * probs[0] and not near[0].items and not remark(near[0]) \
+                and not _another_period(best, near[0]):
             second = near[0]
     if second is not None:
         picked.append(second)

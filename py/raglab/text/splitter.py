@@ -64,7 +64,7 @@ def abbreviation_goes_on(text: str, i: int, end: int | None = None) -> bool:
         j -= 1
     word = text[j:i].lstrip("(\"'")
     lower = word.lower()
-    if lower in _ABBREVIATIONS:
+    if lower in _ABBREVIATIONS and not _initials(word):  # "E.G." in capitals is a name's initials
         return True
     k = i + 1
     while k < end and (text[k] in CLOSERS or text[k] in WHITESPACE):
