@@ -252,19 +252,19 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
                       shorts(q, inside[:2], inside[0], docs, two) if inside else [])
     second = fact = the_other_fact(a, m) if two else None  # read for the values the best unit does not state
     picked = [best]
-    # An aside ("Note: …") beside a best unit that is none is a remark on the answer, not more of it.
-    remark = (lambda c: aside(c.unit.text)) if not aside(best.unit.text) else (lambda c: False)
+    # A second quote announces no list, and an aside ("Note: …") beside a best unit that is none is a
+    # remark on the answer, not more of it.
+    best_aside = aside(best.unit.text)
+    addable = lambda c: not c.items and (best_aside or not aside(c.unit.text))  # noqa: E731
     if second is None:  # the sentence next to the best one, when the model finds it likely too
         near = _adjacent(order, probs, best)
-        if near is not None and near[1] >= m.adjacent * probs[0] and not near[0].items and not _another_value(q, best, near[0]) \
-                and not remark(near[0]):
+        if near is not None and near[1] >= m.adjacent * probs[0] and addable(near[0]) and not _another_value(q, best, near[0]):
             second = near[0]
             picked = [second, best] if second.quote.start < best.quote.start else [best, second]
             second = None
     if second is None and len(picked) == 1:  # the runner-up, when the model cannot tell it from the best
         near = _runner_up(order, probs, best)
-        if near is not None and near[1] >= m.runner * probs[0] and not near[0].items and not remark(near[0]) \
-                and not _another_period(best, near[0]):
+        if near is not None and near[1] >= m.runner * probs[0] and addable(near[0]) and not _another_period(best, near[0]):
             second = near[0]
     if second is not None:
         picked.append(second)

@@ -24,6 +24,7 @@ question exactly as Python does natively.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -231,13 +232,7 @@ class Reader:
     @classmethod
     def of(cls, texts) -> "Reader":
         """The reader of these texts' words; the same object for the same texts (a few kept)."""
-        texts = tuple(texts)
-        found = _READERS.get(texts)
-        if found is None:
-            if len(_READERS) >= READERS_KEPT:
-                _READERS.pop(next(iter(_READERS)))
-            found = _READERS[texts] = cls._built(texts)
-        return found
+        return _reader_of(tuple(texts))
 
     @classmethod
     def _built(cls, texts: tuple[str, ...]) -> "Reader":
@@ -305,4 +300,8 @@ class Reader:
 
 READERS_KEPT = 4  # corpora: the bundled one, an imported one, a test's few
 READINGS_KEPT = 10_000
-_READERS: dict[tuple[str, ...], Reader] = {}
+
+
+@functools.lru_cache(maxsize=READERS_KEPT)
+def _reader_of(texts: tuple[str, ...]) -> Reader:
+    return Reader._built(texts)

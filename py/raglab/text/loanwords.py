@@ -5,6 +5,8 @@ over code-point tables, so the browser reads them exactly as Python does nativel
 
 from __future__ import annotations
 
+import functools
+
 from raglab.text.banglish import _BANGLA_WORD, CONSONANTS, MAX_DISTANCE, READERS_KEPT, VOWEL_COST, VOWELS, distance, latin, roman, skeleton
 
 # Loanwords. The Bangla articles write many English words in Bangla letters (স্ক্রিন, ব্যাংক,
@@ -103,13 +105,7 @@ class Loanwords:
         """The loanwords of these terms; the same object for the same terms (a few kept): the
         pipelines of one corpus's chunkers and retrievers mostly index the same words, and a
         comparison asks every question of each."""
-        key = frozenset(terms)
-        found = _LOANWORDS.get(key)
-        if found is None:
-            if len(_LOANWORDS) >= READERS_KEPT:
-                _LOANWORDS.pop(next(iter(_LOANWORDS)))
-            found = _LOANWORDS[key] = cls(key)
-        return found
+        return _loanwords_of(frozenset(terms))
 
     def __init__(self, terms=()) -> None:
         terms = sorted(set(terms))
@@ -183,4 +179,6 @@ def _same_start(a: str, b: str) -> bool:
     return a[0] == b[0] or a[0] in VOWELS and b[0] in VOWELS
 
 
-_LOANWORDS: dict[frozenset, Loanwords] = {}
+@functools.lru_cache(maxsize=READERS_KEPT)
+def _loanwords_of(terms: frozenset) -> Loanwords:
+    return Loanwords(terms)
