@@ -87,7 +87,7 @@ from raglab.question.places import places_for
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
-from raglab.text.numbers import another_amount, another_count, numbers
+from raglab.text.numbers import another_amount, another_count, number_values, numbers
 from raglab.text.tables import read_table
 
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
@@ -344,8 +344,8 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = []
         if another_count(q.text, text, q.aliases, q.qtype):  # and its Tk 10 for "how much for 350 points?"
             fresh = []
-        if not q.numbers and example:  # a worked example's values are its case, not the asked one
-            fresh = []
+        if example and (not q.numbers or q.amounts.isdisjoint(number_values(text))):
+            fresh = []  # a worked example's values are its case: the asked one only when it states the question's numbers
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, said | q.weights.keys()) else 0.0
