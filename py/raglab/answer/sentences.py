@@ -80,7 +80,7 @@ import re
 from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
-from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, other_day, periods_of, price_for_limit
+from raglab.question.asking import another_row, illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, other_day, periods_of, price_for_limit
 from raglab.question.modality import imperative, states_need
 from raglab.question.persons import persons
 from raglab.question.places import places_for
@@ -337,7 +337,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                                                                      q.house)]
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
-        if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
+        if included_column(q.text, text) or another_row(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell; nor another case's row
             fresh = []
         fresh = [sp for sp in fresh if not included_rate(q.text, text, sp.start, sp.end)]  # nor its rate
         if another_amount(q.text, q.qtype, text):  # "100 points for Tk 10" for "how many points for Tk 50?"

@@ -366,6 +366,25 @@ def included_column(question: str, unit: str) -> bool:
     return False
 
 
+def another_row(question: str, unit: str) -> bool:
+    """Whether `unit` is a table row read as "row — column: cell" whose row names a number, and that
+    states none of the numbers the question states: its cells answer another case than the asked one ("৪০ হাজার টাকা
+    রেমিট্যান্স এলে প্রণোদনা কত পাব?" is answered by the row of ৪০,০০০ টাকা, not by that of ১০,০০০).
+
+    >>> q = "৪০ হাজার টাকা রেমিট্যান্স এলে প্রণোদনা কত পাব?"
+    >>> another_row(q, "১০,০০০ টাকা — প্রণোদনা (২.৫%): ২৫০ টাকা"), another_row(q, "৪০,০০০ টাকা — প্রণোদনা (২.৫%): ১,০০০ টাকা")
+    (True, False)
+    >>> another_row("How much is the incentive?", "১০,০০০ টাকা — প্রণোদনা (২.৫%): ২৫০ টাকা"), another_row(q, "Amount per day — Tk 25,000")
+    (False, False)
+    >>> another_row("How many reward points do I need to redeem for Tk 50?", "500 — Wallet balance: Tk 50")
+    False
+    """
+    if " — " not in unit or not number_values(unit.split(" — ", 1)[0]):
+        return False
+    asked = number_values(question)  # in the row or its cells: "500 — Wallet balance: Tk 50" for "points for Tk 50?"
+    return bool(asked) and frozenset(number_values(unit)).isdisjoint(asked)
+
+
 def included_rate(question: str, unit: str, start: int, end: int) -> bool:
     """Whether the percent unit[start:end] is the rate of what the question's total includes, named
     within three words of it: "প্রণোদনাসহ মোট কত টাকা পাব?" asks the total with the incentive, and
