@@ -37,6 +37,7 @@ def test_a_range_of_amounts_is_a_limit_and_no_price():
     assert limit_for_price("How much does mobile recharge cost?", "A single mobile recharge must be between Tk 20 and Tk 1,000.")
     assert limit_for_price("How much do I pay to top up my phone?", "A single mobile recharge must be between Tk 20 and Tk 1,000.")
     assert not limit_for_price("What does the hotline cost?", "The hotline answers between 9 am and 5 pm.")
+    assert limit_for_price("রিচার্জ করতে কত টাকা দিতে হয়?", "একবারে ২০ থেকে ১,০০০ টাকার মধ্যে রিচার্জ করা যায়।")  # what one pays
 
 
 @pytest.mark.parametrize("question", ["How much does mobile recharge cost?", "How much do I pay to top up my phone?",

@@ -121,7 +121,7 @@ def limit_for_price(question: str, text: str) -> bool:
 # A price asked without a price's word: what one pays ("How much do I pay to top up my phone?",
 # "কত টাকা দিতে হয়?", "koto taka dite hoy"). On the question only: "pay" is in every unit.
 _PAY = re.compile(" how much (?:do|does|will|would|should|must) (?:i|we|you|one|it) (?:have to |need to )?pay "
-                  "| কত (?:টাকা )?দিতে হ(?:য়|য়|বে) | koto (?:taka )?dite (?:hoy|hobe) ")
+                  f"| কত (?:টাকা )?দিতে হ(?:{YA}|বে) | koto (?:taka )?dite (?:hoy|hobe) ")
 
 
 # The period a limit is counted in: a day, a week, a month, or one transaction. Limits of one
