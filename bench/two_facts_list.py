@@ -13,13 +13,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "py"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
+from dataclasses import replace  # noqa: E402
+
 from answer_diagnosis import diagnose  # noqa: E402
 from raglab.answer.facts import asks_two  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.metrics import number_values  # noqa: E402
-from dataclasses import replace  # noqa: E402
-
 from raglab.pipeline import Config, Pipeline  # noqa: E402
 
 

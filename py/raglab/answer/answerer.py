@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, word_count
-from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, other_kind, restates, states_asked, states_one_case
+from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, promoted, unit_before, with_sentence_before
@@ -226,6 +226,9 @@ def the_other_fact(a: Assessment, m: Model) -> Candidate | None:
                and c.quote.text != best.quote.text and any(t in c.found for t in marks)]
         if row:
             return row[0]
+    named = named_row(q, best, order)  # a table row of its article named by the half
+    if named is not None:
+        return named
     for step in (0, 1, 2):
         passing = [c for c in pool if _other_fact(q, best, c, step)]
         if step == 2:  # of the units naming the half left out, the one holding most of its words

@@ -19,7 +19,7 @@ import re
 from raglab.answer.sentences import fresh_spans, lang_of, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, asks_choice, question_type
-from raglab.text.contrasts import asked_place, names_both_asked
+from raglab.text.contrasts import asked_place, left_out, names_both_asked
 from raglab.text.numbers import one_worked_case
 from raglab.text.splitter import abbreviation_goes_on
 
@@ -128,8 +128,7 @@ def _parts(question: str) -> tuple[str, str]:
 
 
 def _opens(question: str, start: int) -> bool:
-    """Whether the joining word at `start` opens its clause or sentence (", and …", "? আর …"): only
-    spaces between it and a comma, a semicolon or a sentence's end."""
+    """Whether the joining word at `start` opens its clause or sentence (", and …", "? আর …")."""
     return question[:start].rstrip()[-1:] in (",", ";", ":", "?", "!", "\u0964")
 
 
@@ -311,10 +310,9 @@ def asks_a_value(question: str, marks) -> bool:
 
     >>> asks_a_value("What is the profit rate and which terms can I choose from?", ("term", "choose"))
     True
-    >>> asks_a_value("How soon is my account blocked, and will they ask for my PIN?", ("will", "they", "ask", "pin"))
-    False
-    >>> asks_a_value("Before I pay, how much is taken in all, can I see that in the app? And what is the least I can take out?", ("much", "taken", "see", "app"))
-    False
+    >>> (asks_a_value("How soon is my account blocked, and will they ask for my PIN?", ("will", "they", "ask", "pin")),
+    ...  asks_a_value("Before I pay, how much is taken in all, can I see that in the app? And what is the least I can take out?", ("much", "see")))
+    (False, False)
     """
     if not marks or asks_no_value(question, marks):
         return False
@@ -327,14 +325,11 @@ def asks_a_value(question: str, marks) -> bool:
 
 
 def half_words_first(q, order: list, margin: float) -> list:
-    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the
-    best put first that states a value for the same half of a two-fact question as the best
-    (`answered_half`, `unit_half` agreeing: a contrast's half is the one a unit names), in its
-    language, and holds more of that half's words (`facets`, by the question's idf,
-    `Question.weights`; a unit's own and its heading's, `held`). The best unit may state the asked kind
-    of value for another fact of the same service: "ফেরতের অনুরোধ করার শেষ সময় — ৩০ দিনের মধ্যে" (the
-    deadline to ask) for "… আর পুরো পর্যালোচনা কত দিনে শেষ হয়?", 0.17 logits above "পুরো পর্যালোচনা ১০
-    কার্যদিবসের মধ্যে শেষ হয় …", which holds "পুরো" and "পর্যালোচনা" of the half."""
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits put
+    first that states a value for the best one's half of a two-fact question (`answered_half`,
+    `unit_half` agreeing), in its language, holding more idf mass of that half's words (`held`):
+    "ফেরতের অনুরোধ করার শেষ সময় — ৩০ দিনের মধ্যে" (a deadline) was best for "… আর পুরো পর্যালোচনা কত
+    দিনে শেষ হয়?", 0.17 logits above "পুরো পর্যালোচনা ১০ কার্যদিবসের মধ্যে শেষ হয় …"."""
     if len(order) < 2 or not asks_two(q.text):
         return order
     best = order[0][1]
@@ -350,6 +345,23 @@ def half_words_first(q, order: list, margin: float) -> list:
                 and math.fsum([q.weights.get(t, 0.0) for t in words if t in held(c)]) > own:
             return [order[i]] + order[:i] + order[i + 1:]
     return order
+
+
+def named_row(q, best, order: list):
+    """The first table row of `best`'s article named (its first cell, no figure: not a worked
+    example) by a word of the half `best` leaves out (`missing_half`), stating a figure `best` and
+    the question do not, when that half asks a value (`asks_a_value`) and no contrast (cash in,
+    cash out) decides: "Term — Details: 1, 2 or 3 years" (0.003) for "which terms can I choose
+    from?", not the likelier "The profit is added at the end of the term …", which states none."""
+    marks = missing_half(q.text, held(best), best.unit.text) or ()
+    if left_out(q.text, best.halves) is not None or not asks_a_value(q.text, marks):
+        return None
+    known = numbers_of(best.unit.text) | q.numbers
+    for _, c in order[1:]:
+        if c.unit.kind == "row" and c.quote.doc == best.quote.doc and c.quote.start != best.quote.start \
+                and any(t in analyze(c.unit.row_key) for t in marks) and not numbers_of(c.unit.row_key) and numbers_of(c.unit.text) - known:
+            return c
+    return None
 
 
 def most_of_half(question: str, weights: dict, have, text: str, passing: list) -> list:
