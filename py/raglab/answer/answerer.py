@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, word_count
-from raglab.answer.facts import answers_later, asks_no_value, asks_two, held, missing_half, most_of_half, other_kind, restates, states_asked, states_one_case
+from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import the_way_first
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, promoted, unit_before, with_sentence_before
@@ -195,7 +195,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = the_way_first(q, in_own_language(q, ranked(q, cands, m)))  # a how-to question: not how it is not done
     order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
-    order = case_before_rule(q, rule_before_aside(q, order))
+    order = half_words_first(q, case_before_rule(q, rule_before_aside(q, order)), ASIDE_MARGIN)  # the half's own fact
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
@@ -226,6 +226,9 @@ def the_other_fact(a: Assessment, m: Model) -> Candidate | None:
                and c.quote.text != best.quote.text and any(t in c.found for t in marks)]
         if row:
             return row[0]
+    named = named_row(q, best, order)  # a table row of its article named by the half
+    if named is not None:
+        return named
     for step in (0, 1, 2):
         passing = [c for c in pool if _other_fact(q, best, c, step)]
         if step == 2:  # of the units naming the half left out, the one holding most of its words
@@ -348,7 +351,7 @@ def states_no_value(a: Assessment, composed: Answer) -> bool:
             and a.order[0][1].features[COL["typed"]] <= 0)
 
 
-def signals_of(a: Assessment, composed: Answer) -> list[float]:
+def signals_of(a: Assessment, composed: Answer, m: Model | None = None) -> list[float]:
     """The confidence's inputs for the answer `compose` made of `a`: the assessment's signals and
     whether a question asking two things got one quote with at most one short answer
     (`half_answer`; one unit stating both values, "The minimum recharge is Tk 20 and the maximum
@@ -357,8 +360,17 @@ def signals_of(a: Assessment, composed: Answer) -> list[float]:
     the same budget (bench/confidence_generalise.py). Two quotes are half an answer too when the
     question names one half of a contrast and neither quote names it (a recipient who refuses,
     answered with the deadline and a sentence about the money held: the refusal is not shown),
-    unless a figure names that half by itself (`contrasts.by_value`: the smallest deposit listed)."""
+    unless a figure names that half by itself (`contrasts.by_value`: the smallest deposit listed).
+    So are two quotes with at most one short answer when the second is the other fact's unit
+    (`the_other_fact`) and none of the values in bold is read from it while its half asks for a value
+    (`facts.asks_a_value`): "The profit is added at the end of the term …" names the half "which
+    terms can I choose from?" but not the terms, and the answer was shown at 0.92. `m` is the model
+    that composed the answer (its `second` share chooses the other fact)."""
     half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
+    if not half and len(composed.short_answers) < 2 and asks_two(a.q.text):  # the other fact quoted without its value
+        fact, best = the_other_fact(a, m or model()), a.order[0][1]
+        half = fact is not None and fact.quote in composed.quotes and asks_a_value(a.q.text, missing_half(a.q.text, held(best), best.unit.text)) \
+            and not any(s.chunk == fact.quote.chunk and fact.quote.start <= s.start < fact.quote.end for s in composed.short_answers)
     if not half and a.q.contrast:  # or its quotes name no half the question asks about: "… রাজি না হন?"
         shown = {(x.doc, x.start) for x in composed.quotes}
         said = [c.halves for _, c in a.order if (c.quote.doc, c.quote.start) in shown and c.halves]
@@ -375,7 +387,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     if a is None:
         return Answer(None, True, [], answer_type=question_type(question), withheld="no-passage")
     composed = compose(a, docs, m)
-    conf = confidence(m, signals_of(a, composed))
+    conf = confidence(m, signals_of(a, composed, m))
     coverage = a.order[0][1].features[COL["coverage"]]
     reason = withheld(a, composed, conf, threshold)
     if reason is not None:

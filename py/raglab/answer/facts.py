@@ -16,10 +16,10 @@ import functools
 import math
 import re
 
-from raglab.answer.sentences import fresh_spans, numbers_of, spans_of
+from raglab.answer.sentences import fresh_spans, lang_of, numbers_of, spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, asks_choice, question_type
-from raglab.text.contrasts import asked_place, names_both_asked
+from raglab.text.contrasts import asked_place, left_out, names_both_asked
 from raglab.text.numbers import one_worked_case
 from raglab.text.splitter import abbreviation_goes_on
 
@@ -107,16 +107,29 @@ def asks_two(question: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _parts(question: str) -> tuple[str, str]:
-    """The asking sentences' text before the last joining word of two asked things (`_joins`), and
-    after it; ("", "") when nothing joins two things asked."""
+    """The asking sentences' text before the joining word of two asked things (`_joins`), and
+    after it; ("", "") when nothing joins two things asked. Of several, the last that opens its
+    clause or sentence (`_opens`), else the last: "How long do you have to sort it out, and if I'm
+    still unhappy and go to the GRO, how long do they take to reply?" asks two durations, joined by
+    ", and"; the later "and" joins two steps of the second half's story, and cut there the first
+    half held every word of the first duration and half of the second's.
+
+    >>> _parts("How long do you have, and if I'm unhappy and go to the GRO, how long do they take?")[0]
+    'How long do you have, '
+    """
     joins = _joins(question)
     if not joins:
         return "", ""
-    start, end = joins[-1]
+    start, end = next((j for j in reversed(joins) if _opens(question, j[0])), joins[-1])
     asking = asking_sentences(question)
     before = " ".join(question[at:min(at + len(t), start)] for at, t in asking if at < start)
     after = " ".join(question[max(at, end):at + len(t)] for at, t in asking if at + len(t) > end)
     return before, after
+
+
+def _opens(question: str, start: int) -> bool:
+    """Whether the joining word at `start` opens its clause or sentence (", and …", "? আর …")."""
+    return question[:start].rstrip()[-1:] in (",", ";", ":", "?", "!", "\u0964")
 
 
 def answered_half(question: str, text: str) -> int | None:
@@ -287,6 +300,68 @@ def asks_no_value(question: str, marks) -> bool:
     side = before if marks and all(m in left for m in marks) else after if marks and all(m in right for m in marks) else ""
     kind = question_type(side) if side.strip() else ""
     return kind in ("other", "procedure") and bool(_ASKS_WHAT.search(side))
+
+
+def asks_a_value(question: str, marks) -> bool:
+    """Whether the half of a two-fact question whose words `marks` are (`missing_half`) asks for a
+    value a short answer can show: not a question of its own that no value answers
+    (`asks_no_value`: what happens, why, how), nor a yes/no one ("… and will they ask for my
+    PIN?"); "which terms can I choose from?" asks for the terms ("1, 2 or 3 years").
+
+    >>> asks_a_value("What is the profit rate and which terms can I choose from?", ("term", "choose"))
+    True
+    >>> (asks_a_value("How soon is my account blocked, and will they ask for my PIN?", ("will", "they", "ask", "pin")),
+    ...  asks_a_value("Before I pay, how much is taken in all, can I see that in the app? And what is the least I can take out?", ("much", "see")))
+    (False, False)
+    """
+    if not marks or asks_no_value(question, marks):
+        return False
+    left, right = facets(question)
+    before, after = _parts(question)
+    side = before if all(m in left for m in marks) else after if all(m in right for m in marks) else ""
+    clauses = [c for c in _CLAUSE.split(side) if c.strip()]
+    # The clause that asks is the half's last: "… মোট কত টাকা কাটবে, সেটা কি অ্যাপে দেখা যায়?" asks yes or no.
+    return bool(clauses) and "yesno" not in (question_type(side), question_type(clauses[-1]))
+
+
+def half_words_first(q, order: list, margin: float) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits put
+    first that states a value for the best one's half of a two-fact question (`answered_half`,
+    `unit_half` agreeing), in its language, holding more idf mass of that half's words (`held`):
+    "ফেরতের অনুরোধ করার শেষ সময় — ৩০ দিনের মধ্যে" (a deadline) was best for "… আর পুরো পর্যালোচনা কত
+    দিনে শেষ হয়?", 0.17 logits above "পুরো পর্যালোচনা ১০ কার্যদিবসের মধ্যে শেষ হয় …"."""
+    if len(order) < 2 or not asks_two(q.text):
+        return order
+    best = order[0][1]
+    half = answered_half(q.text, best.unit.text)
+    if half is None or unit_half(q.text, best) != half:  # a contrast's half ("cash in and cash out") is named, not typed
+        return order
+    words = facets(q.text)[half]
+    own = math.fsum([q.weights.get(t, 0.0) for t in words if t in held(best)])
+    for i, (z, c) in enumerate(order[1:], 1):
+        if order[0][0] - z > margin:
+            break
+        if lang_of(c.unit.text) == lang_of(best.unit.text) and answered_half(q.text, c.unit.text) == half == unit_half(q.text, c) \
+                and math.fsum([q.weights.get(t, 0.0) for t in words if t in held(c)]) > own:
+            return [order[i]] + order[:i] + order[i + 1:]
+    return order
+
+
+def named_row(q, best, order: list):
+    """The first table row of `best`'s article named (its first cell, no figure: not a worked
+    example) by a word of the half `best` leaves out (`missing_half`), stating a figure `best` and
+    the question do not, when that half asks a value (`asks_a_value`) and no contrast (cash in,
+    cash out) decides: "Term — Details: 1, 2 or 3 years" (0.003) for "which terms can I choose
+    from?", not the likelier "The profit is added at the end of the term …", which states none."""
+    marks = missing_half(q.text, held(best), best.unit.text) or ()
+    if left_out(q.text, best.halves) is not None or not asks_a_value(q.text, marks):
+        return None
+    known = numbers_of(best.unit.text) | q.numbers
+    for _, c in order[1:]:
+        if c.unit.kind == "row" and c.quote.doc == best.quote.doc and c.quote.start != best.quote.start \
+                and any(t in analyze(c.unit.row_key) for t in marks) and not numbers_of(c.unit.row_key) and numbers_of(c.unit.text) - known:
+            return c
+    return None
 
 
 def most_of_half(question: str, weights: dict, have, text: str, passing: list) -> list:

@@ -7,14 +7,14 @@ and puts them in the order the question asks them (`asked_order`).
 from __future__ import annotations
 
 from raglab.answer.candidates import Candidate, text_info
-from raglab.answer.facts import facets, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
+from raglab.answer.facts import _CLAUSE, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
 from raglab.answer.results import ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
 from raglab.question.asking import periods_of
 from raglab.question.persons import house_names
 from raglab.text.analyzer import analyze
-from raglab.text.answertypes import accepts
+from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import asked_place, halves_of, named, names_both_asked
 from raglab.text.numbers import another_amount, another_count, states_a_case
 
@@ -58,7 +58,7 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         # first ("how much can I borrow, and at what interest rate?": the rate, then the amount).
         kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if n else [q.qtype]
         kinds = [q.types[n]] if each else kinds
-        for kind in kinds:
+        for kind in kinds + (list(_ANY_VALUE) if n and pair and _asks_untyped(q.text, c) else []):
             spans = short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
             if spans:
                 break
@@ -89,6 +89,25 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         if lang_of(other.unit.text) == q.lang:
             return shorts(q, [other], other, docs, False)
     return out
+
+
+# The kinds of value the other fact's unit is read for when its half names no kind (`_asks_untyped`).
+_ANY_VALUE = ("percent", "amount", "duration", "count")
+
+
+def _asks_untyped(question: str, c: Candidate) -> bool:
+    """Whether the half of a two-fact question a second unit `c` answers (`facts.half_text`) asks
+    for no kind of value the reader knows, and not yes or no (`facts.asks_a_value`'s reading of
+    its asking clause): "What does Shapla Pay take from each sale" asks a fee, "which terms can I
+    choose from?" the terms, in words no answer type reads. The question's own kinds are the
+    other half's, so its value ("For each payment …, you pay a fee of 1.5% …") had no short
+    answer, and the two-value answer showed one value in bold."""
+    half = half_of(question, c)
+    if half is None:
+        return False
+    side = half_text(question, c)
+    clauses = [x for x in _CLAUSE.split(side) if x.strip()]
+    return bool(clauses) and not accepts(question_type(side)) and "yesno" not in (question_type(side), question_type(clauses[-1]))
 
 
 def asked_order(question: str, picked: list[Candidate], bold: list[ShortAnswer]) -> tuple[list[Candidate], list[ShortAnswer]]:
