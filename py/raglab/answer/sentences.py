@@ -80,14 +80,14 @@ import re
 from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
-from raglab.question.asking import illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, other_day, periods_of, price_for_limit
+from raglab.question.asking import another_row, illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, other_day, periods_of, price_for_limit
 from raglab.question.modality import imperative, states_need
 from raglab.question.persons import persons
 from raglab.question.places import places_for
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import Span, accepts, other_channel, typed_spans
 from raglab.text.contrasts import clashes
-from raglab.text.numbers import another_amount, another_count, numbers
+from raglab.text.numbers import another_amount, another_count, number_values, numbers
 from raglab.text.tables import read_table
 
 FEATURES = ("coverage", "sentence_cover", "heading_cover", "prev_cover", "next_cover", "prev_gap", "lead_cover",
@@ -337,15 +337,15 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
                                                                      q.house)]
         if q.qtype == "contact":  # an e-mail address is no number to call, nor a number an address
             fresh = [sp for sp in fresh if not other_channel(q.text, text[sp.start:sp.end])]
-        if included_column(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell
+        if included_column(q.text, text) or another_row(q.text, text):  # "প্রণোদনাসহ মোট …": the total, not the incentive's cell; nor another case's row
             fresh = []
         fresh = [sp for sp in fresh if not included_rate(q.text, text, sp.start, sp.end)]  # nor its rate
         if another_amount(q.text, q.qtype, text):  # "100 points for Tk 10" for "how many points for Tk 50?"
             fresh = []
         if another_count(q.text, text, q.aliases, q.qtype):  # and its Tk 10 for "how much for 350 points?"
             fresh = []
-        if not q.numbers and example:  # a worked example's values are its case, not the asked one
-            fresh = []
+        if example and (not q.numbers or q.amounts.isdisjoint(number_values(text))):
+            fresh = []  # a worked example's values are its case: the asked one only when it states the question's numbers
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, said | q.weights.keys()) else 0.0

@@ -143,7 +143,7 @@ def _joined(text: str, spans, i: int) -> tuple[int, int]:
 
 # A question for one end of a range: "the maximum recharge" is the upper end of "between Tk 20
 # and Tk 1,000", "the minimum" the lower one (matched on `answertypes.cue_text`; র + ব typed for র্ব).
-_UPPER = re.compile(f" (?:maximum|max|most|highest|largest) |স(?:র্|র)বোচ্চ|সবচে{YA}ে বেশি")
+_UPPER = re.compile(f" (?:maximum|max|most|highest|largest|biggest) |স(?:র্|র)বোচ্চ|সবচে{YA}ে বেশি")
 _LOWER = re.compile(f" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে|সবচে{YA}ে কম")
 _RANGE_JOIN = re.compile(r"^(?:and|to|through|থেকে|হতে)$", re.IGNORECASE)
 

@@ -24,8 +24,16 @@ _LIMIT = re.compile(" (?:limits?|maximum|minimum|max|min|most|least|highest|lowe
 
 # What states a price ("The first Tk 25,000 you send in a calendar month is free", "১.৮৫% চার্জ"):
 # no answer to a limit question, though it names an amount and a period; "up to" states a limit.
-_PRICE = re.compile(" (?:fees?|charges?|charged|costs?|price|free|ফি|ফ্রি) |চার্জ|খরচ|মাশুল")
-_STATES_LIMIT = re.compile(_LIMIT.pattern + "| (?:up to|at most|no more than|ceiling) |পর্যন্ত|সর্বাধিক")
+# "রিচার্জ" (a recharge) holds "চার্জ" (a charge) and names no price.
+_PRICE = re.compile(" (?:fees?|charges?|charged|costs?|price|free|ফি|ফ্রি) |(?<!রি)চার্জ|খরচ|মাশুল")
+# A range of amounts a unit sets ("must be between Tk 20 and Tk 1,000", "from Tk 50 to Tk 25,000",
+# "২০ থেকে ১,০০০ টাকার মধ্যে", "20 theke 1000 taka") is a limit too, both ends at once: a price
+# question ("how much does recharge cost?") is not answered by it. Only amounts of money: "between
+# 9 am and 5 pm" is a time. Numbers are ASCII digits in `cue_text`.
+_N = "[0-9][0-9,.]*"
+_RANGE = (f" between (?:tk {_N} and tk {_N}|{_N} and {_N} (?:tk|taka)) | from tk {_N} to tk {_N} "
+          f"| {_N} (?:টাকা )?থেকে {_N} টাকা| {_N} (?:taka |tk )?theke {_N} (?:taka|tk) ")
+_STATES_LIMIT = re.compile(_LIMIT.pattern + "| (?:up to|at most|no more than|ceiling) |পর্যন্ত|সর্বাধিক|" + _RANGE)
 
 
 def asks_limit(question: str) -> bool:
@@ -85,6 +93,20 @@ def limit_for_price(question: str, text: str) -> bool:
     >>> limit_for_price("What is the cash out fee?", "The cash out fee is 1.85%, up to Tk 25,000 a day.")
     False
 
+    A range of amounts is a limit, both ends at once: "between Tk 20 and Tk 1,000" is no price.
+
+    >>> limit_for_price("How much does mobile recharge cost?", "A single mobile recharge must be between Tk 20 and Tk 1,000.")
+    True
+    >>> limit_for_price("মোবাইল রিচার্জে কত খরচ?", "একবারে ২০ থেকে ১,০০০ টাকার মধ্যে রিচার্জ করা যায়।")
+    True
+    >>> limit_for_price("What does the hotline cost?", "The hotline answers between 9 am and 5 pm.")
+    False
+
+    "How much do I pay" asks a price without a price's word.
+
+    >>> limit_for_price("How much do I pay to top up my phone?", "A single mobile recharge must be between Tk 20 and Tk 1,000.")
+    True
+
     A question asking two things ("the fee, and how many times a day?") or naming a period asks a
     limit's figure beside the price, which such a unit may be.
 
@@ -92,8 +114,14 @@ def limit_for_price(question: str, text: str) -> bool:
     False
     """
     cue = cue_text(question)  # "how much can I load per day?" asks a limit too
-    return bool(_PRICE.search(cue)) and not _LIMIT.search(cue) and not _CAN.search(cue) \
+    return bool(_PRICE.search(cue) or _PAY.search(cue)) and not _LIMIT.search(cue) and not _CAN.search(cue) \
         and len(question_types(question)) < 2 and not periods_of(question) and only_limit(text)
+
+
+# A price asked without a price's word: what one pays ("How much do I pay to top up my phone?",
+# "কত টাকা দিতে হয়?", "koto taka dite hoy"). On the question only: "pay" is in every unit.
+_PAY = re.compile(" how much (?:do|does|will|would|should|must) (?:i|we|you|one|it) (?:have to |need to )?pay "
+                  f"| কত (?:টাকা )?দিতে হ(?:{YA}|বে) | koto (?:taka )?dite (?:hoy|hobe) ")
 
 
 # The period a limit is counted in: a day, a week, a month, or one transaction. Limits of one
@@ -133,6 +161,10 @@ def periods_of(text: str) -> frozenset[str]:
 _CAN = re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|my [a-z]+) | allowed | (?:parbo|parbe|pari|parben|jabe|jay) "
                   f"|পার(?:ব|বো|ি|বেন|বে|বি|া) |যাবে |যা{YA} ")
 _HOW_MUCH = re.compile(" how (?:much|many) | (?:koto|koy) |কত(?:টা|গুলো|বার)? ")
+# A question naming the upper end ("What's the biggest recharge I can do at once?", "the maximum
+# recharge", "সর্বোচ্চ কত") asks it as "how much can I" does: a unit naming only the minimum answers neither.
+_ASKS_HIGHER = re.compile(f" (?:maximum|max|highest|largest|biggest) | the most (?:i|we|you|one) can "
+                          f"|স(?:র্|র)বোচ্চ|সবচে{YA}ে বেশি")
 _ASKS_LOWER = re.compile(" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে"
                          f"|সবচে{YA}ে কম")
 # What names the lower end of a rule ("The minimum cash out is Tk 50", "ন্যূনতম পরিমাণ ৫০ টাকা",
@@ -153,9 +185,18 @@ def asks_upper(question: str, states_number: bool = False) -> bool:
     (True, False)
     >>> asks_upper("Can I cash out 30,000 taka today?", True), asks_upper("Can I cash out at an ATM?")
     (True, False)
+
+    A question naming the upper end asks it too, unless it names the lower end as well.
+
+    >>> asks_upper("What's the biggest recharge I can do at once?"), asks_upper("What are the minimum and maximum recharge?")
+    (True, False)
     """
     cue = cue_text(question)
-    if _ASKS_LOWER.search(cue) or not _CAN.search(cue):
+    if _ASKS_LOWER.search(cue):
+        return False
+    if _ASKS_HIGHER.search(cue):
+        return True
+    if not _CAN.search(cue):
         return False
     return states_number or bool(_HOW_MUCH.search(cue))
 
@@ -323,6 +364,25 @@ def included_column(question: str, unit: str) -> bool:
         if word and column.startswith(word):
             return True
     return False
+
+
+def another_row(question: str, unit: str) -> bool:
+    """Whether `unit` is a table row read as "row — column: cell" whose row names a number, and that
+    states none of the numbers the question states: its cells answer another case than the asked one ("৪০ হাজার টাকা
+    রেমিট্যান্স এলে প্রণোদনা কত পাব?" is answered by the row of ৪০,০০০ টাকা, not by that of ১০,০০০).
+
+    >>> q = "৪০ হাজার টাকা রেমিট্যান্স এলে প্রণোদনা কত পাব?"
+    >>> another_row(q, "১০,০০০ টাকা — প্রণোদনা (২.৫%): ২৫০ টাকা"), another_row(q, "৪০,০০০ টাকা — প্রণোদনা (২.৫%): ১,০০০ টাকা")
+    (True, False)
+    >>> another_row("How much is the incentive?", "১০,০০০ টাকা — প্রণোদনা (২.৫%): ২৫০ টাকা"), another_row(q, "Amount per day — Tk 25,000")
+    (False, False)
+    >>> another_row("How many reward points do I need to redeem for Tk 50?", "500 — Wallet balance: Tk 50")
+    False
+    """
+    if " — " not in unit or not number_values(unit.split(" — ", 1)[0]):
+        return False
+    asked = number_values(question)  # in the row or its cells: "500 — Wallet balance: Tk 50" for "points for Tk 50?"
+    return bool(asked) and frozenset(number_values(unit)).isdisjoint(asked)
 
 
 def included_rate(question: str, unit: str, start: int, end: int) -> bool:

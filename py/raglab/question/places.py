@@ -36,6 +36,9 @@ _PLACE_EN = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:in|on|at|from|to(?! store)|into|
 _PLACE_BN = re.compile(f"(?<![\u0980-\u09ff])(?:(?!{_BN_LINKS} |{_BN_CLAUSE} |[\u0980-\u09ff]{{2,}}\u09c7ই? )[\u0980-\u09ff]+ ){{0,2}}?(?:অ্যাপ|স্টোর|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{YA}েন্ট|শাখা"
                        f"|অফিস|ও{YA}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)(?:ে|তে|{YA}|এ| থেকে)(?![\u0980-\u09ff])")
 _LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $", re.IGNORECASE)
+# "in" and "to" after a verb they belong to ("Log in to the app with your PIN", "sign in to", "logged
+# in on") say what one does, not where: "in to the app" in bold answers no where-question.
+_PARTICLE_BEFORE = re.compile(r"(?:^|[^A-Za-z])(?:log|logs|logged|logging|sign|signs|signed|signing)(?: in)? $", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -51,8 +54,14 @@ def places(text: str) -> tuple[tuple[int, int], ...]:
     ['নিশ্চিতকরণ এসএমএসে']
     >>> places("The Government of Bangladesh rewards people who send money home through legal channels.")
     ()
+    >>> places("Log in to the app with your PIN."), places("You can log in to the app with your PIN or with a fingerprint.")
+    ((), ())
+    >>> s = "Sign in and then go to the Rewards screen."
+    >>> [s[a:b] for a, b in places(s)]
+    ['to the Rewards screen']
     """
-    found = [(m.start(), m.end()) for m in _PLACE_EN.finditer(text)] + [(m.start(), m.end()) for m in _PLACE_BN.finditer(text)]
+    found = [(m.start(), m.end()) for m in _PLACE_EN.finditer(text) if not _PARTICLE_BEFORE.search(text, 0, m.start())] \
+        + [(m.start(), m.end()) for m in _PLACE_BN.finditer(text)]
     for s in typed_spans(text):
         if s.type == "name" and _LOCATED.search(text, max(0, s.start - 8), s.start):
             found.append((s.start, s.end))

@@ -155,6 +155,10 @@ def _cue_for(word: str, read: tuple[str, ...], near: list[tuple[str, float]]) ->
         return near[0][0]
     if len(read) != 1 or distance(word, read[0]) < near[0][1]:
         return None
+    # At a tie, a cue word with the very letters typed, two of them swapped ("lnog": "long"), is the
+    # slip, not an index word that leaves a typed letter out ("log").
+    if sorted(word) == sorted(near[0][0]) and sorted(word) != sorted(read[0]):
+        return near[0][0]
     dropped = [c for c, d in near if d == near[0][1] and not analyze(c) and left_out(word, c)]
     return dropped[0] if len(dropped) == 1 else None
 
