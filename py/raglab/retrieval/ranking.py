@@ -263,10 +263,9 @@ def twin_articles(docs: list[str], langs: list[str], vectors, dim: int) -> dict[
     means: dict[str, list[float]] = {}
     lang: dict[str, str] = {}
     for n, doc in enumerate(docs):  # added in chunk order: the same floats everywhere
-        acc = means.setdefault(doc, [0.0] * dim)
+        acc = means.get(doc, [0.0] * dim)
         lang[doc] = langs[n]
-        for d in range(dim):
-            acc[d] += vectors[n * dim + d]
+        means[doc] = [a + v for a, v in zip(acc, vectors[n * dim:(n + 1) * dim])]
     for doc, acc in means.items():
         norm = math.sqrt(math.fsum(x * x for x in acc)) or 1.0
         means[doc] = [x / norm for x in acc]
@@ -275,7 +274,7 @@ def twin_articles(docs: list[str], langs: list[str], vectors, dim: int) -> dict[
            for a in names for b in names if lang[a] < lang[b]}
     nearest: dict[str, str] = {}
     for a in names:
-        across = [(b, cos[(a, b)] if (a, b) in cos else cos.get((b, a))) for b in names if lang[b] != lang[a]]
+        across = [(b, cos[(a, b) if (a, b) in cos else (b, a)]) for b in names if lang[b] != lang[a]]
         if across:
             nearest[a] = min(across, key=lambda bc: (-rounded(bc[1]), bc[0]))[0]
     out: dict[str, str] = {}
