@@ -20,6 +20,9 @@ served but for the one change:
 - ``bangla-too``: the same rule for a Bangla question's English chunk when its article has a twin;
 - ``kin-choice``: when the rule withholds the place, it goes to the best other-language chunk of
   the first two's articles or their twins instead;
+- ``glossary-kin``: the rule for a question naming a glossary detail too;
+- ``lead-kin``: a glossary detail's first place (`leads`) only for a chunk of the fused first
+  two's articles or their twins;
 - ``story-bm25 f,d``: a flat bonus f for BM25's first d chunks, for questions of several sentences
   only (the third reading's flat bonus, kept off the external sets' one-sentence questions);
 - ``article-prior b``: b times the question's cosine with each chunk's article mean vector
@@ -56,6 +59,7 @@ SERVED_PLACEABLE = B.BilingualRetriever.placeable
 SERVED_RANKED = B.BilingualRetriever.ranked
 SERVED_FUSED = B.BilingualRetriever.fused
 SERVED_SEARCH = B.BilingualRetriever.search
+SERVED_LEADS = B.BilingualRetriever.leads
 STATE: dict = {"variant": None}
 SLICES = ("all", "paraphrase", "en paraphrase", "bn paraphrase", "en→bn", "bn→en", "direct", "typo", "two-fact", "bn")
 
@@ -75,6 +79,7 @@ def search(self, query, n):
 
 def ranked(self, scores, query, n, choice=None):
     STATE["judge"] = scores if choice is None else choice
+    STATE["fused"] = scores
     return SERVED_RANKED(self, scores, query, n, choice)
 
 
@@ -82,6 +87,8 @@ def placeable(self, query, best, hits):
     name, _ = STATE["variant"] or (None, None)
     if name == "open":
         return best
+    if name == "glossary-kin" and best is not None and query.lang == "en" and len(hits) >= SLOT:
+        return best if kin_place(hits, best, self.docs, self.twins()) else None
     if name in ("by-name", "first-only") and best is not None and query.lang == "en" and len(hits) >= SLOT \
             and not (query.expanded and B.beyond_own_language(query.text)):
         above = {self.docs[h.index] for h in hits[:1 if name == "first-only" else SLOT - 1]}
@@ -97,6 +104,13 @@ def placeable(self, query, best, hits):
         twins = self.twins()
         if self.docs[best] in twins and not kin_place(hits, best, self.docs, twins):
             return None
+    return got
+
+
+def leads(self, query, best):
+    got = SERVED_LEADS(self, query, best)
+    if got and (STATE["variant"] or (None,))[0] == "lead-kin":
+        return kin_place(top_n(STATE["fused"], SLOT), best, self.docs, self.twins())
     return got
 
 
@@ -131,6 +145,7 @@ def article_prior(self, query) -> dict[int, float]:
 
 
 VARIANTS = [("open", None), ("by-name", None), ("first-only", None), ("bangla-too", None), ("kin-choice", None),
+            ("glossary-kin", None), ("lead-kin", None),
             ("story-bm25", (0.05, 3)), ("story-bm25", (0.05, 2)), ("story-bm25", (0.08, 3)), ("story-bm25", (0.05, 1)),
             ("article-prior", 0.05), ("article-prior", 0.1), ("article-prior", 0.2)]
 
@@ -144,6 +159,7 @@ def main() -> None:
     queries = served_queries(docs, questions)
     B.BilingualRetriever.search, B.BilingualRetriever.ranked = search, ranked
     B.BilingualRetriever.placeable, B.BilingualRetriever.fused = placeable, fused
+    B.BilingualRetriever.leads = leads
 
     def ranks(variant) -> dict[str, int | None]:
         STATE["variant"] = variant
