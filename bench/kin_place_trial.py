@@ -25,6 +25,9 @@ served but for the one change:
   two's articles or their twins;
 - ``story-bm25 f,d``: a flat bonus f for BM25's first d chunks, for questions of several sentences
   only (the third reading's flat bonus, kept off the external sets' one-sentence questions);
+- ``asked-cosine w``: step 5's judge of the asked section, BM25 over the asking sentences, mixed
+  with the encoder's centred cosine of those sentences (a new encoder input per story question):
+  w · cosine' + (1 − w) · BM25 / its best;
 - ``article-prior b``: b times the question's cosine with each chunk's article mean vector
   (centred per language, min-max scaled) added to the fused score.
 
@@ -128,6 +131,17 @@ def fused(self, cosines, lexical, weight=None):
     return out
 
 
+def asked_cosine(r, served_asked, w):
+    def asked(query):
+        base = served_asked(query)
+        if not base:
+            return base
+        cos = centred(r.semantic.text_scores(" ".join(asking_sentences(query.text))), r.langs)
+        lo, hi, top = min(cos.values()), max(cos.values()), max(base.values())
+        return {i: w * (cos[i] - lo) / (hi - lo) + (1 - w) * base.get(i, 0.0) / top for i in cos}
+    return asked
+
+
 def article_prior(self, query) -> dict[int, float]:
     key = ("prior", query.text)
     if key not in STATE:
@@ -147,7 +161,7 @@ def article_prior(self, query) -> dict[int, float]:
 VARIANTS = [("open", None), ("by-name", None), ("first-only", None), ("bangla-too", None), ("kin-choice", None),
             ("glossary-kin", None), ("lead-kin", None),
             ("story-bm25", (0.05, 3)), ("story-bm25", (0.05, 2)), ("story-bm25", (0.08, 3)), ("story-bm25", (0.05, 1)),
-            ("article-prior", 0.05), ("article-prior", 0.1), ("article-prior", 0.2)]
+            ("asked-cosine", 0.3), ("asked-cosine", 0.5), ("asked-cosine", 0.85), ("article-prior", 0.05), ("article-prior", 0.1), ("article-prior", 0.2)]
 
 
 def main() -> None:
@@ -161,8 +175,11 @@ def main() -> None:
     B.BilingualRetriever.placeable, B.BilingualRetriever.fused = placeable, fused
     B.BilingualRetriever.leads = leads
 
+    served_asked = r.asked_scores
+
     def ranks(variant) -> dict[str, int | None]:
         STATE["variant"] = variant
+        r.asked_scores = asked_cosine(r, served_asked, variant[1]) if variant and variant[0] == "asked-cosine" else served_asked
         out = {}
         for q, query in zip(questions, queries):
             hits = [h.index for h in r.search(query, 10)]
