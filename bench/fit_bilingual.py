@@ -40,7 +40,7 @@ from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
 from raglab.retrieval.bilingual import TABLE, BilingualRetriever  # noqa: E402
-from raglab.retrieval.ranking import top_n, with_other_language  # noqa: E402
+from raglab.retrieval.ranking import other_language_placed, top_n  # noqa: E402
 
 MARGINS = [i / 40 for i in range(13)]
 SLICES = ("en, answered in bn", "bn, answered in en", "en, other", "bn, other")
@@ -74,8 +74,11 @@ def score(chunker: str) -> dict[tuple[float, float], dict[str, list[tuple[float,
         found = cover[q.id]
         for p in place_weights(retriever.weight):
             choice = None if p == retriever.weight else retriever.fused(cosines, lexical, p)
+            # Step 3 as served: an English question's place only for its first two's articles or their twins.
+            best = retriever.placeable(query, retriever.other_best(scores, query, choice), hits)
             for m in MARGINS:
-                ranked = [h.index for h in with_other_language(hits, scores, retriever.langs, query.lang, m, choice)]
+                placed = other_language_placed(hits, scores, retriever.langs, query.lang, m, best)
+                ranked = [h.index for h in (hits if placed is None else placed)]
                 gain = gains([found.get(i, frozenset()) for i in ranked])
                 out[p, m][slice_of(q)].append((recall_at(gain, q.n_facts, 3), reciprocal_rank(gain, 10)))
     return out

@@ -38,7 +38,11 @@ steps 5 and 6, move chunks within the top ten):
    dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json`` (a table without a place
    weight judges on the fused score itself). The first `SLOT` − 1 places are never
    touched, so a same-language question keeps its first answers; the reader sees the best
-   the other language offers at the third place. It comes *first* instead when an English
+   the other language offers at the third place. For an English question the chunk must come
+   from an article of the first `SLOT` − 1 or from the twin of one (`ranking.twin_articles`,
+   paired by the articles' mean vectors), unless the question names a glossary detail (below):
+   a Bangla chunk of another topic there was a story's echo ("the SMS did not come" under a
+   question about old statements), and gave the asked English section's place away. It comes *first* instead when an English
    question names a detail only the Bangla articles word (`expansion.beyond_own_language`:
    the glossary) and BM25, reading that language's wording, ranks the same chunk first of all
    but the openings that give way in step 4 (`leads`), if the chunk stands among the first
@@ -106,7 +110,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
-from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, other_best, other_language_placed, rounded, section_given, sections_reordered, top_n, with_asked_section
+from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, rounded, section_given, sections_reordered, top_n, twin_articles, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import analyze, has_bangla
 from raglab.text.answertypes import asking_sentences
@@ -255,6 +259,7 @@ class BilingualRetriever:
         self.asked_scores = LastQuery(self._asked_side)
         self.section_weight = SECTION_WEIGHT if section_weight is None else section_weight
         self._last_parts: tuple | None = None  # `parts`' one-entry memo
+        self._twins: dict[str, str] | None = None  # `twins`, read once when first needed
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)
@@ -357,13 +362,30 @@ class BilingualRetriever:
         then for an English question the other language's section (`section_placed`)."""
         hits = top_n(scores, max(n, SLOT))
         best = self.other_best(scores, query, choice)
-        placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, best)
+        placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, self.placeable(query, best, hits))
         top = hits if placed is None else placed
         if best is not None and self.leads(query, best) \
                 and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
             top = brought_first(top, best)
         top = with_asked_section(top, self.asked_scores(query), self.docs)
         return self.section_placed(top, best, query)[:n]
+
+    def twins(self) -> dict[str, str]:
+        """Each article's twin in the other language (`ranking.twin_articles`)."""
+        if self._twins is None:
+            matrix = self.semantic.matrix
+            self._twins = twin_articles(self.docs, self.langs, matrix, len(matrix) // len(self.docs)) if self.docs else {}
+        return self._twins
+
+    def placeable(self, query: Query, best: int | None, hits: list[Hit]) -> int | None:
+        """`best` when it may take step 3's place, else None: for an English question that names
+        no glossary detail, only a chunk of the first `SLOT` − 1 hits' articles or their twins
+        (`ranking.kin_place`). A Bangla question's other-language chunk mostly comes from an
+        English article with no Bangla twin, so it is not asked for one."""
+        if best is None or query.lang != "en" or len(hits) < SLOT \
+                or (query.expanded and beyond_own_language(query.text)):
+            return best
+        return best if kin_place(hits, best, self.docs, self.twins()) else None
 
     def section_placed(self, top: list[Hit], best: int | None, query: Query) -> list[Hit]:
         """For an English question, the other language's chosen chunk `best` takes the place of

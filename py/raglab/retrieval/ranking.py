@@ -247,3 +247,51 @@ def sections_reordered(hits: list[Hit], docs: list[str], key: dict[int, float]) 
     for k, j in zip(places, order):
         out[k] = Hit(hits[j].index, hits[k].score)
     return out
+
+
+def twin_articles(docs: list[str], langs: list[str], vectors, dim: int) -> dict[str, str]:
+    """Each article's twin in the other language, from the chunks' encoder `vectors` (`dim`
+    floats per chunk, in chunk order): the articles' mean vectors, normalised, are compared
+    across the two languages and paired greedily, the closest pair first (ties by name), each
+    article at most once, and only where one of the two is the other's closest article in that
+    language (an article the other language does not cover is nobody's twin). On our corpus it
+    pairs each Bangla article with its English namesake (bn-fraud with en-fraud-safety).
+
+    >>> twin_articles(["a", "a", "b", "c"], ["en", "en", "bn", "bn"], [1.0, 0.0, 0.8, 0.2, 0.9, 0.1, 0.0, 1.0], 2)
+    {'a': 'b', 'b': 'a'}
+    """
+    means: dict[str, list[float]] = {}
+    lang: dict[str, str] = {}
+    for n, doc in enumerate(docs):  # added in chunk order: the same floats everywhere
+        acc = means.get(doc, [0.0] * dim)
+        lang[doc] = langs[n]
+        means[doc] = [a + v for a, v in zip(acc, vectors[n * dim:(n + 1) * dim])]
+    for doc, acc in means.items():
+        norm = math.sqrt(math.fsum(x * x for x in acc)) or 1.0
+        means[doc] = [x / norm for x in acc]
+    names = sorted(means)
+    cos = {(a, b): math.fsum(x * y for x, y in zip(means[a], means[b]))
+           for a in names for b in names if lang[a] < lang[b]}
+    nearest: dict[str, str] = {}
+    for a in names:
+        across = [(b, cos[(a, b) if (a, b) in cos else (b, a)]) for b in names if lang[b] != lang[a]]
+        if across:
+            nearest[a] = min(across, key=lambda bc: (-rounded(bc[1]), bc[0]))[0]
+    out: dict[str, str] = {}
+    for (a, b), _ in sorted(cos.items(), key=lambda pc: (-rounded(pc[1]), pc[0])):
+        if a not in out and b not in out and (nearest.get(a) == b or nearest.get(b) == a):
+            out[a], out[b] = b, a
+    return dict(sorted(out.items()))
+
+
+def kin_place(hits: list[Hit], best: int, docs: list[str], twins: dict[str, str], slot: int = SLOT) -> bool:
+    """Whether chunk `best`, the other language's place (step 3), comes from an article of the
+    first `slot` − 1 hits or from the twin of one (`twin_articles`).
+
+    >>> kin_place([Hit(0, 0.9), Hit(1, 0.8)], 3, ["a", "a", "b", "c"], {"a": "c", "c": "a"})
+    True
+    >>> kin_place([Hit(0, 0.9), Hit(1, 0.8)], 2, ["a", "a", "b", "c"], {"a": "c", "c": "a"})
+    False
+    """
+    above = {docs[h.index] for h in hits[:slot - 1]}
+    return docs[best] in above or twins.get(docs[best]) in above
