@@ -9,6 +9,11 @@ answers whether it may be done, not how. So for a procedure question that does n
 whether (`modality.asks_may`), `the_way_first` puts first the best unit that is no such remark
 when it scores within `MARGIN` logits of the chosen one (the sentence model and its fit are
 untouched: the feature `not_how` was too rare on dev to learn, see docs/pipeline.md).
+
+Two more rules read the way and the place the same way, by promotion within a margin: `the_named_way`
+quotes the steps under the heading that names the asked action ("Changing your PIN" for "How do I
+change my PIN?"), and `the_place_first` a unit stating a place for a where-question whose best unit
+states none ("Go to Settings and then Security.", not "Turn on Fingerprint login.").
 """
 
 from __future__ import annotations
