@@ -89,3 +89,63 @@ def test_how_do_i_escalate_a_complaint_keeps_the_sentence_that_says_how(served):
     assert "Grievance Redressal Officer" in shown[0]
     got = ask_json(served.ask("How do I get statements older than the app shows?"))
     assert "you can ask for them" in got["quotes"][0]["text"]
+
+
+# The way under the heading that names it, and a where-question's place (the round after).
+
+def test_how_do_i_change_my_pin_gets_the_steps_under_changing_your_pin(served):
+    shown = quotes(served, "How do I change my PIN?")
+    assert shown[0] == "Go to Settings and then Change PIN."
+    assert not any("straight away" in t for t in shown)
+
+
+def test_after_the_account_is_back_the_section_named_so_answers(served):
+    shown = quotes(served, "I got my blocked account back after losing my phone. Is there anything I should do now?")
+    assert shown[0].startswith("Change your PIN in the app")
+
+
+def test_a_heading_gerund_names_the_asked_verb():
+    from raglab.answer.howto import _named, _verbs
+    assert _verbs("changing") == ("chang", "change") and "reset" in _verbs("resetting") and "turn" in _verbs("turning")
+    assert _verbs("ring") == () and _verbs("পরিবর্তন") == ()
+    assert _named("Changing your PIN").endswith("change")
+
+
+def test_a_question_asking_what_is_needed_keeps_its_answer(served):
+    shown = quotes(served, "What do I need to reset a forgotten PIN?")
+    assert any("NID" in t for t in shown)
+
+
+def test_where_do_i_turn_on_fingerprint_login_gets_the_place_not_the_name(served):
+    for question in ("আঙুলের ছাপ দিয়ে অ্যাপে ঢোকার অপশন কোথায় চালু করব?", "Where in the app do I turn on fingerprint login?"):
+        got = ask_json(served.ask(question))
+        assert got["quotes"][0]["text"] == "Go to Settings and then Security."
+        assert [s["text"] for s in got["short_answers"]][:1] == ["to Settings and then Security"]
+
+
+def test_turn_on_names_what_is_turned_on_and_a_path_goes_on():
+    from raglab.question.places import places
+    assert places("Turn on Fingerprint login.") == () and places("Switch on Offers.") == ()
+    s = 'Tap "Help", then "Make a complaint".'
+    assert places(s) == ()  # no place word: a path needs a place to start from
+    s = "Go to Settings and then Change PIN."
+    assert [s[a:b] for a, b in places(s)] == ["to Settings and then Change PIN"]
+    s = "Go to the Rewards screen and then Shapla Pay shows your points."  # the next clause's subject, not a step
+    assert [s[a:b] for a, b in places(s)] == ["to the Rewards screen"]
+
+
+def test_a_place_that_is_only_the_app_is_no_answer_to_where():
+    from raglab.answer.howto import names_a_place
+    from raglab.answer.sentences import Question
+    q = Question({"fingerprint": 3.0, "app": 1.0}, 4.0, {}, "place", frozenset(), (), text="Where in the app do I turn on fingerprint login?")
+    assert not names_a_place(q, "Note: Any fingerprint saved on your phone can open the app once fingerprint login is on.")
+    assert names_a_place(q, "Go to Settings and then Security.")
+    assert names_a_place(q, "অংশীদার কোম্পানিগুলোর হালনাগাদ তালিকা অ্যাপের \"প্রবাসী আয়\" অংশে দেখতে পাবেন।")
+    assert not names_a_place(q, "যাচাই শেষ হলে অ্যাপে জানিয়ে দেওয়া হবে।")
+    elsewhere = Question({"fingerprint": 3.0}, 3.0, {}, "place", frozenset(), (), text="Where do senders send from?")
+    assert names_a_place(elsewhere, "প্রেরক কোম্পানির অ্যাপ থেকে টাকা পাঠান।")  # the company's app: the question names none
+
+
+def test_where_a_sender_sends_from_keeps_the_branch_website_or_app(served):
+    shown = quotes(served, "প্রবাসী প্রেরক অংশীদার মানি ট্রান্সফার কোম্পানির কোথা থেকে শাপলা পে-তে টাকা পাঠাতে পারেন?")
+    assert "শাখা, ওয়েবসাইট বা অ্যাপ থেকে" in shown[0]

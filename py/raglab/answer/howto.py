@@ -9,13 +9,24 @@ answers whether it may be done, not how. So for a procedure question that does n
 whether (`modality.asks_may`), `the_way_first` puts first the best unit that is no such remark
 when it scores within `MARGIN` logits of the chosen one (the sentence model and its fit are
 untouched: the feature `not_how` was too rare on dev to learn, see docs/pipeline.md).
+
+Two more rules read the way and the place the same way, by promotion within a margin: `the_named_way`
+quotes the steps under the heading that names the asked action ("Changing your PIN" for "How do I
+change my PIN?"), and `the_place_first` a unit stating a place for a where-question whose best unit
+states none ("Go to Settings and then Security.", not "Turn on Fingerprint login.").
 """
 
 from __future__ import annotations
 
+import functools
+import re
+
+from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
-from raglab.answer.sentences import Question
-from raglab.question.modality import asks_may, restricts
+from raglab.answer.sentences import COL, Question, lang_of
+from raglab.question.modality import asks_may, asks_need, imperative, restricts
+from raglab.question.places import asks_whom, places_for
+from raglab.text.analyzer import analyze
 
 MARGIN = 1.0  # logits: a unit that says how, this close to a remark saying how not, is quoted instead
 
@@ -31,3 +42,101 @@ def the_way_first(q: Question, order: list, margin: float = MARGIN) -> list:
     if not order or not not_the_way(q, order[0][1].unit.text):
         return order
     return promoted(order, lambda c: not restricts(c.unit.text), margin)
+
+
+# The way under the heading that names it. "How do I change my PIN?" was answered "Change your PIN in
+# the app straight away." (under "If you think someone knows your PIN") 0.16 logits above "Go to
+# Settings and then Change PIN." (under "Changing your PIN"): the side remark holds both words of the
+# question, the step only one, and the heading that names the asked action is read as the article's
+# other headings are. A help centre's heading names what its section tells one to do, so for a how-to
+# question the steps and instructions of the section whose own heading holds more of the question than
+# the best unit's heading are quoted when they score within `HEADING_MARGIN` logits of it. A heading
+# writes the action as a gerund ("Changing", "Turning on", "Resetting") and a question as a verb; the
+# analyzer keeps them apart (no English stemming), so a heading's -ing word counts for its verb here.
+HEADING_MARGIN = 1.5  # logits
+# How much more of the question's idf mass the other heading must hold: a word more, not a share of one
+# ("If you paid the wrong shop" over "Before you confirm", 0.07 against 0.05, for "what should I look at
+# before I confirm a payment?"). Both units in one language: a heading of the other language holds the
+# question's words through the aliases, which cover the two languages unevenly (a Bangla question's best
+# Bangla unit gave way to an English step under a heading holding 0.15 of it against 0.11).
+NAMES_MORE = 0.1
+
+
+def _verbs(term: str) -> tuple[str, ...]:
+    """The verbs an English gerund may stand for: "changing" change, "turning" turn, "resetting" reset."""
+    if len(term) < 6 or not term.endswith("ing") or not term.isascii():
+        return ()
+    stem = term[:-3]
+    return (stem, stem + "e") + ((stem[:-1],) if stem[-1] == stem[-2] else ())
+
+
+@functools.lru_cache(maxsize=4096)
+def _named(heading: str) -> str:
+    """`heading` with the verbs its gerunds stand for written after it (see `_verbs`)."""
+    extra = [v for t in analyze(heading) for v in _verbs(t)]
+    return heading + (" " + " ".join(extra) if extra else "")
+
+
+def names_share(q: Question, c, docs: dict | None) -> float:
+    """The share of the question's idf mass that the own heading of `c`'s section holds (0 for an
+    article's opening, whose heading is the title: every section has that one)."""
+    doc = docs.get(c.quote.doc) if docs else None
+    if doc is None:
+        return 0.0
+    heading = doc.section_at(c.quote.start).heading
+    return heading_match(q, _named(heading[-1]))[0] if len(heading) > 1 else 0.0
+
+
+def says_what_to_do(q: Question, c) -> bool:
+    """Whether a unit tells the reader what to do: an instruction, a step of a list, or a unit that
+    announces one (quoted with its items)."""
+    return bool(c.items) or c.features[COL["steps"]] > 0 or imperative(c.unit.text)
+
+
+def the_named_way(q: Question, order: list, docs: dict | None, margin: float = HEADING_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that tells what to do (`says_what_to_do`) under a heading holding more of a how-to question than
+    the best unit's heading put first (see above); otherwise `order` itself. Not for a question asking
+    whether (`asks_may`) or what is needed (`asks_need`): those are answered by a rule or a list of
+    things, which any section may state."""
+    if not order or not docs or q.qtype != "procedure" or asks_may(q.text) or asks_need(q.text):
+        return order
+    best = order[0][1]
+    own, lang = names_share(q, best, docs) + NAMES_MORE, lang_of(best.unit.text)
+    return promoted(order, lambda c: lang_of(c.unit.text) == lang and says_what_to_do(q, c) and names_share(q, c, docs) >= own,
+                    margin)
+
+
+# A where-question is answered by the place one goes to, not by what one does there. "আঙুলের ছাপ দিয়ে
+# অ্যাপে ঢোকার অপশন কোথায় চালু করব?" (where do I turn on fingerprint login) was shown "Turn on Fingerprint
+# login." with "Fingerprint" in bold, and the step before it, "Go to Settings and then Security.", scored
+# 1.1 logits below a note on whose fingerprints open the app. A place that holds only the question's
+# words says no more than the question, nor does one whose head is the app itself ("in the app",
+# "অ্যাপে") when the question names the app: the asker is in it already ("কোম্পানির … অ্যাপ থেকে", the
+# transfer company's app, answers where a sender sends from). So when the best unit states no other
+# place, the first unit within `HEADING_MARGIN` logits of it that does (a screen, a menu, a section, a path "Settings and then
+# Security", an agent point, a branch) is quoted. Not for a question asking to whom: `places_for` reads
+# its people and numbers already.
+_THE_APP = frozenset(("app", "অ্যাপ"))
+_ONLY_THE_APP = re.compile("(?:app|apps|অ্যাপ(?:ে|এ|তে|ের)?(?: থেকে)?)$", re.IGNORECASE)
+
+
+def names_a_place(q: Question, text: str) -> bool:
+    """Whether `text` states a place (`places_for`) other than the question's own words, or the app
+    itself when the question names it."""
+    own = q.weights.keys()
+    in_app = bool(own & _THE_APP)
+    for a, b in places_for(q.text, text):
+        span = text[a:b].rstrip(" .,;:\"'")
+        if not (in_app and _ONLY_THE_APP.search(span)) and not set(analyze(span)) <= own:
+            return True
+    return False
+
+
+def the_place_first(q: Question, order: list, margin: float = HEADING_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that states a place (`names_a_place`) put first, when a where-question's best unit states none
+    (see above); otherwise `order` itself."""
+    if not order or q.qtype != "place" or asks_whom(q.text) or names_a_place(q, order[0][1].unit.text):
+        return order
+    return promoted(order, lambda c: names_a_place(q, c.unit.text), margin)

@@ -39,6 +39,14 @@ _LOCATED = re.compile(r"(?:^|[^A-Za-z])(?:in|at|near|from|to|on|into|visit|of) $
 # "in" and "to" after a verb they belong to ("Log in to the app with your PIN", "sign in to", "logged
 # in on") say what one does, not where: "in to the app" in bold answers no where-question.
 _PARTICLE_BEFORE = re.compile(r"(?:^|[^A-Za-z])(?:log|logs|logged|logging|sign|signs|signed|signing)(?: in)? $", re.IGNORECASE)
+# So do "on" and "off" after "turn" or "switch" before a name: "Turn on Fingerprint login." names what one turns
+# on, not where ("Fingerprint" in bold answered "where do I turn it on?").
+_NAME_PARTICLE = re.compile(r"(?:^|[^A-Za-z])(?:(?:turn|turns|turned|turning|switch|switches|switched|switching) on"
+                            r"|(?:log|logs|logged|logging|sign|signs|signed|signing) (?:in|into|on|to)) $", re.IGNORECASE)
+# A place in the app goes on along a path: "Go to Settings and then Security", 'Open "Settings", then "Notifications"'.
+# The next step's name (capitalised or quoted) belongs to the place, up to where the sentence or the path ends.
+_PATH_ON = re.compile(r"(?:,? and then|, then| then| >) (?:(?:tap|choose|select|open) )?"
+                      r"(?:\"[^\"\n]{1,40}\"|[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*){0,2})(?=[.,;:!?)]|$| and | then )")
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -59,13 +67,26 @@ def places(text: str) -> tuple[tuple[int, int], ...]:
     >>> s = "Sign in and then go to the Rewards screen."
     >>> [s[a:b] for a, b in places(s)]
     ['to the Rewards screen']
+    >>> s = "Go to Settings and then Security."
+    >>> [s[a:b] for a, b in places(s)], places("Turn on Fingerprint login.")
+    (['to Settings and then Security'], ())
     """
-    found = [(m.start(), m.end()) for m in _PLACE_EN.finditer(text) if not _PARTICLE_BEFORE.search(text, 0, m.start())] \
+    found = [(m.start(), _path_end(text, m.end())) for m in _PLACE_EN.finditer(text) if not _PARTICLE_BEFORE.search(text, 0, m.start())] \
         + [(m.start(), m.end()) for m in _PLACE_BN.finditer(text)]
     for s in typed_spans(text):
-        if s.type == "name" and _LOCATED.search(text, max(0, s.start - 8), s.start):
-            found.append((s.start, s.end))
+        if s.type == "name" and _LOCATED.search(text, max(0, s.start - 8), s.start) \
+                and not _NAME_PARTICLE.search(text, max(0, s.start - 16), s.start):
+            found.append((s.start, _path_end(text, s.end)))
     return _apart(found)
+
+
+def _path_end(text: str, end: int) -> int:
+    """The end of the path a place at text[..end] goes on along (`_PATH_ON`), or `end`."""
+    m = _PATH_ON.match(text, end)
+    while m is not None:
+        end = m.end()
+        m = _PATH_ON.match(text, end)
+    return end
 
 
 def _apart(found: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
