@@ -29,7 +29,7 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     where-question a place (`places.places_for`), not any name; for a
                     who-question a name or a noun of a person, a role or a body that says no
                     question word (`persons.persons`: a Bangla unit has no names); none from a unit
-                    naming only a minimum when q asks how much one can do (`asking.asks_upper`)
+                    naming only the other end of a rule than q asks (`asking.other_end`)
     typed_near      typed, and the value is within 6 words of a question word in u (or a word of
                     an alias that found one) (1/0)
     echo            q asks for no typed value but states one itself (a yes/no question: "can I
@@ -80,7 +80,7 @@ import re
 from dataclasses import dataclass
 
 from raglab.corpus.articles import detect_lang
-from raglab.question.asking import another_row, illustrates_in, included_column, included_rate, limit_for_price, lower_for_upper, other_day, periods_of, price_for_limit
+from raglab.question.asking import another_row, illustrates_in, included_column, included_rate, limit_for_price, other_day, other_end, periods_of, price_for_limit
 from raglab.question.modality import imperative, states_need
 from raglab.question.persons import persons
 from raglab.question.places import places_for
@@ -327,7 +327,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
             fresh = [] if price_for_limit(q.text, text) else numbered(fresh, text)
         elif limit_for_price(q.text, text):  # and "up to Tk 20,000" is a limit, not a fee
             fresh = []
-        if lower_for_upper(q.upper, text, q.amounts):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
+        if other_end(q.text, q.upper, text, q.amounts):  # "the minimum cash out is Tk 50" for "how much more can I cash out?"
             fresh = []
         if q.qtype == "place":  # a place in the app, a channel or a location; not any name
             fresh = [Span("place", a, b) for a, b in places_for(q.text, text)]
@@ -349,7 +349,7 @@ def features(q: Question, found: set, in_heading: set, mass, text: str, info: Te
         if fresh:
             typed = 1.0
             near_typed = 1.0 if _typed_near(fresh, info.order, said | q.weights.keys()) else 0.0
-    elif q.echoes and not lower_for_upper(q.upper, text, q.amounts) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
+    elif q.echoes and not other_end(q.text, q.upper, text, q.amounts) and fresh_spans(spans_of(text), text, q.echoes, q.numbers):
         echo = 1.0
     qnum = 0.0
     if q.numbers:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from raglab.answer.sentences import spans_of
-from raglab.question.asking import asks_limit, asks_upper, limit_for_price, lower_for_upper, other_day, price_for_limit
+from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, which_one_in
 from raglab.question.places import places_for
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
@@ -398,7 +398,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
             return sorted(located[:n])
     if accepts(qtype):
         out: list[tuple[int, int]] = []
-        if price_for_limit(question, text) or limit_for_price(question, text) or lower_for_upper(asks_upper(question), text,
+        if price_for_limit(question, text) or limit_for_price(question, text) or other_end(question, asks_upper(question), text,
                                                                  frozenset(number_values(question))):
             return out  # a free allowance, a fee or a minimum is no limit: the sentence alone, no value in bold
         spans = with_extra([sp for sp in spans_of(text) if not other_day(question, sp.type, text[sp.start:sp.end])], text, qtype)

@@ -245,6 +245,30 @@ def lower_for_upper(q_upper: bool, text: str, stated: frozenset[str] = frozenset
     return floor is None or not any(v is not None and v < floor for v in map(_value, stated))
 
 
+def upper_for_lower(question: str, text: str) -> bool:
+    """Whether `text` names only an upper limit while the question asks only for the minimum:
+    its values answer nothing asked (`lower_for_upper` the other way round). The help centre
+    states no cash-in minimum, and "up to Tk 2,00,000 a month" is not one.
+
+    >>> upper_for_lower("ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?", "এক মাসে মোট ২,০০,০০০ টাকা পর্যন্ত ক্যাশ ইন করা যায়।")
+    True
+    >>> upper_for_lower("What is the minimum recharge?", "A single mobile recharge must be between Tk 20 and Tk 1,000.")
+    False
+    >>> upper_for_lower("What are the minimum and maximum recharge?", "The maximum is Tk 1,000.")
+    False
+    """
+    cue, said = cue_text(question), cue_text(text)
+    if not _ASKS_LOWER.search(cue) or _ASKS_HIGHER.search(cue):
+        return False
+    return bool(_STATES_UPPER.search(said)) and not _STATES_LOWER.search(said) and not re.search(_RANGE, said)
+
+
+def other_end(question: str, q_upper: bool, text: str, stated: frozenset[str] = frozenset()) -> bool:
+    """Whether `text` names only the other end of a rule than the question asks (`lower_for_upper`,
+    `upper_for_lower`)."""
+    return lower_for_upper(q_upper, text, stated) or upper_for_lower(question, text)
+
+
 def _value(number: str) -> float | None:
     """A number as `number_values` writes it, as a float; None for no plain decimal ("5.12.2026", "²")."""
     return float(number) if _DECIMAL.fullmatch(number) else None
