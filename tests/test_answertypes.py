@@ -70,6 +70,8 @@ QUESTIONS = [
     ("হটলাইন নম্বর কত?", "contact"),
     ("সন্দেহজনক নম্বরের কথা কোথায় জানাব?", "contact"),
     ("helpline number koto", "contact"),
+    ("What is the customer care number?", "contact"),  # a new user's: was no type, so no number in bold
+    ("What's your support number?", "contact"),
     # yes/no
     ("Is there a fee to cash in at an agent?", "yesno"),
     ("My son is 16, can he open his own account?", "yesno"),
