@@ -45,8 +45,19 @@ def test_not_for_bangla_questions_two_facts_or_a_number_alone():
     assert says_more(q_bn, [(5.74, bn_best), (5.74, en_unit)])[0][1] is bn_best
     two = NS(**{**vars(Q), "text": "How much can I borrow, and at what interest rate?"})
     assert says_more(two, [(5.74, OWN), (5.74, FACT)])[0][1] is OWN
-    q = NS(lang="en", text="will my account be closed unless i act in 10 minutes? is it real?",
+    q = NS(lang="en", qtype="yesno", numbers=frozenset({"10"}), text="will my account be closed unless i act in 10 minutes? is it real?",
            weights={"account": 1.0, "closed": 3.0, "act": 4.0, "10": 3.0, "real": 4.0}, aliases={})
     own = unit("A message says your account will be closed unless you act within minutes.", {"account", "closed", "act"})
     ten = unit("অভিযোগ নিষ্পত্তি কর্মকর্তা ১০ কার্যদিবসের মধ্যে আপনাকে উত্তর দেবেন।", {"10"})
     assert says_more(q, [(5.74, own), (5.7, ten)])[0][1] is own
+
+
+def test_the_english_best_unit_s_bangla_twin_is_not_put_first():
+    """A Bangla unit stating the values the English best one states is its twin: `in_own_language`
+    would put the English one back, so `says_more` leaves it first however many aliases the twin holds."""
+    q = NS(lang="en", qtype="amount", numbers=frozenset({"1000"}), text="how much does it cost to withdraw 1000 taka from an agent?",
+           weights={"cost": 2.0, "withdraw": 3.0, "1000": 2.0, "taka": 1.0, "agent": 1.0},
+           aliases={"cost": [("চার্জ",)], "withdraw": [("ক্যাশ", "আউট")], "taka": [("টাকা",)], "agent": [("এজেন্ট",)]})
+    en = unit("Cash out at an agent costs Tk 18.50 for every Tk 1,000.", {"cost", "1000", "agent"})
+    twin = unit("এজেন্টের কাছে প্রতি ১,০০০ টাকা ক্যাশ আউটে চার্জ ১৮.৫০ টাকা।", {"cost", "withdraw", "1000", "taka", "agent"})
+    assert says_more(q, [(5.0, en), (4.8, twin)])[0][1] is en

@@ -59,17 +59,20 @@ def says_more(q: Question, order: list, margin: float = LANG_MARGIN) -> list:
     outweighed the Bangla answer's own verbs, which no alias says), nor for a question asking two
     facts (its best unit holds one half only); a best unit holding a value of the asked type gives
     way only to one holding one too, and the terms the Bangla unit holds beyond the best unit's
-    must not be numbers alone ("10" of "১০ কার্যদিবসের" is no "10 minutes")."""
+    must not be numbers alone ("10" of "১০ কার্যদিবসের" is no "10 minutes"). A Bangla unit whose values
+    the best unit states too is its twin, which `in_own_language` would put back: the English one stays
+    ("how much does it cost to withdraw 1000 taka …": not "… ১,০০০ টাকা ক্যাশ আউটে …")."""
     if q.lang != "en" or asks_two(q.text):
         return order
     best = order[0][1]
-    typed = best.features[COL["typed"]] > 0
     pick, top = 0, 0.0
     for i, (z, c) in enumerate(order[1:], 1):
         if order[0][0] - z > margin:
             break
         lang = lang_of(c.unit.text)
-        if lang == q.lang or typed and not c.features[COL["typed"]] > 0:
+        if lang == q.lang or numbers_of(c.unit.text) and says_as_much(q, c, best):
+            continue  # the best unit's twin (it states the values the Bangla one answers with): `in_own_language`'s case
+        if best.features[COL["typed"]] > 0 and not c.features[COL["typed"]] > 0:
             continue
         reach = sayable(q, lang)
         if all(_NUMBER.fullmatch(t) for t in (c.found & reach) - best.found):
