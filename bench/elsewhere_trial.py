@@ -24,7 +24,8 @@ candidate of the question's language holds, in its text or heading path) and `co
 The column is appended to every candidate's features (as `first_trial.py` adds one), so it needs
 a re-fit and a new `sentence_model.json` to be served.
 
-Variants: `off` (the rule left out: the served answerer), `rule` (`held_elsewhere`),
+Variants: `off` (the rule left out; the served `language.says_more`, which `in_own_language`
+calls when the best unit is in the question's language, is then left out too), `rule` (`held_elsewhere`),
 `noheading` (the question's language's heading paths do not count as holding a word),
 `margin0.5` / `margin1.5` / `margin2` (another margin than `LANG_MARGIN`), `twin` (only a unit of
 the twin article of the best unit's), `article` / `article1.5` (only the best unit's article's

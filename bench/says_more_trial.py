@@ -4,7 +4,8 @@
     .venv/bin/python bench/says_more_trial.py --variants off,says-more
     .venv/bin/python bench/says_more_trial.py --refit off,says-more  # re-fitted, out of fold (minutes per arm)
 
-Tried and not kept: the served answerer has only `language.in_own_language`. The rule is the
+Tried and not kept at first; the arm `says-more-en-words-most-one` is served since, as
+`language.says_more` (called by `in_own_language`), so `off` here now leaves it out. The rule is the
 mirror of that one's `says_as_much`: when the model's best unit is in the question's language and
 a unit in the other language scores within `LANG_MARGIN` logits of it and holds more of the
 question's idf mass than the best unit does, both weighed on the terms a unit of the other

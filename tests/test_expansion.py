@@ -76,6 +76,18 @@ def test_check_reaches_the_bangla_articles_word_for_it():
     assert "check" not in [g.concept for g, _ in matches("দিনে সব মিলিয়ে কত টাকা তোলা যায়?")]
 
 
+def test_message_and_name_reach_the_other_articles_words_for_them():
+    """The fraud articles say "the time of the call or message" and "কল বা বার্তা আসার সময়", the
+    Bangla one "বার্তার স্ক্রিনশট" for the message's screenshot; "message" was a customer word for
+    an SMS only, so an English question's "message" met এসএমএস and never বার্তা. A name (one's own,
+    one given to a saved number) is নাম in the Bangla articles. A text message is still an SMS."""
+    assert ("বার্তা",) in aliases("Can I attach a screenshot of the scam message?")["message"]
+    assert ("message",) in aliases("বার্তার স্ক্রিনশট দেওয়া যাবে?")["বার্তা"]
+    assert ("নাম",) in aliases("Can I give my saved numbers a name?")["name"]
+    assert "SMS" in [g.concept for g, _ in matches("I got a text message from an unknown number")]
+    assert "SMS" not in [g.concept for g, _ in matches("a message from a stranger")]
+
+
 def test_a_bangla_question_names_a_glossary_detail_in_the_loanwords_bangla_speakers_type():
     """The glossary's triggers were English only, so a Bangla question about a Facebook link or an
     exchange house reached none of the Bangla articles' wording; the Bangla spellings of the same

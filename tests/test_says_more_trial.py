@@ -1,5 +1,6 @@
-"""`bench/says_more_trial.py`: the rule tried and not kept (`says_more`, the other language's unit that
-says more of the question), on a dev question, and how the trial applies it in its own process only."""
+"""`bench/says_more_trial.py`: the rule (`says_more`, the other language's unit that says more of the
+question), its variants on a dev question, and how the trial applies them in its own process only.
+The variant `says-more-en-words-most-one` is served since (`language.says_more`)."""
 
 import importlib.util
 import os
@@ -77,4 +78,4 @@ def test_the_trial_applies_the_rule_in_its_process_and_restores_the_served_answe
     finally:
         t.elsewhere_trial.restore()
     assert answerer.in_own_language is in_own_language
-    assert in_own_language(Q, order)[0][1] is OWN  # the served answerer quotes the English sentence
+    assert in_own_language(Q, order)[0][1] is FACT  # served since: `language.says_more`, this variant

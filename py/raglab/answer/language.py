@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass, replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
-from raglab.answer.sentences import Question, lang_of, numbers_of
+from raglab.answer.facts import asks_two
+from raglab.answer.sentences import COL, Question, lang_of, numbers_of
 from raglab.answer.short import short_spans
 from raglab.text.analyzer import tokens
 from raglab.text.numbers import numbers
@@ -39,10 +40,47 @@ def in_own_language(q: Question, order: list) -> list:
     first when the best unit is in the other language and that one scores within LANG_MARGIN
     logits of it and can stand for it (`says_as_much`: the Bangla twin of an English sentence,
     for a question asked in Bangla); otherwise `order` itself."""
-    if not order or lang_of(order[0][1].unit.text) == q.lang:
+    if not order:
         return order
+    if lang_of(order[0][1].unit.text) == q.lang:
+        return says_more(q, order)
     best = order[0][1]
     return promoted(order, lambda c: lang_of(c.unit.text) == q.lang and says_as_much(q, best, c))
+
+
+def says_more(q: Question, order: list, margin: float = LANG_MARGIN) -> list:
+    """`order` with a Bangla unit put first for an English question whose best unit is English,
+    when the Bangla one scores within `margin` logits of it and holds more of the question's idf
+    mass than the best unit does, both weighed on the terms a Bangla unit can hold (`sayable`);
+    of several, the one holding the most. The mirror of `says_as_much`: some facts only the
+    Bangla article states ("Can I give my Priyo numbers names …?": "নম্বরের সঙ্গে চেনার মতো একটি
+    নাম দিন …"), and the English unit that scores close then holds the topic's words, not the
+    asked ones. Not for Bangla questions (an English unit's loanword, "চার্জ" through "charge",
+    outweighed the Bangla answer's own verbs, which no alias says), nor for a question asking two
+    facts (its best unit holds one half only); a best unit holding a value of the asked type gives
+    way only to one holding one too, and the terms the Bangla unit holds beyond the best unit's
+    must not be numbers alone ("10" of "১০ কার্যদিবসের" is no "10 minutes"). A Bangla unit whose values
+    the best unit states too is its twin, which `in_own_language` would put back: the English one stays
+    ("how much does it cost to withdraw 1000 taka …": not "… ১,০০০ টাকা ক্যাশ আউটে …")."""
+    if q.lang != "en" or asks_two(q.text):
+        return order
+    best = order[0][1]
+    pick, top = 0, 0.0
+    for i, (z, c) in enumerate(order[1:], 1):
+        if order[0][0] - z > margin:
+            break
+        lang = lang_of(c.unit.text)
+        if lang == q.lang or numbers_of(c.unit.text) and says_as_much(q, c, best):
+            continue  # the best unit's twin (it states the values the Bangla one answers with): `in_own_language`'s case
+        if best.features[COL["typed"]] > 0 and not c.features[COL["typed"]] > 0:
+            continue
+        reach = sayable(q, lang)
+        if all(_NUMBER.fullmatch(t) for t in (c.found & reach) - best.found):
+            continue
+        more = _mass(q, c.found & reach)
+        if more > _mass(q, best.found & reach) and more > top:
+            pick, top = i, more
+    return order if not pick else [order[pick]] + order[:pick] + order[pick + 1:]
 
 
 def promoted(order: list, takes, margin: float = LANG_MARGIN) -> list:
