@@ -9,7 +9,7 @@ from types import SimpleNamespace as NS
 from helpers import ROOT
 from raglab.answer import answerer
 from raglab.answer.language import LANG_MARGIN, in_own_language
-from raglab.answer.sentences import COL, FEATURES
+from test_says_more import FACT, LESS, OWN, Q, unit  # dev q770, as the served pipeline reads it
 
 
 def trial():
@@ -17,26 +17,6 @@ def trial():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
-
-
-def unit(text, found, typed=0.0):
-    row = [0.0] * len(FEATURES)
-    row[COL["typed"]] = typed
-    return NS(unit=NS(text=text), found=frozenset(found), features=row)
-
-
-# Dev q770, as the served pipeline reads it: "I'll be doing the eKYC signup from my village home
-# where mobile data is really slow. Will that be a problem?" (the reference: a good internet
-# connection is needed). The English article offers nothing on it; the Bangla list item holds
-# "mobile" and "data" through the expansion aliases "ইন্টারনেট সংযোগ", at the same logit.
-Q = NS(lang="en", text="I'll be doing the eKYC signup from my village home where mobile data is really slow. Will that be a problem?",
-       weights={"doing": 4.86, "ekyc": 4.07, "signup": 6.47, "village": 5.37, "home": 4.07, "mobile": 2.1, "data": 4.27,
-                "really": 4.86, "slow": 6.47, "problem": 3.52},
-       aliases={"ekyc": [("verification",), ("যাচাই",)], "mobile": [("ইন্টারনেট", "সংযোগ"), ("মোবাইল",)],
-                "data": [("ইন্টারনেট", "সংযোগ")]})
-OWN = unit("Closing the account does not delete your records straight away.", set())
-FACT = unit("পর্যাপ্ত আলো এবং ভালো ইন্টারনেট সংযোগ।", {"mobile", "data"})
-LESS = unit("আপনার নামে নিবন্ধিত একটি সচল মোবাইল নম্বর।", {"mobile"})
 
 
 def test_the_rule_quotes_the_other_language_unit_that_says_more_of_what_it_can_say():
