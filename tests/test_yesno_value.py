@@ -47,3 +47,28 @@ def test_another_5000_after_a_lakh_and_a_half_gets_the_monthly_cash_out_limit(se
 
 def test_a_question_stating_no_value_keeps_its_answer(served):
     assert "one personal account per NID" in first_quote(served, "Can I have two accounts with one NID?")
+
+
+def test_whether_one_should_is_asked_apart_from_whether_one_may():
+    from raglab.question.modality import asks_should
+    assert asks_should("My top-up just failed. Should I send the same recharge again right away?")
+    assert asks_should("the casheir at the farmacy offerd to type my pin for me so its quicker, is that ok??")
+    assert asks_should("Is it worth going over these scam tips with my elderly parents as well?")
+    assert asks_should("একজন ফোন দিয়ে বলতেছে আমি লটারিতে পুরস্কার পাইছি, ওটিপি চাচ্ছে। দিবো?")
+    assert not asks_should("Can I have two accounts with one NID?")
+    assert not asks_should("What should I do if I sent money to the wrong number?")
+
+
+def test_shall_i_give_the_otp_gets_cut_the_call_not_the_scene(served):
+    shown = [q["text"] for q in ask_json(served.ask("একজন ফোন দিয়ে বলতেছে আমি লটারিতে পুরস্কার পাইছি, ওটিপি চাচ্ছে। দিবো?"))["quotes"]]
+    assert any("কেটে দিন" in t for t in shown) and not any("প্রায়ই আসে" in t for t in shown)  # the sentence before may lead in
+
+
+def test_a_cashier_typing_my_pin_gets_never_let_anyone(served):
+    got = first_quote(served, "the casheir at the farmacy offerd to type my pin for me so its quicker, is that ok??")
+    assert got.startswith("Never let a cashier")
+
+
+def test_telling_elderly_parents_gets_the_tip_that_says_so(served):
+    got = first_quote(served, "Is it worth going over these scam tips with my elderly parents as well?")
+    assert "বয়স্ক সদস্যদেরও জানিয়ে দিন" in got
