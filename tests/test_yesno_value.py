@@ -70,5 +70,5 @@ def test_a_cashier_typing_my_pin_gets_never_let_anyone(served):
 
 
 def test_telling_elderly_parents_gets_the_tip_that_says_so(served):
-    got = first_quote(served, "Is it worth going over these scam tips with my elderly parents as well?")
-    assert "বয়স্ক সদস্যদেরও জানিয়ে দিন" in got
+    shown = [q["text"] for q in ask_json(served.ask("Is it worth going over these scam tips with my elderly parents as well?"))["quotes"]]
+    assert any("বয়স্ক সদস্যদেরও জানিয়ে দিন" in t for t in shown)
