@@ -23,9 +23,10 @@ import re
 
 from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
-from raglab.answer.sentences import COL, Question, lang_of
-from raglab.question.modality import asks_may, asks_need, imperative, restricts
+from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
+from raglab.question.modality import asks_may, asks_need, asks_should, imperative, restricts
 from raglab.question.places import asks_whom, places_for
+from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
 
 MARGIN = 1.0  # logits: a unit that says how, this close to a remark saying how not, is quoted instead
@@ -140,3 +141,44 @@ def the_place_first(q: Question, order: list, margin: float = HEADING_MARGIN) ->
     if not order or q.qtype != "place" or asks_whom(q.text) or names_a_place(q, order[0][1].unit.text):
         return order
     return promoted(order, lambda c: names_a_place(q, c.unit.text), margin)
+
+
+# A yes/no question that states a value is answered by the rule for that kind of value. "can my sister
+# opne her own shapla acount, shes 16" was answered "Each person can hold only one personal account per
+# NID." 0.39 logits above "To open a personal account, you must be 18 or older.": the remark holds more
+# of the question's words, and the `echo` feature counts its "one" as a value a bare 16 may be. The
+# question states an age (`stated.stated_kinds`: an age, an amount, a count, a duration), so when the
+# best unit states no other value of a kind the question states, the first unit within `MARGIN` logits
+# of it that does, in the best unit's language or the question's, is quoted.
+def states_a_kind(q: Question, text: str, kinds: frozenset) -> bool:
+    """Whether `text` states a value of one of `kinds` other than the question's own numbers."""
+    return bool(fresh_spans(spans_of(text), text, kinds, q.numbers))
+
+
+def the_value_first(q: Question, order: list, margin: float = MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that states a value of a kind a yes/no question states put first, when the best states none (see
+    above); otherwise `order` itself."""
+    kinds = stated_kinds(q.text) if order and q.qtype == "yesno" else frozenset()
+    if not kinds or states_a_kind(q, order[0][1].unit.text, kinds):
+        return order
+    langs = (q.lang, lang_of(order[0][1].unit.text))
+    return promoted(order, lambda c: lang_of(c.unit.text) in langs and states_a_kind(q, c.unit.text, kinds), margin)
+
+
+
+# A question asking whether one should do a thing (`modality.asks_should`: "should I …?", "is that ok?",
+# "দিবো?") is answered by what to do. "একজন ফোন দিয়ে বলতেছে আমি লটারিতে পুরস্কার পাইছি, ওটিপি চাচ্ছে।
+# দিবো?" was quoted the scene it tells ("… ধরনের কল ও বার্তা প্রায়ই আসে।", such calls come often) 0.07
+# logits above "আসল কোনো পুরস্কারের জন্য পিন বা ওটিপি লাগে না, তাই এমন কল এলে সঙ্গে সঙ্গে কেটে দিন।"
+# (cut the call): a description of the case holds the question's story as well as the advice does.
+# So when the best unit is no instruction (`modality.imperative`), the first unit within `MARGIN`
+# logits of it that is one, in the best unit's language or the question's, is quoted.
+def the_advice_first(q: Question, order: list, margin: float = MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first instruction within `margin` logits of
+    the best put first, when a yes/no question asks whether one should (see above) and the best unit
+    is no instruction; otherwise `order` itself."""
+    if not order or q.qtype != "yesno" or not asks_should(q.text) or imperative(order[0][1].unit.text):
+        return order
+    langs = (q.lang, lang_of(order[0][1].unit.text))
+    return promoted(order, lambda c: lang_of(c.unit.text) in langs and imperative(c.unit.text), margin)

@@ -187,3 +187,23 @@ def asks_may(question: str) -> bool:
 
 # "How could I …", "What can I do if …", "কি ভাবে … পারবো" ask how, not whether.
 _ONLY_HOW = re.compile(" (?:how (?:can|could|may)|what (?:can|could) (?:i|we) do|(?:কি|কী) ভাবে) ")
+
+
+# A question asking whether one should do a thing, or whether what one did or was asked to do is all
+# right: "Should I send the same recharge again?", "… is that ok??", "Is it worth going over these tips
+# with my parents?", "… ওটিপি চাচ্ছে। দিবো?" (shall I give it?), "দেব?". Its answer is what to do.
+_ASKS_SHOULD = re.compile(" (?:should|shud|shall) (?:i|we) | is (?:that|it|this) (?:ok|okay|fine|safe|alright) "
+                          "| is it worth | do i give (?:it|them|him|her) "
+                          "| (?:দেব|দেবো|দিব|দিবো|করব|করবো) , | উচিত ")
+
+
+def asks_should(question: str) -> bool:
+    """Whether a question asks whether one should do a thing (see above).
+
+    >>> asks_should("the casheir offered to type my pin, is that ok??"), asks_should("একজন ওটিপি চাচ্ছে। দিবো?")
+    (True, True)
+    >>> asks_should("Can I close my account at an agent?"), asks_should("What should I do now?")
+    (False, False)
+    """
+    cue = cue_text(question)
+    return bool(_ASKS_SHOULD.search(cue)) and not cue.lstrip().startswith(("what ", "how ", "which ", "where "))
