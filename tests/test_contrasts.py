@@ -24,7 +24,7 @@ def test_each_language_names_a_half():
     # Naming both halves asks for both; naming neither asks about no half.
     assert not [pair for pair, _ in asked_halves("What are the cash in and cash out fees?") if pair == 0]  # "fees" names a fee
     assert not [pair for pair, _ in asked_halves("What is the minimum and maximum recharge?") if pair == 1]
-    assert asked_halves("What is the minimum and maximum recharge?") == ((13, 0),)  # a recharge, no merchant's payment
+    assert asked_halves("What is the minimum and maximum recharge?") == ((13, 0), (14, 0))  # a recharge: no merchant's payment, no money sent
     assert asked_halves("How do I reset my PIN?") == ()
 
 

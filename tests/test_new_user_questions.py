@@ -335,7 +335,7 @@ def test_a_question_about_a_verified_account_gets_no_unverified_accounts_cap(ser
     anyway = Pipeline(list(docs()), Config(threshold=0.0))
     _, short, answer = shown(anyway, "What is the most money an unverified account can hold?")
     assert "capped at Tk 5,000" in answer and short == ["Tk 5,000"]
-    assert asked_halves("Can I send money before my account is approved?")[-1] == (10, 0)
+    assert (10, 0) in asked_halves("Can I send money before my account is approved?")
 
 
 def test_a_how_to_question_gets_the_steps_not_the_restriction_beside_them(served):
