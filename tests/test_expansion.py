@@ -312,3 +312,48 @@ def test_customers_words_in_another_sense_trigger_no_concept(question, concept):
 ])
 def test_the_narrowed_words_still_name_their_concept(question, concept):
     assert concept in [g.concept for g, _ in matches(question)], question
+
+
+@pytest.fixture(scope="module")
+def served():
+    return Pipeline(list(docs()), Config())
+
+
+def _top3(pipe, question):
+    return [pipe.chunks[h.index] for h in pipe.search(question, 3)]
+
+
+def test_a_bangla_question_about_a_genuine_agent_reaches_the_english_sign_of_one(served):
+    """The English agents article (no Bangla twin) says "A genuine agent can show you their agent
+    number"; the Bangla fraud article says "আসল এজেন্ট কখনো আপনার পিন চাইবেন না". আসল এজেন্ট is
+    the Bangla for a genuine agent: a Bangla customer asking how to tell one reaches the English
+    section that says how."""
+    assert "genuine agent" in expand("আসল এজেন্ট চিনব কীভাবে?").expansion
+    assert any("A genuine agent can show you their agent number" in c.text
+               for c in _top3(served, "আসল এজেন্ট চিনব কীভাবে?"))
+
+
+@pytest.mark.parametrize("question", [
+    "মায়ের ওয়ালেটে এক বছর লেনদেন হয়নি, ডরমেন্ট হয়ে গেছে। ওর টাকা কি কমে যাবে?",
+    "দাদির অ্যাকাউন্টে এক বছরের বেশি কোনো লেনদেন হয়নি, তাই ডরমেন্ট হয়ে গেছে। ওঁর জমানো টাকা থেকে কি কিছু কেটে নেওয়া হবে?",
+])
+def test_no_transactions_is_not_a_failed_transaction(served, question):
+    """হয়নি is "did not happen": "কোনো লেনদেন হয়নি" says the account was quiet (dormant), not that
+    a payment failed. As a word of *failed* it pulled failed bill payments and savings deposits
+    over the dormant article's "Nothing is deducted"; the dormant account's money is asked."""
+    assert "failed" not in [g.concept for g, _ in matches(question)]
+    top = _top3(served, question)
+    assert any(c.doc == "en-dormant-account" and "Nothing is deducted" in c.text for c in top), [c.id for c in top]
+    assert not any(c.doc == "en-bill-pay" for c in top), [c.id for c in top]
+
+
+@pytest.mark.parametrize("question", ["রিচার্জ হয়নি কিন্তু টাকা কেটে গেছে", "পেমেন্ট সফল হয়নি, টাকা কোথায় গেল?"])
+def test_a_recharge_or_payment_that_did_not_succeed_still_failed(question):
+    assert "failed" in [g.concept for g, _ in matches(question)], question
+
+
+def test_the_amount_in_bangla_reaches_the_english_articles_word():
+    """"টাকার অঙ্ক" and "টাকার পরিমাণ" are the amount the English articles ask the customer to
+    check or type ("use the amount printed on the fee notice")."""
+    assert "amount" in expand("ফি দিতে গিয়ে টাকার অঙ্ক কত লিখব?").expansion
+    assert "amount" in expand("টাকার পরিমাণ ভুল লিখে ফেলেছি").expansion
