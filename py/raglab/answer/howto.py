@@ -24,7 +24,7 @@ import re
 from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
-from raglab.question.modality import asks_may, asks_need, asks_should, imperative, restricts
+from raglab.question.modality import asks_may, asks_need, asks_should, imperative, restricts, sides_asked, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
@@ -182,3 +182,42 @@ def the_advice_first(q: Question, order: list, margin: float = MARGIN) -> list:
         return order
     langs = (q.lang, lang_of(order[0][1].unit.text))
     return promoted(order, lambda c: lang_of(c.unit.text) in langs and imperative(c.unit.text), margin)
+
+
+
+# A yes/no question is answered by a unit that takes the side it asks about, not by one restating it.
+# "Does it cost anything to have my account blocked after my phone is stolen?" was quoted "The account
+# stays blocked until you, the owner, ask to reopen it." 0.50 logits above "Blocking the account is free
+# and can be undone when you are ready.", and "do i need a bank acount to open a merchant acount" the
+# list's lead "To open a merchant account, you need:" over "You will also need a bank account …": a unit
+# that holds the question's words but says neither yes nor no (a step, the case described, a list's
+# lead or item) ranks above the one that does. So when the best unit of a yes/no question takes none of
+# the sides it asks about (`modality.sides_asked`: can, need, price; `takes_side`), the first unit within
+# `MARGIN` logits of it that takes one is quoted: of the same article (a side taken in another article is
+# another service's rule: "Never share your PIN …" for "Should I attach a screenshot?"), in the best
+# unit's language or the question's, holding at least `SIDE_COVERAGE` of the best unit's share of the
+# question. An instruction takes the side ("বার্তার স্ক্রিনশট থাকলে সেটিও যুক্ত করুন।" says yes to "can I
+# attach a screenshot?"); a list's lead quoted with its items takes none (the item that names the thing
+# asked is the answer, not the lead).
+SIDE_COVERAGE = 0.5
+
+
+def takes_a_side(c, sides: tuple[str, ...]) -> bool:
+    """Whether candidate `c` takes one of `sides` (see above): not a list's lead."""
+    return not c.items and takes_side(c.unit.text, sides)
+
+
+def the_side_first(q: Question, order: list, margin: float = MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that takes a side a yes/no question asks about put first, when the best takes none and is no
+    instruction (see above); otherwise `order` itself."""
+    sides = sides_asked(q.text) if order and q.qtype == "yesno" else ()
+    best = order[0][1] if sides else None
+    if best is None or takes_a_side(best, sides) or imperative(best.unit.text):
+        return order
+    langs, floor = (q.lang, lang_of(best.unit.text)), best.features[COL["coverage"]] * SIDE_COVERAGE
+    # Only a unit the model scores below the best: one above it was put below by an earlier rule (an FAQ's
+    # answer opens the section whose heading asks the question), which this one does not undo.
+    below = {id(c) for z, c in order[1:] if z <= order[0][0]}
+    return promoted(order, lambda c: id(c) in below and c.quote.doc == best.quote.doc and lang_of(c.unit.text) in langs
+                    and c.features[COL["coverage"]] >= floor and takes_a_side(c, sides), margin)

@@ -207,3 +207,50 @@ def asks_should(question: str) -> bool:
     """
     cue = cue_text(question)
     return bool(_ASKS_SHOULD.search(cue)) and not cue.lstrip().startswith(("what ", "how ", "which ", "where "))
+
+
+
+# The side a yes/no question asks about and the unit that takes it: whether one can (may, is allowed,
+# "… করা যায়?", "parbo"), whether one needs to (must, has to, "লাগবে?"), or what it costs ("Does it cost
+# anything …?", "চার্জ কাটবে?"). A unit takes the side by saying it either way ("can"/"cannot", "you will need"/
+# "you do not need", "is free"/"a fee of …"). Bangla "যায়" after a verbal noun in -া is a modal ("খোলা যায়",
+# can be opened); after a participle it is not ("লক হয়ে যায়", gets locked). Matched on `cue_text`.
+_ASKS_SIDE = {
+    "can": re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|it|my [a-z]+) | allowed | possible | is there (?:any )?way "
+                      f"| able to |পার(?:ব|বো|বেন|বে|বি)| (?:যা{YA}|যাবে|jay|jabe|parbo|parbe) |উপা{YA} আছে| chalbe |চলবে"),
+    "need": re.compile(" (?:do|does|will) (?:i|we|you|he|she|they|it|my [a-z]+) (?:need|have to|has to) | (?:have|has) to | must "
+                       "| required | necessary |লাগবে|লাগে|দরকার|প্রয়োজন|করতে হবে|দিতে হবে|হবে কি| lagbe | hobe "),
+    "price": re.compile(" (?:cost|costs|charge|charges|charged|free|pay anything|pay extra|any fees?|a fee|extra fees?) "
+                        "|চার্জ|ফি |খরচ|ফ্রি|কাটবে| katbe | charge "),
+}
+_TAKES_SIDE = {
+    "can": re.compile(" (?:can|cannot|may|allowed|accepted|possible|able|not able|only) "
+                      f"|া (?:যা{YA}|যাবে)|পার(?:বেন|েন|বে|ে|ব|বো) |যাবে না|যা{YA} না"),
+    "need": re.compile(" (?:need|needs|needed|must|required|requires|have to|has to|do not have to|don t have to|no need) "
+                       "|লাগবে|লাগে|দরকার|প্রয়োজন|হবে|হয় না"),
+    "price": re.compile(" (?:free|fee|fees|charge|charges|charged|cost|costs|tk|taka|%|percent) "
+                        "|ফ্রি|ফি |চার্জ|খরচ|বিনামূল্যে|টাকা|%"),
+}
+
+
+def sides_asked(question: str) -> tuple[str, ...]:
+    """The sides a yes/no question asks about (see above), in a fixed order.
+
+    >>> sides_asked("Does it cost anything to have my account blocked?"), sides_asked("ঋণ কি আগেই শোধ করা যায়?")
+    (('price',), ('can',))
+    """
+    cue = cue_text(question)
+    return tuple(k for k, rx in _ASKS_SIDE.items() if rx.search(cue))
+
+
+@functools.lru_cache(maxsize=50_000)
+def takes_side(text: str, sides: tuple[str, ...]) -> bool:
+    """Whether a unit says yes or no on one of `sides` (see above).
+
+    >>> takes_side("Blocking the account is free.", ("price",)), takes_side("It does not unblock by itself.", ("price",))
+    (True, False)
+    >>> takes_side("রাতবিরেতে অ্যাপ থেকেই টাকা ভরে নেওয়া যায়।", ("can",)), takes_side("অ্যাকাউন্ট লক হয়ে যায়।", ("can",))
+    (True, False)
+    """
+    cue = cue_text(text)
+    return any(_TAKES_SIDE[k].search(cue) for k in sides)
