@@ -44,9 +44,17 @@ def test_the_page_can_evaluate(native_web):
     assert json.loads(native_web.info())["compare"] is True
 
 
-def test_progress_counts_the_questions_asked_and_says_how_many_are_reported(native_web):
+@pytest.fixture(scope="module")
+def page_run(native_web):
+    """The Evaluate tab's default run, once for the tests below (it answers every golden
+    question): the view it returns and every progress call it made on the way."""
     seen = []
-    native_web.compare_view(_page_options(), lambda *args: seen.append(args))
+    view = json.loads(native_web.compare_view(_page_options(), lambda *args: seen.append(args)))
+    return view, seen
+
+
+def test_progress_counts_the_questions_asked_and_says_how_many_are_reported(page_run):
+    _, seen = page_run
     details = [json.loads(args[3]) for args in seen]
     asked = [d for d in details if d["phase"] == "questions"]
     test = sum(1 for q in questions() if q.split == "test")
@@ -57,10 +65,10 @@ def test_progress_counts_the_questions_asked_and_says_how_many_are_reported(nati
     assert progress_detail(0, 2, "fixed+bm25: question 1,201 of 2,003", 2003)["extra"] == 0
 
 
-def test_the_served_row_is_what_ask_serves(native_web):
+def test_the_served_row_is_what_ask_serves(native_web, page_run):
     """At the served k the evaluation tunes the served threshold on dev, and every answer in
     its review is the one Ask shows (the short answers, then the quotes; None for abstaining)."""
-    view = json.loads(native_web.compare_view(_page_options()))
+    view, _ = page_run
     row = next(r for r in view["report"]["configs"] if r["label"] == Config().label)
     assert row["threshold"] == Config().threshold, "Config.threshold is no longer what compare tunes at the served k"
     rows = [r for r in view["review"]["rows"] if r["config"] == Config().label]
