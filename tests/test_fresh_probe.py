@@ -82,3 +82,26 @@ def test_a_swapped_pair_of_letters_reads_as_the_cue_word(served):
     assert typed_question("how lnog does verfication take when its pending?", served.closest).startswith("how long")
     _, shorts, _ = shown(served, "how lnog does verfication take when its pending?")
     assert shorts == ["within 24 hours"], shorts
+
+
+# A second probe, in voices the first did not use (chat fragments, Bangla and English mixed in one
+# sentence, stories, polite letters, numbers, colloquial spellings), found the next two.
+
+def test_a_case_ending_after_an_english_word_asks_no_person(served):
+    # "GRO কে" is "to the GRO" (the ending cannot join a Latin word): the question asks which
+    # e-mail, and "Grievance Redressal Officer" was shown at 0.84 as who.
+    q = "GRO কে complaint escalate করতে কোন email এ লিখব?"
+    assert question_types(q) == ["contact"] and question_types("রসিদ কে দিবে?") == ["person"]
+    assert question_types("Which email should I write to for a complaint?") == ["contact"]
+    assert question_types("agent কে pin বলা যাবে?") == []
+    _, shorts, _ = shown(served, q)
+    assert shorts == ["gro@shaplapay.example"], shorts
+
+
+def test_the_yes_no_particle_after_hotline_asks_no_number(served):
+    # "হটলাইন কি … খোলা থাকে?" asks whether it is open; its কি is no "what": the number 16789
+    # was the bold answer at 0.87.
+    q = "হটলাইন কি রাইতেও খোলা থাকে?"
+    assert question_types(q) == [] and question_types("হটলাইন নম্বর কত?") == ["contact"] == question_types("হটলাইন কী?")
+    _, shorts, _ = shown(served, q)
+    assert not any("১৬৭৮৯" in s or "16789" in s for s in shorts), shorts
