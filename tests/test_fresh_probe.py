@@ -105,3 +105,15 @@ def test_the_yes_no_particle_after_hotline_asks_no_number(served):
     assert question_types(q) == [] and question_types("হটলাইন নম্বর কত?") == ["contact"] == question_types("হটলাইন কী?")
     _, shorts, _ = shown(served, q)
     assert not any("১৬৭৮৯" in s or "16789" in s for s in shorts), shorts
+
+
+def test_koy_is_how_many_not_a_yes_no(served):
+    # "কয়" is the spoken "কত": "কয় মিনিট লাগে?" was read as a yes/no question and answered by a
+    # sentence about SIM ownership; "কয় পয়েন্টে ১০ টাকা হয়?" hid the second half of a two-fact
+    # question, whose first half alone ("Tk 100") was shown at 0.76.
+    assert question_types("একাউন্ট খুলতে কয় মিনিট লাগে?") == ["duration"]
+    assert question_types("কয় পয়েন্টে ১০ টাকা হয়?") == ["count"] and question_types("কয় টাকা কাটে?") != ["count"]
+    _, shorts, _ = shown(served, "একাউন্ট খুলতে কয় মিনিট লাগে?")
+    assert shorts == ["within 10 minutes"], shorts
+    _, shorts, answer = shown(served, "মার্চেন্ট পেমেন্টে পয়েন্ট কত পাই, আর কয় পয়েন্টে ১০ টাকা হয়?")
+    assert "Tk 100" not in shorts and "100 points for Tk 10" in answer and "1 point for every Tk 100" in answer, (shorts, answer)
