@@ -117,3 +117,12 @@ def test_koy_is_how_many_not_a_yes_no(served):
     assert shorts == ["within 10 minutes"], shorts
     _, shorts, answer = shown(served, "মার্চেন্ট পেমেন্টে পয়েন্ট কত পাই, আর কয় পয়েন্টে ১০ টাকা হয়?")
     assert "Tk 100" not in shorts and "100 points for Tk 10" in answer and "1 point for every Tk 100" in answer, (shorts, answer)
+
+
+def test_what_will_the_fee_be_asks_an_amount(served):
+    # "what will the fee be" and "whats the …" (no apostrophe, as typed in chat) asked nothing typed:
+    # the right sentence was held at 0.47 without its "Tk 100".
+    q = "If I load 10,000 taka from my debit card, what will the fee be?"
+    assert question_types(q) == ["amount"] == question_types("whats the cash out fee")
+    _, shorts, _ = shown(served, q)
+    assert shorts == ["Tk 100"], shorts
