@@ -126,3 +126,11 @@ def test_what_will_the_fee_be_asks_an_amount(served):
     assert question_types(q) == ["amount"] == question_types("whats the cash out fee")
     _, shorts, _ = shown(served, q)
     assert shorts == ["Tk 100"], shorts
+
+
+def test_koyta_porjonto_asks_a_time(served):
+    # "কয়টা পর্যন্ত" is "until what time", not "how many": no count in the opening-hours sentence.
+    q = "agent point সাধারণত কয়টা পর্যন্ত open থাকে?"
+    assert question_types(q) == ["time"] and question_types("প্রিয় নম্বর কয়টা রাখা যায়?") == ["count"]
+    _, shorts, _ = shown(served, q)
+    assert shorts == ["from 9 am to 9 pm"], shorts
