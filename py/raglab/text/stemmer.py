@@ -24,7 +24,7 @@ from the end, longest first, again and again, but only where the rest is still a
   (হাজারের gives হাজার).
 
 An emphatic particle glued after them goes too: ও (also, even) and ই (only, just), as in
-"অ্যাকাউন্টও", "টাকাই", "কার্ডেরও"; a word that ends in the letter itself (যাচাই, ভিডিও, ভাই) is
+"অ্যাকাউন্টও", "পিনটাই", "কার্ডেরও"; a word that ends in the letter itself (যাচাই, ভিডিও, ভাই) is
 kept whole (`without_particle`, `PARTICLE_WORDS`).
 
 A case ending written after a hyphen, on a loanword, a name or a number ("শাপলা পে-র",
@@ -188,7 +188,7 @@ def _strip_one(word: str) -> str | None:
 
 
 # The emphatic particles ও (also, even) and ই (only, just), glued to a word after its inflection:
-# "অ্যাকাউন্টও" (the account too), "টাকাই", "কার্ডেরও", "চার্জটাও". They go like an inflection, so the
+# "অ্যাকাউন্টও" (the account too), "পিনটাই", "কার্ডেরও", "চার্জটাও". They go like an inflection, so the
 # word meets its other forms and the expansion table's phrases. A word that ends in the letter
 # itself stays whole: a stem of one letter (ভাই, নেই, দুই, চাই, সই), an independent vowel or ঁ
 # before (ইএমআই, ঠাকুরগাঁও: spelt letters and names), or listed here: found by reading every
@@ -209,7 +209,7 @@ _PARTICLE_WHOLE_ENDINGS = ("ফাই", "লাই", "নব্বই")
 
 
 def without_particle(word: str) -> str | None:
-    """`word` without an emphatic ও or ই glued to it ("টাকাই" -> "টাকা"), or None when it has
+    """`word` without an emphatic ও or ই glued to it ("পিনটাই" -> "পিনটা"), or None when it has
     none (see `PARTICLE_WORDS`).
 
     >>> [without_particle(w) for w in ["অ্যাকাউন্টও", "কার্ডেরও", "যাচাই", "ভাই", "ইএমআই"]]
@@ -220,6 +220,10 @@ def without_particle(word: str) -> str | None:
     rest = word[:-1]
     last = rest[-1:]
     if letters(rest) < MIN_STEM_LETTERS or last in (HASANTA, "\u0981"):
+        return None
+    # -াই is mostly a word's own ending (যাচাই, বাছাই, সবাই, দুবাই, and loanwords: অ্যাপ্লাই, রিপ্লাই,
+    # ট্রাই): ই after া goes only after the classifier টা (একটাই, পিনটাই); টাকাই stays whole
+    if word.endswith("\u0987") and last == "\u09be" and not rest.endswith("\u099f\u09be"):
         return None
     # a vowel letter before is a spelt letter's (ইএমআই, এফবিআই, সিইও), unless it closes a word's
     # diphthong after া, ে or ো (ভাইও, যাচাইও, কেউই)
