@@ -344,3 +344,70 @@ def test_a_glued_ending_never_becomes_a_term(word, ending, tail):
 def test_a_bangla_word_glued_to_a_latin_one_is_a_term(first, second):
     assume(not is_hyphen_ending(unicodedata.normalize("NFC", second)))
     assert analyze(first + second) == analyze(first) + analyze(second)
+
+
+# --- emphatic particles glued to a word ("অ্যাকাউন্টও", "চার্জটাও", "কার্ডেরও") ----------------------
+
+from raglab.text.numbers import _BN, is_number_word  # noqa: E402
+from raglab.text.stemmer import PARTICLE_WORDS, without_particle  # noqa: E402
+
+
+@pytest.mark.parametrize("word, stem", [
+    # ও (also, even) and ই (only, just) after the word, after its inflection or classifier
+    ("অ্যাকাউন্টও", "অ্যাকাউন্ট"), ("টাকাও", "টাকা"), ("লিমিটও", "লিমিট"), ("একবারটাই", "একবার"), ("কার্ডেরও", "কার্ড"),
+    ("এজেন্টকেও", "এজেন্ট"), ("চার্জটাও", "চার্জ"), ("পিনটাই", "পিন"), ("সদস্যদেরও", "সদস্য"),
+    ("গ্রাহকেরাও", "গ্রাহক"), ("শুক্রবারটাও", "শুক্রবার"), ("হাজারও", "হাজার"), ("একবারেই", "একবার"),
+    ("দেরিও", "দেরি"), ("ভাইও", "ভাই"), ("যাচাইও", "যাচাই"), ("কেউই", "কেউ"),
+    # a word that ends in the letter itself stays whole: a stem of one letter, a spelt letter or a
+    # name before, a listed word, a loanword in -ফাই or -লাই, a number word
+    ("ভাই", "ভাই"), ("নেই", "নেই"), ("চাই", "চাই"), ("সই", "সই"), ("দুই", "দুই"), ("যাও", "যাও"), ("ফিও", "ফিও"),
+    # ই after া only after the classifier টা: -াই is mostly a word's own ending (যাচাই, সবাই, অ্যাপ্লাই)
+    ("টাকাই", "টাকাই"), ("রিপ্লাই", "রিপ্লাই"), ("ট্রাই", "ট্রাই"),
+    ("ইএমআই", "ইএমআই"), ("এফবিআই", "এফবিআই"), ("সিইও", "সিইও"), ("ঠাকুরগাঁও", "ঠাকুরগাঁও"),
+    ("যাচাই", "যাচাই"), ("বাছাই", "বাছাই"), ("সবাই", "সবাই"), ("দুবাই", "দুবাই"), ("জিআরও", "জিআরও"),
+    ("ভিডিও", "ভিডিও"), ("কখনও", "কখনও"), ("ভেরিফাই", "ভেরিফাই"), ("অ্যাপ্লাই", "অ্যাপ্লাই"),
+    ("জুলাই", "জুলাই"), ("নব্বই", "নব্বই"), ("আড়াই", "আড়াই"), ("যাচাইয়ের", "যাচাই"),
+])
+def test_an_emphatic_particle_goes_with_the_inflection(word, stem):
+    assert stem_bangla(word) == stem
+
+
+def test_a_question_with_a_particle_reads_as_without_it():
+    # "Can the account too be opened?": the particle blocked the term and the expansion's phrase
+    from raglab.retrieval.expansion import matches
+
+    assert analyze("অ্যাকাউন্টও খোলা যাবে?") == analyze("অ্যাকাউন্ট খোলা যাবে?")
+    for glued, bare in (("অ্যাকাউন্টও খোলা যাবে?", "অ্যাকাউন্ট খোলা যাবে?"), ("লিমিটও কত?", "লিমিট কত?"),
+                        ("ক্যাশ আউটের চার্জও কত?", "ক্যাশ আউটের চার্জ কত?"), ("টাকাও তুলতে পারব?", "টাকা তুলতে পারব?")):
+        assert [g.concept for g, _ in matches(glued)] == [g.concept for g, _ in matches(bare)] != []
+
+
+def test_a_stopword_with_a_particle_is_a_stopword():
+    assert analyze("আমাকেই ফোন করতে হবে? আমিও পারব?") == ["ফোন", "পারব"]
+
+
+@pytest.mark.parametrize("word", sorted(PARTICLE_WORDS))
+def test_listed_words_keep_their_last_letter(word):
+    assert stem_bangla(word) == word and without_particle(word) is None
+
+
+def test_number_words_ending_in_the_letter_stay_number_words():
+    for word in (w for w in _BN if w.endswith(("\u0993", "\u0987"))):  # দুই, নব্বই, একানব্বই …
+        assert len(analyze(word)) == 1 and is_number_word(analyze(word)[0]), word
+
+
+_particle_host = st.text(alphabet=st.sampled_from([chr(c) for c in range(0x0995, 0x09BA)] + ["\u09be", "\u09bf", "\u09c0",
+                         "\u09c1", "\u09c7", "\u09cb", "\u09cd", "\u0982"]), min_size=1, max_size=9)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_particle_host, st.sampled_from(["\u0993", "\u0987"]))
+def test_a_particle_never_changes_the_words_term(host, particle):
+    # a host of at least two letters, not ending in a hasanta: with the particle it is the host's term,
+    # unless the whole is a listed word or a loanword in -ফাই / -লাই / -নব্বই
+    host = unicodedata.normalize("NFC", host)
+    word = host + particle
+    assume(letters(host) >= MIN_STEM_LETTERS and not host.endswith("\u09cd") and word not in PARTICLE_WORDS
+           and not word.endswith(("ফাই", "লাই", "নব্বই")) and not (word.endswith("\u09be\u0987") and not word.endswith("টাই")))
+    assert stem_bangla(word) == stem_bangla(host)
+    assert analyze("x " + word) == analyze("x " + host)

@@ -357,3 +357,31 @@ def test_the_amount_in_bangla_reaches_the_english_articles_word():
     check or type ("use the amount printed on the fee notice")."""
     assert "amount" in expand("ফি দিতে গিয়ে টাকার অঙ্ক কত লিখব?").expansion
     assert "amount" in expand("টাকার পরিমাণ ভুল লিখে ফেলেছি").expansion
+
+
+@pytest.mark.parametrize("question, concept", [
+    # money kept in the wallet is no savings scheme; a loan's term before it ends is neither the
+    # rewards points' expiry nor a savings scheme broken early (dev: q955, q401)
+    ("দাদুর ওয়ালেটের জমানো টাকা থেকে কী করে তুলব?", "savings"),
+    ("ন্যানো লোন কি মেয়াদের আগেই পুরোটা শোধ করা যায়?", "expiry"),
+    ("ন্যানো লোন কি মেয়াদের আগেই পুরোটা শোধ করা যায়?", "closing savings early"),
+    ("লোনের মেয়াদ কত দিনের?", "expiry"),
+])
+def test_a_term_or_saved_money_names_no_scheme_and_no_expiry(question, concept):
+    assert concept not in [g.concept for g, _ in matches(question)], question
+
+
+@pytest.mark.parametrize("question, concept", [
+    ("প্রতি মাসে টাকা জমানো যায় এমন কিছু আছে?", "savings"),
+    ("পয়েন্টের মেয়াদ শেষ হয় কবে?", "expiry"),
+    ("সঞ্চয় আগে ভাঙলে মুনাফা পাব?", "closing savings early"),
+])
+def test_saving_money_an_expiry_and_breaking_a_scheme_still_name_their_concept(question, concept):
+    assert concept in [g.concept for g, _ in matches(question)], question
+
+
+def test_a_dormant_wallets_saved_money_reaches_the_dormant_account_article(served):
+    pipe = served
+    hits = pipe.search("দাদুর অ্যাকাউন্টে এক বছরের বেশি কোনো লেনদেন হয়নি, তাই ডরমেন্ট হয়ে গেছে। ওঁর ওয়ালেটের জমানো টাকা "
+                       "থেকে কি তোলা যাবে?", 3)
+    assert pipe.chunks[hits[0].index].doc == "en-dormant-account"

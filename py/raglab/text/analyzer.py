@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from raglab.text.stemmer import is_hyphen_ending, stem_bangla, stem_english
+from raglab.text.stemmer import is_hyphen_ending, stem_bangla, stem_english, without_particle
 
 # Bangla word characters: signs (ঁ ং ঃ), letters, nukta, vowel signs, hasanta,
 # khanda ta, au length mark, ড় ঢ় য়, vocalic letters and signs, Assamese ra/wa.
@@ -329,8 +329,9 @@ def fresh_tokens(text: str) -> list[Token]:
         if script != "B":  # invisibles go in every script ("fee\u00ads" is "fees"); Bangla folds them below
             raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
         surface = _fold_bangla(raw) if script == "B" else raw.lower()
-        if not surface or surface in STOPWORDS or script == "B" and _case_ending(text, start, end, surface, glued):
-            continue
+        if not surface or surface in STOPWORDS or script == "B" and (
+                _case_ending(text, start, end, surface, glued) or without_particle(surface) in STOPWORDS):
+            continue  # a stopword with an emphatic particle ("আমাকেই", "আমিও") is a stopword
         term = _term(raw, script)
         if term and term not in STOPWORDS:
             out.append(Token(term, start, end))

@@ -23,6 +23,10 @@ from the end, longest first, again and again, but only where the rest is still a
   শুক্রবার…) are listed in `UNSTEMMED` and kept whole; so are their inflections
   (হাজারের gives হাজার).
 
+An emphatic particle glued after them goes too: ও (also, even) and ই (only, just), as in
+"অ্যাকাউন্টও", "পিনটাই", "কার্ডেরও"; a word that ends in the letter itself (যাচাই, ভিডিও, ভাই) is
+kept whole (`without_particle`, `PARTICLE_WORDS`).
+
 A case ending written after a hyphen, on a loanword, a name or a number ("শাপলা পে-র",
 "SMS-এ"), or glued to a Latin word ("SMSএ", "Shapla Payতে"), is one of `HYPHEN_ENDINGS`: the
 analyzer drops it and keeps the word before.
@@ -183,14 +187,61 @@ def _strip_one(word: str) -> str | None:
     return None
 
 
-def stem_bangla(word: str) -> str:
-    """`word` without its inflectional suffixes (see the module docstring).
+# The emphatic particles ও (also, even) and ই (only, just), glued to a word after its inflection:
+# "অ্যাকাউন্টও" (the account too), "পিনটাই", "কার্ডেরও", "চার্জটাও". They go like an inflection, so the
+# word meets its other forms and the expansion table's phrases. A word that ends in the letter
+# itself stays whole: a stem of one letter (ভাই, নেই, দুই, চাই, সই), an independent vowel or ঁ
+# before (ইএমআই, ঠাকুরগাঁও: spelt letters and names), or listed here: found by reading every
+# word ending so in the corpus, the dev questions and `data/known_words.json` (374 common words)
+# whose rest is no such word (যাচাই is no যাচা + ই) or means another thing (কখনও "ever" is no কখন
+# "when"); grow it the same way. Loanwords in -ফাই and -লাই (ভেরিফাই, অ্যাপ্লাই, জুলাই) and the number
+# words in -নব্বই are whole too.
+_PARTICLES = ("ও", "ই")  # ও ই, the independent letters
+_PARTICLE_WORDS_TEXT = """
+যাচাই বাছাই সবাই জামাই জবাই আড়াই লড়াই রেহাই ছিনতাই খোদাই দোহাই সেলাই ঢালাই মিঠাই কসাই সাফাই
+বালাই চড়াই ধোলাই রোশনাই ট্রাই দুবাই মুম্বাই মুম্বই সাংহাই চেন্নাই ব্রুনাই সিনাই হাওয়াই কাপ্তাই ওয়াই
+টেকসই পাসবই চেকবই
+জিআরও ইউএনও সিইও এনজিও ভিডিও রেডিও অডিও স্টুডিও টোকিও পোর্টফোলিও রেশিও সিনারিও উধাও ঘেরাও ওয়াও
+কখনও কারও আরও কোথাও যদিও
+"""
+PARTICLE_WORDS = frozenset(_fold(w) for w in _PARTICLE_WORDS_TEXT.split())
+_PARTICLE_WHOLE_ENDINGS = ("ফাই", "লাই", "নব্বই")
 
-    >>> [stem_bangla(w) for w in ["সুদের", "হার", "টাকার", "টাকায়", "এজেন্টদেরকে", "হাজারের"]]
-    ['সুদ', 'হার', 'টাকা', 'টাকা', 'এজেন্ট', 'হাজার']
+
+def without_particle(word: str) -> str | None:
+    """`word` without an emphatic ও or ই glued to it ("পিনটাই" -> "পিনটা"), or None when it has
+    none (see `PARTICLE_WORDS`).
+
+    >>> [without_particle(w) for w in ["অ্যাকাউন্টও", "কার্ডেরও", "যাচাই", "ভাই", "ইএমআই"]]
+    ['অ্যাকাউন্ট', 'কার্ডের', None, None, None]
+    """
+    if not word.endswith(_PARTICLES) or word in PARTICLE_WORDS or word.endswith(_PARTICLE_WHOLE_ENDINGS):
+        return None
+    rest = word[:-1]
+    last = rest[-1:]
+    if letters(rest) < MIN_STEM_LETTERS or last in (HASANTA, "\u0981"):
+        return None
+    # -াই is mostly a word's own ending (যাচাই, বাছাই, সবাই, দুবাই, and loanwords: অ্যাপ্লাই, রিপ্লাই,
+    # ট্রাই): ই after া goes only after the classifier টা (একটাই, পিনটাই); টাকাই stays whole
+    if word.endswith("\u0987") and last == "\u09be" and not rest.endswith("\u099f\u09be"):
+        return None
+    # a vowel letter before is a spelt letter's (ইএমআই, এফবিআই, সিইও), unless it closes a word's
+    # diphthong after া, ে or ো (ভাইও, যাচাইও, কেউই)
+    if "\u0985" <= last <= "\u0994" and not (last in "\u0987\u0989" and rest[-2:-1] in ("\u09be", "\u09c7", "\u09cb")):
+        return None
+    return rest
+
+
+def stem_bangla(word: str) -> str:
+    """`word` without its inflectional suffixes and an emphatic particle (see the module docstring).
+
+    >>> [stem_bangla(w) for w in ["সুদের", "হার", "টাকার", "টাকায়", "এজেন্টদেরকে", "হাজারের", "কার্ডেরও"]]
+    ['সুদ', 'হার', 'টাকা', 'টাকা', 'এজেন্ট', 'হাজার', 'কার্ড']
     """
     while True:
         stem = _strip_one(word)
+        if stem is None:
+            stem = without_particle(word)
         if stem is None:
             return word
         word = stem
