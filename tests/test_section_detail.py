@@ -45,3 +45,27 @@ def test_a_typed_or_two_fact_question_keeps_the_opening(served):
     assert "25,000" in text and "Tk 5" in text, text
     order = _order(served, "How many digits does the Shapla Pay PIN have?")
     assert order[0][1].features[COL["first"]] == 1.0, order[0][1].quote.text
+
+
+@pytest.mark.parametrize("question, detail", [
+    # The story names the topic (a new phone, the account); the section opens on setting up the new
+    # phone, and the answer, one device at a time, comes later.
+    ("Set up Shapla Pay on my new Samsung yesterday. My old phone now belongs to my little brother, "
+     "can he still get into my account on it?", "An account can be active on one device at a time."),
+    # A note on the wrong transfer's section, over another article's opening about a recharge.
+    ("ভুল নম্বরে টাকা যাওয়ার পর একজন ফোন করে নিজেকে শাপলা পে-র লোক বলল, টাকা ফেরত আনতে আমার ওটিপিটা লাগবে। দেব?",
+     "শাপলা পে কখনো আপনার পিন বা ওটিপি চায় না"),
+    # The reference to a send, over the opening of the wrong transfer's investigation.
+    ("প্রতি মাসে বাড়িওয়ালার নম্বরে ভাড়া পাঠাই। পাঠানোর সময় “বাসা ভাড়া” এমন কিছু লিখে রাখার অপশন আছে, "
+     "যাতে পরে বুঝতে পারি কোনটা কীসের টাকা?", "ছোট রেফারেন্সও যোগ করতে পারেন"),
+    # Not "you do not have to close the account" (the opening about stopping for a while).
+    ("I'm done with Shapla Pay and want the account shut, but there's still about 300 taka sitting in it. "
+     "Can you just close it with the money still there?", "We cannot close an account that still holds money."),
+])
+def test_a_story_questions_answer_is_no_sections_opening_by_place(served, question, detail):
+    # A customer tells the story first and asks after it: the story names the topic a section opens
+    # on, so opening a section is no sign of the answer (`first` is 0 for every candidate).
+    text = served.ask(question).answer.text or ""
+    assert detail in text, text
+    assert all(c.features[COL["first"]] == 0.0 for _, c in _order(served, question))
+

@@ -49,9 +49,9 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     worked example (`asking.illustrates_in`: a sentence that opens as one, a row
                     or item of a table or list of examples) of
                     another case than the question's, nor, for a question asking no typed value
-                    and no two facts, the opening of a section whose later unit holds a fifth of
-                    q's idf mass in words neither u nor the heading holds (a detail asked after
-                    the topic u states: `candidates.detail_after`) (1/0)
+                    and no two facts, an opening when q tells a story first and asks no way (its story names the topic),
+                    or of a section whose later unit holds a fifth of q's idf mass in words neither u
+                    nor the heading holds (a detail asked after the topic: `candidates.detail_after`) (1/0)
     item            u is a list item (1/0)
     row             u is a table row or cell (1/0)
     inside          share of u's characters inside the chunk it was found through
