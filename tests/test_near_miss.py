@@ -46,7 +46,7 @@ def test_a_limit_is_no_answer_to_a_price(served):
 def test_the_smallest_asks_a_limit(served):
     # "The first Tk 25,000 you send in a calendar month is free." states a price, not a limit: it was
     # shown at 0.77 as the smallest amount one can send.
-    assert ask_json(served.ask("What is the smallest amount I can send to another Shapla Pay account?"))["confidence"] < 0.75
+    assert ask_json(served.ask("What is the smallest amount I can send to another Shapla Pay account?"))["confidence"] < Config().threshold
 
 
 def test_a_period_in_the_story_does_not_withhold_an_answer_to_another_kind_of_question(served):

@@ -82,7 +82,7 @@ def test_the_cli_says_why_in_words():
     assert r.returncode == 0, r.stderr
     why = next(line for line in r.stdout.splitlines() if line.startswith("Why:"))
     assert "another period than the one asked" in why and "enough confidence" not in why
-    assert re.search(r"confidence 0\.\d\d, threshold 0\.75", why)
+    assert re.search(r"confidence 0\.\d\d, threshold " + re.escape(f"{Config().threshold:.2f}"), why)
     r = subprocess.run([sys.executable, "-m", "raglab", "ask", "--json", OTHER_PERIOD], capture_output=True,
                        text=True, cwd=ROOT, encoding="utf-8")
     assert json.loads(r.stdout)["withheld"] == "other-period"
