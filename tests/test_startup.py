@@ -31,6 +31,7 @@ def imported_by(*argv: str) -> list[str]:
 
 
 def under(modules: list[str], *prefixes: str) -> list[str]:
+    """The modules in `modules` under any of `prefixes`."""
     return [m for m in modules if m.startswith(prefixes)]
 
 
@@ -39,11 +40,8 @@ def test_help_imports_no_command(argv):
     """`raglab --help` lists the commands without loading any of them, or the library under them."""
     modules = imported_by(*argv)
     assert "raglab.cli.main" in modules
-    assert under(modules, "raglab.pipeline", "raglab.schema", "raglab.retrieval", "raglab.encoder",
-                 "raglab.question", "raglab.answer", "raglab.evaluation", "raglab.cluster",
-                 "raglab.corpus.chunking", "raglab.corpus.goldens", "raglab.corpus.importers",
-                 "raglab.cli.asking", "raglab.cli.compare", "raglab.cli.importing", "raglab.cli.cluster",
-                 "raglab.cli.inputs") == []
+    # nothing of the library, and of the command line only the list of commands and its paths
+    assert [m for m in modules if m not in ("raglab.cli", "raglab.cli.main", "raglab.cli.arguments")] == []
 
 
 @pytest.mark.parametrize("argv", [["ask", "--help"], ["ask", ""], ["ask", "--workers", "2", "fee?"]])

@@ -18,7 +18,6 @@ import importlib
 import sys
 
 from raglab.cli.arguments import UsageError, check_paths
-from raglab.cli.console import Ticker, output_to, terminal_safe
 
 # command -> (its module, its line in `raglab --help`); the module's add_<command>_parser(sub, help)
 # adds its options and what it runs.
@@ -63,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    # Here, not at the top: --help and a parser error have exited above, and need none of it
+    # (the console's imports are two thirds of what `raglab --help` would import).
+    from raglab.cli.console import Ticker, output_to, terminal_safe
+
     try:
         check_paths(args)
         with output_to(getattr(args, "output", None)), Ticker(args.command) as args.ticker:
