@@ -1247,7 +1247,7 @@ def cmd_results(args) -> None:
     code = (
         "import shlex, sys\n"
         "from raglab.evaluation import report\n"
-        "from raglab.cli.main import build_parser, compare_report\n"
+        "from raglab.cli.compare import compare_report\nfrom raglab.cli.main import build_parser\n"
         "def run(command):\n"
         "    return compare_report(build_parser().parse_args(shlex.split(command)[1:]))\n"
         "open('docs/results.md', 'w', encoding='utf-8').write(report.render(run(report.REGENERATE), 'markdown'))\n"

@@ -172,7 +172,7 @@ def bundled_analysis():
     so the many pipelines tests build on it start without analysing every chunk again. It
     only saves time: a text the table lacks is analysed as always, and test_prebuilt.py
     proves the table's tokens are a fresh analysis's."""
-    from raglab.cli.arguments import ANALYSIS_CACHE
+    from raglab.cli.inputs import ANALYSIS_CACHE
     from raglab.corpus.articles import bundled_corpus_dir, load_corpus
     from raglab.pipeline import Config
     from raglab.retrieval.prebuilt import install_cached

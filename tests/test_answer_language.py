@@ -84,7 +84,7 @@ def test_the_cli_prints_one_line_under_the_answer():
 
 
 def test_the_cli_words_each_case():
-    from raglab.cli.main import language_note
+    from raglab.cli.asking import language_note
 
     assert language_note({"answer_language": None}) is None
     assert language_note({"answer_language": {"asked": "en", "quoted": "bn", "twin": False}}) == \

@@ -125,6 +125,7 @@ def test_a_long_word_is_still_matched_by_the_documented_rules():
 
 
 def test_chunks_builds_no_index(tmp_path, monkeypatch):
+    from raglab.cli import asking
     from raglab.cli import main as cli
     from raglab.retrieval import registry as retrieval
 
@@ -132,7 +133,7 @@ def test_chunks_builds_no_index(tmp_path, monkeypatch):
         raise AssertionError("raglab chunks built a retriever")
 
     monkeypatch.setattr(retrieval, "build_retriever", refuse)
-    monkeypatch.setattr(cli, "Pipeline", refuse)
+    monkeypatch.setattr(asking, "Pipeline", refuse)
     assert cli.main(["chunks", "--doc", "en-pin", "--json"]) == 0
 
 

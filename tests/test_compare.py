@@ -17,7 +17,9 @@ from dataclasses import replace
 import pytest
 
 from helpers import ROOT, docs, questions
-from raglab.cli.main import Progress, build_parser, compare_report, main
+from raglab.cli.compare import compare_report
+from raglab.cli.console import Progress
+from raglab.cli.main import build_parser, main
 from raglab.corpus.chunking import CHUNKERS
 from raglab.evaluation import engine as evaluation
 from raglab.evaluation import stats

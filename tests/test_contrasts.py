@@ -1,12 +1,16 @@
 """The other half of a contrast (`question/asking.py`, `clashes`): a question about cash in is not answered
 by a cash-out sentence, nor one about the maximum by the minimum."""
 
+import json
+import re
+
 import pytest
 
 from helpers import docs
 from raglab.answer.sentences import COL
 from raglab.pipeline import Config, Pipeline
 from raglab.text.contrasts import asked_halves, clashes, parse_contrasts
+from raglab.text.tables import read_table
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +58,15 @@ def test_the_table_rejects_classes_the_browser_reads_otherwise():
 def test_a_broken_pattern_is_named_with_its_row():
     with pytest.raises(ValueError, match=r"pairs\[1\]: ' cash \(in ' is not a valid pattern"):
         parse_contrasts({"pairs": [{"halves": [[" a "], [" b "]]}, {"halves": [[" ok ", " cash (in "], [" cash out "]]}]})
+
+
+def test_every_shipped_pattern_is_valid_alone():
+    """The table is compiled a half at a time; a pattern that only compiles inside the group that
+    wraps it (" a)|(b ") would slip through, so each is compiled alone here."""
+    table = json.loads(read_table("contrasts.json"))
+    for i, row in enumerate(table["pairs"]):
+        for p in [p for half in row["halves"] for p in half]:
+            re.compile(p)  # raises on a pattern that is not one
 
 
 def test_a_cash_in_question_gets_no_cash_out_sentence_when_a_cash_in_one_is_there(served):

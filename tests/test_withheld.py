@@ -12,7 +12,7 @@ import pytest
 
 from helpers import ROOT, docs
 from raglab.answer.answerer import WITHHELD
-from raglab.cli.main import WITHHELD_WORDS, withheld_reason
+from raglab.cli.asking import WITHHELD_WORDS, withheld_reason
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
 

@@ -9,6 +9,8 @@ import os
 import sys
 import time
 
+from raglab.cli.arguments import add_corpus_arg, add_output_arg
+from raglab.cli.inputs import corpus_docs
 from raglab.corpus.chunking import CHUNKERS, chunk_corpus, index_text
 from raglab.encoder.native import PASSAGE
 from raglab.schema import dumps
@@ -77,7 +79,7 @@ def ask_questions(args, docs, config, questions: list[str]) -> int:
     return 0
 
 
-def cmd_encode(args, corpus_docs) -> int:
+def cmd_encode(args) -> int:
     from raglab.encoder.vectors import cache_path, native_cache, text_key
 
     chunkers = args.chunker or list(CHUNKERS)
@@ -123,9 +125,9 @@ def cmd_encode(args, corpus_docs) -> int:
     return 0
 
 
-def add_encode_parser(sub, add_corpus_arg, add_output_arg, corpus_docs) -> None:
+def add_encode_parser(sub, help: str) -> None:
     p = sub.add_parser(
-        "encode", help="fill the vector cache for a corpus (here, or on a Dask cluster)",
+        "encode", help=help,
         description="Encode every chunk of a corpus with the semantic model and keep the vectors in the cache,\n"
                     "so that `ask` and `compare` with a semantic retriever find them. Without --scheduler or\n"
                     "--workers it encodes in this process (a process pool); with them, batches of texts go to\n"
@@ -142,4 +144,4 @@ def add_encode_parser(sub, add_corpus_arg, add_output_arg, corpus_docs) -> None:
     add_cluster_args(p, "encode")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_output_arg(p)
-    p.set_defaults(func=lambda args: cmd_encode(args, corpus_docs))
+    p.set_defaults(func=cmd_encode)
