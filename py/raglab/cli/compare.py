@@ -30,7 +30,6 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
-
 def cmd_check(args) -> int:
     docs = corpus_docs(args)
     path = args.goldens or bundled_goldens_path()
@@ -115,6 +114,7 @@ def cmd_compare(args) -> int:
               "per chunker)", file=sys.stderr)
     sys.stdout.write(render(report, "json" if args.json else args.format))
     return 0
+
 
 def add_compare_parser(sub, help: str) -> None:
     p = sub.add_parser(

@@ -63,6 +63,7 @@ def cmd_import(args) -> int:
     print(f"\ncheck it: raglab check --corpus {os.path.join(args.out, 'corpus')} --goldens {os.path.join(args.out, 'questions.jsonl')}")
     return 0
 
+
 def add_import_parser(sub, help: str) -> None:
     p = sub.add_parser(
         "import", help=help,
