@@ -8,17 +8,21 @@ configuration. On a mismatch the failure names the question, the configuration a
 the first differing field, native vs browser. The encoder's bits for every question are
 compared here too, first (the page keeps the vectors, so the answers encode nothing again);
 a question's two readings, raw scores and the evaluation's arithmetic in
-tests/test_parity_engine.py; the answers of every configuration in tests/test_parity_answers.py.
+tests/test_parity_engine.py.
 """
 
 import hashlib
 import json
 import os
 
+import pytest
+
 from helpers import ROOT, docs, questions
-from parity_support import EVALUATION, WITH_MODEL, assert_same, browser_and_native, browser_call, golden_and_stress, native, semantic_page
-from raglab.corpus.chunking import chunk_corpus, index_text
+from parity_support import CONFIGS, EVALUATION, WITH_MODEL, assert_same, browser_and_native, browser_call, golden_and_stress, label, native, semantic_page
+from raglab.corpus.chunking import CHUNKERS, chunk_corpus, index_text
 from raglab.encoder.native import PASSAGE, QUERY
+from raglab.pipeline import Config
+from raglab.retrieval.registry import RETRIEVERS
 from raglab.text.splitter import sentences
 
 __all__ = ["native", "semantic_page"]  # fixtures the tests below take
@@ -103,3 +107,50 @@ def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, nati
 # quarters), and every chunker with every retriever (its two configurations, with and without
 # expansion, ask consecutive thirds) two thirds of the golden questions, while the browser answers
 # about a third of the questions a configuration: the suite's time budget.
+STRESS_PARTS = 4
+GOLDEN_PARTS = 3
+
+
+def served(cfg) -> bool:
+    default = Config()
+    return (cfg["chunker"], cfg["retriever"], cfg["expand"]) == (default.chunker, default.retriever, default.expand)
+
+
+def parts(cfg) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The (stress, golden) parts configuration `cfg` asks below."""
+    i = CONFIGS.index(cfg)
+    return (i % STRESS_PARTS, STRESS_PARTS), ((0, 1) if served(cfg) else (i % GOLDEN_PARTS, GOLDEN_PARTS))
+
+
+def test_the_parts_asked_still_reach_every_retriever_and_chunker():
+    every = set(golden_and_stress()[1])
+    by = {}
+    for cfg in CONFIGS:
+        ids = set(golden_and_stress(*parts(cfg))[1])
+        for key in (cfg["retriever"], cfg["chunker"]):
+            by[key] = by.get(key, set()) | ids
+    for key, ids in sorted(by.items()):
+        assert every <= ids, f"{key} never asks {sorted(every - ids)[:3]}"
+    stress = {q for q in every if q.startswith("stress-")}
+    golden = len(every - stress)
+    for c in CHUNKERS:
+        for r in RETRIEVERS:
+            pair = [cfg for cfg in CONFIGS if (cfg["chunker"], cfg["retriever"]) == (c, r)]
+            asked = set().union(*(golden_and_stress(*parts(cfg))[1] for cfg in pair)) - stress if pair else set()
+            assert not pair or 3 * len(asked) >= 2 * golden - 3, f"{c}+{r} asks {len(asked)} of {golden} golden questions"
+    assert every - stress <= set(golden_and_stress(*parts(next(c for c in CONFIGS if served(c))))[1])
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=label)
+def test_top5_answers_and_citations_are_identical(app_page, native, cfg):
+    texts, ids = golden_and_stress(*parts(cfg))
+    native_text, browser_text = browser_and_native(app_page, "askMany", [texts, cfg],
+                                                   lambda: native.ask_many(json.dumps(texts), json.dumps(cfg)))
+    assert_same(native_text, browser_text, ids, label(cfg))
+    # the fields the promise is about, checked explicitly as well as byte for byte
+    for x, y in zip(json.loads(native_text), json.loads(browser_text)):
+        if "error" in x:  # an empty stress question gets the same error object on both sides
+            assert x == y
+            continue
+        assert [c["id"] for c in x["chunks"]] == [c["id"] for c in y["chunks"]]
+        assert (x["answer"], x["citations"], x["abstained"]) == (y["answer"], y["citations"], y["abstained"])
