@@ -12,6 +12,8 @@ import json
 import math
 import os
 
+import numpy as np
+
 from raglab.corpus.articles import bundled_corpus_dir, load_corpus
 from raglab.corpus.chunking import chunk_corpus
 from raglab.corpus.goldens import load_goldens
@@ -93,66 +95,50 @@ def fit_logistic(rows: list[list[float]], labels: list[int], l2: float = L2,
     return [rounded(x) for x in w]
 
 
-def fit_softmax(groups: list[tuple[list, list[int], float]], l2: float = L2, iterations: int = ITERATIONS,
-                sparse_rows: bool = False) -> list[float]:
+def fit_softmax(groups: list[tuple[list, list[int], float]], l2: float = L2, iterations: int = ITERATIONS) -> list[float]:
     """Weights of a conditional logit: per group (candidate rows, 0/1 labels, weight), minimise
     weight * cross-entropy(target, softmax(rows . w)) + l2/2 |w|^2, the target spread evenly
-    over the group's positives. Newton's method; every sum runs in one fixed order over
-    Python floats (IEEE doubles everywhere), so a re-fit gives the same weights to the last
-    digit on any machine. Rows are walked by their non-zero entries (most features are 0/1);
-    with `sparse_rows` they come as ((column, value), …) already and `n` is the width."""
-    if sparse_rows:
-        n = 1 + max(j for rows, _, _ in groups for x in rows for j, _ in x)
-        sparse = groups
-    else:
-        n = len(groups[0][0][0])
-        sparse = [([[(j, v) for j, v in enumerate(x) if v] for x in rows], ys, weight) for rows, ys, weight in groups]
-    w = [0.0] * n
+    over the group's positives. Newton's method.
+
+    Every sum runs left to right in one fixed order (numpy's cumulative sum is sequential, unlike
+    its pairwise `sum`; a product of two doubles is exact-rounded everywhere; exp is Python's), so
+    a re-fit gives the same weights to the last digit on any machine. Each group is cut to the
+    columns some of its candidates have: a term that is zero leaves a sum as it was."""
+    n = len(groups[0][0][0])
+    cut = []
+    for rows, ys, weight in groups:
+        x = np.array(rows, dtype=np.float64)
+        cols = np.flatnonzero((x != 0.0).any(axis=0))
+        x = x[:, cols]
+        pos = sum(ys)
+        target = _running(np.where(np.array(ys, dtype=bool)[:, None], x / max(pos, 1), 0.0), axis=0)
+        cut.append((x, cols, np.ix_(cols, cols), target, weight))
+    w = np.zeros(n)
     for _ in range(iterations):
-        grad = [l2 * wj for wj in w]
-        hess = [[l2 if j == k else 0.0 for k in range(n)] for j in range(n)]
-        for rows, ys, weight in sparse:
-            z = []
-            for x in rows:
-                acc = 0.0
-                for j, v in x:
-                    acc += w[j] * v
-                z.append(acc)
+        grad = l2 * w
+        hess = np.diag(np.full(n, float(l2)))
+        for x, cols, block, target, weight in cut:
+            z = _running(x * w[cols], axis=1).tolist()
             top = max(z)
             e = [math.exp(v - top) for v in z]
             total = 0.0
             for v in e:
                 total += v
-            pos = 0
-            for y in ys:
-                pos += y
-            mean_p = [0.0] * n
-            second = [[0.0] * n for _ in range(n)]
-            target = [0.0] * n
-            for x, ei, y in zip(rows, e, ys):
-                p = ei / total
-                for j, v in x:
-                    mean_p[j] += p * v
-                    if y:
-                        target[j] += v / pos
-                    row = second[j]
-                    pv = p * v
-                    for k, u in x:
-                        row[k] += pv * u
-            # Only the columns some candidate of the group has: every other term is zero, and
-            # adding a zero leaves a sum as it was, so the weights come out the same to the bit.
-            cols = sorted({j for x in rows for j, _ in x})
-            for j in cols:
-                grad[j] += weight * (mean_p[j] - target[j])
-                hj, sj, mj = hess[j], second[j], mean_p[j]
-                for k in cols:
-                    hj[k] += weight * (sj[k] - mj * mean_p[k])
-        step = _solve(hess, grad)
-        w = [wj - sj for wj, sj in zip(w, step)]
+            pv = np.array([v / total for v in e])[:, None] * x
+            mean_p = _running(pv, axis=0)
+            second = _running(pv[:, :, None] * x[:, None, :], axis=0)
+            grad[cols] += weight * (mean_p - target)
+            hess[block] += weight * (second - mean_p[:, None] * mean_p[None, :])
+        step = _solve(hess.tolist(), grad.tolist())
+        w = np.array([wj - sj for wj, sj in zip(w.tolist(), step)])
         if max(abs(s) for s in step) < 1e-10:
             break
-    return [rounded(x) for x in w]
+    return [rounded(x) for x in w.tolist()]
 
+
+def _running(a: np.ndarray, axis: int) -> np.ndarray:
+    """The sum along `axis`, added one term after another from the first (cumsum's last)."""
+    return np.take(np.cumsum(a, axis=axis), -1, axis=axis)
 
 
 def recall3(rank: int | None) -> float:
