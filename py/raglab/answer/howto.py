@@ -25,7 +25,7 @@ from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
 from raglab.question.durations import asked_unit, counts_in, shorter_than
-from raglab.question.modality import asks_may, asks_need, asks_should, imperative, restricts, sides_asked, takes_side
+from raglab.question.modality import names_fault, reports_fault, asks_may, asks_need, asks_should, imperative, restricts, sides_asked, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
@@ -247,3 +247,11 @@ def the_unit_first(q: Question, order: list, margin: float = MARGIN) -> list:
         return order
     unit = asked_unit(q.text)
     return promoted(order, lambda c: counts_in(unit, c.unit.text), margin)
+
+
+def the_way_for_a_fault(q: Question, text: str) -> bool:
+    """Whether a question reporting a fault ("I can't log in to the app", "লগইন করতে পারছি না":
+    `modality.reports_fault`) gets a unit that names no failure and no figure
+    (`modality.names_fault`): "You can log in to the app with your PIN or with a fingerprint." says how
+    the thing is done, which the asker has tried, so the answerer abstains (`answerer.withheld`)."""
+    return reports_fault(q.text) and not names_fault(text)
