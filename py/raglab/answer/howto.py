@@ -25,7 +25,7 @@ from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
 from raglab.question.durations import asked_unit, counts_in, shorter_than
-from raglab.question.modality import names_fault, reports_fault, asks_may, asks_need, asks_should, imperative, restricts, sides_asked, takes_side
+from raglab.question.modality import asks_may, asks_need, asks_should, imperative, names_fault, reports_fault, restricts, sides_asked, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
@@ -243,9 +243,9 @@ def the_unit_first(q: Question, order: list, margin: float = MARGIN) -> list:
     """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
     that counts in the asked unit put first, when the best states only shorter durations (see above);
     otherwise `order` itself."""
-    if not order or not shorter_than_asked(q, order[0][1].unit.text):
-        return order
     unit = asked_unit(q.text)
+    if not order or unit is None or not shorter_than_asked(q, order[0][1].unit.text):
+        return order
     return promoted(order, lambda c: counts_in(unit, c.unit.text), margin)
 
 
