@@ -37,7 +37,7 @@ def ask_json(result: AskResult) -> dict:
         "answer_type": result.answer.answer_type,
         "confidence": result.answer.confidence,
         "abstained": result.answer.abstained,
-        # why, when abstained: "no-passage", "no-match", "other-half", "other-period", "one-case", "no-value"
+        # why, when abstained: "no-passage", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way"
         # or "low-confidence" (`answerer.WITHHELD`); null for an answer
         "withheld": result.answer.withheld,
         # when every quote is from an article in the other language than the question's:

@@ -28,7 +28,7 @@ from typing import Callable
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
-from raglab.answer.howto import the_advice_first, the_named_way, the_place_first, the_side_first, the_value_first, the_way_first
+from raglab.answer.howto import shorter_than_asked, the_advice_first, the_named_way, the_place_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, promoted, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -196,7 +196,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     order = the_named_way(q, the_way_first(q, in_own_language(q, ranked(q, cands, m))), docs)  # a how-to: the way, its heading's
     order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
     order = the_place_first(q, half_words_first(q, case_before_rule(q, rule_before_aside(q, order)), ASIDE_MARGIN))  # the half's fact; a place
-    order = the_advice_first(q, the_value_first(q, the_side_first(q, order)))  # a yes/no question: its side; a value's rule; what to do
+    order = the_unit_first(q, the_advice_first(q, the_value_first(q, the_side_first(q, order))))  # a yes/no question: its side; a value's rule; what to do; the asked unit
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
@@ -334,7 +334,8 @@ def counts_another_period(a: Assessment) -> bool:
     short answer, yet its quote was shown at the confidence of the value it states. Only for a
     question asking a limit or an amount or count: "I opened it today. When is the first deposit
     taken?" names a day in its story, and "… taken from your wallet at once" answers it."""
-    return (a.q.limit or a.q.qtype in ("amount", "count")) and a.order[0][1].features[COL["period_clash"]] > 0
+    return ((a.q.limit or a.q.qtype in ("amount", "count")) and a.order[0][1].features[COL["period_clash"]] > 0
+            or shorter_than_asked(a.q, a.order[0][1].unit.text))  # "within 5 working days" for "how many months"
 
 
 VALUE_TYPES = ("amount", "count", "percent")
@@ -430,9 +431,9 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
 
 # Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that
 # withholds whatever the confidence (the chosen unit shares no word with the question, names the
-# other half of a contrast, counts another period, or states no figure for a question asking one);
+# other half of a contrast, counts another period, states no figure for a question asking one, or only the way for a fault);
 # or, when no rule does, the confidence below the threshold.
-WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value")
+WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way")
 
 
 def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> str | None:
@@ -445,5 +446,5 @@ def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> 
     abstains does not depend on the order: only which reason it gives."""
     rule = ("no-match" if not speaks_to(a.signals) else "other-half" if names_other_half(a)
             else "other-period" if counts_another_period(a) else "one-case" if states_one_case(a.q, a.order[0][1])
-            else "no-value" if states_no_value(a, composed) else None)
+            else "no-value" if states_no_value(a, composed) else "only-the-way" if the_way_for_a_fault(a.q, a.order[0][1].unit.text) else None)
     return rule if rule is not None else "low-confidence" if conf < threshold else None

@@ -24,7 +24,8 @@ import re
 from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
-from raglab.question.modality import asks_may, asks_need, asks_should, imperative, restricts, sides_asked, takes_side
+from raglab.question.durations import asked_unit, counts_in, shorter_than
+from raglab.question.modality import asks_may, asks_need, asks_should, imperative, names_fault, reports_fault, restricts, sides_asked, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
@@ -221,3 +222,36 @@ def the_side_first(q: Question, order: list, margin: float = MARGIN) -> list:
     below = {id(c) for z, c in order[1:] if z <= order[0][0]}
     return promoted(order, lambda c: id(c) in below and c.quote.doc == best.quote.doc and lang_of(c.unit.text) in langs
                     and c.features[COL["coverage"]] >= floor and takes_a_side(c, sides), margin)
+
+
+# A question counting its answer in months or years is answered by a duration of at least one of them.
+# "statement PDF কত মাস আগের পর্যন্ত download করা যায়?" was quoted "Older statements are sent within 5
+# working days of your request." 0.49 logits above "Both must fall within the last 12 months.": five days
+# is no count of months, but the duration of another thing (`question.durations`). So when every duration
+# the best unit states is shorter than one asked unit, the first unit within `MARGIN` logits of it that
+# states one at least as long is quoted. When none is, the answerer abstains (`answerer.counts_another_period`:
+# a figure for another span than the one asked, as a day's limit is for a month's), for the help centre may
+# state no such count at all ("How many months back …?" when only the delivery time is close enough).
+def shorter_than_asked(q: Question, text: str) -> bool:
+    """Whether a question counting its answer in months or years gets a unit `text` whose durations are
+    all shorter than one of them (see above)."""
+    unit = asked_unit(q.text) if q.qtype == "duration" else None
+    return unit is not None and shorter_than(unit, text)
+
+
+def the_unit_first(q: Question, order: list, margin: float = MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that counts in the asked unit put first, when the best states only shorter durations (see above);
+    otherwise `order` itself."""
+    unit = asked_unit(q.text)
+    if not order or unit is None or not shorter_than_asked(q, order[0][1].unit.text):
+        return order
+    return promoted(order, lambda c: counts_in(unit, c.unit.text), margin)
+
+
+def the_way_for_a_fault(q: Question, text: str) -> bool:
+    """Whether a question reporting a fault ("I can't log in to the app", "লগইন করতে পারছি না":
+    `modality.reports_fault`) gets a unit that names no failure and no figure
+    (`modality.names_fault`): "You can log in to the app with your PIN or with a fingerprint." says how
+    the thing is done, which the asker has tried, so the answerer abstains (`answerer.withheld`)."""
+    return reports_fault(q.text) and not names_fault(text)

@@ -61,6 +61,7 @@ WITHHELD_WORDS = {
     "other-period": "the passage states a figure for another period than the one asked (e.g. a day for a month)",
     "one-case": "a limit was asked and the passage closest to the question gives one worked example's figure",
     "no-value": "a figure was asked and the passage closest to the question states none",
+    "only-the-way": "a fault was reported and the passage closest to the question only says how the thing is done",
 }
 
 

@@ -254,3 +254,42 @@ def takes_side(text: str, sides: tuple[str, ...]) -> bool:
     """
     cue = cue_text(text)
     return any(_TAKES_SIDE[k].search(cue) for k in sides)
+
+
+# A report of a fault: the asker tried and it failed ("I can't log in to the app", "লগইন করতে পারছি না",
+# "OTP ashche na", "the app is not opening"). The way the thing is done ("You can log in to the app with
+# your PIN or with a fingerprint.") does not answer it; a unit that names a failure or a limit may ("If the
+# OTP does not arrive, check …", "The maximum is Tk 1,000 per recharge.").
+_REPORTS = re.compile(" (?:i|we) (?:can t|cant|cannot|can not|couldn t|could not|am unable to|am not able to) "
+                      "| (?:isn t|is not|doesn t|does not|won t|will not|not) (?:working|work|open|opening|arriving|coming) "
+                      "| (?:পারছি|পারতেছি|পারতেসি|পারি) না | পারছিনা | (?:হচ্ছে|হচ্ছেনা|আসছে|খুলছে|করছে) না "
+                      "| (?:parchi|partesi|partechi|pari|hocche|hoche|hochhe|ashche|asche|ashtese|khulche|korche) na | parchina ")
+# A condition alone names no failure: "Fingerprint: if your phone has a fingerprint sensor, you can turn on …".
+_NAMES_FAULT = re.compile(f" (?:not|no|never|cannot|can t|n t|problem|error|fail|failed|fails|locked|lock|blocked|"
+                          f"না|নেই|নাই|নি|ন{YA}|সমস্যা|ব্যর্থ|লক)(?![ঀ-৿a-z])|[0-9০-৯]")
+
+
+@functools.lru_cache(maxsize=4096)
+def reports_fault(question: str) -> bool:
+    """Whether a question reports that something the asker tried failed (see above).
+
+    >>> reports_fault("I can't log in to the app"), reports_fault("অ্যাপে লগইন করতে পারছি না"), reports_fault("otp ashche na")
+    (True, True, True)
+    >>> reports_fault("Why can't Shapla Pay reverse a recharge?"), reports_fault("কীভাবে লগইন করব?")
+    (False, False)
+    """
+    return bool(_REPORTS.search(cue_text(question)))
+
+
+@functools.lru_cache(maxsize=50_000)
+def names_fault(text: str) -> bool:
+    """Whether a unit names a failure or a figure (a limit), not only the way a thing is done.
+
+    >>> names_fault("You can log in to the app with your PIN or with a fingerprint.")
+    False
+    >>> names_fault("If the OTP does not arrive, check the signal."), names_fault("পিন ভুল হলে অ্যাকাউন্ট লক হয়।")
+    (True, True)
+    >>> names_fault("Fingerprint: if your phone has a fingerprint sensor, you can turn on fingerprint login.")
+    False
+    """
+    return bool(_NAMES_FAULT.search(cue_text(text)))
