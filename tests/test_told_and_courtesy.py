@@ -3,7 +3,7 @@ told first that the index lacks, and the words of courtesy a letter wraps its qu
 
 from types import SimpleNamespace as NS
 
-from raglab.answer.candidates import COURTESY, missing_share, question_info
+from raglab.answer.candidates import COURTESY, asking_terms, missing_share, question_info
 from raglab.text.analyzer import analyze
 
 
@@ -45,3 +45,15 @@ def test_a_question_of_one_sentence_reads_as_before():
     missing, kept, unmatched = missing_share(q, [], [NS(found=frozenset({"cash", "out", "agent"}))])
     assert kept == 1.0 and abs(unmatched - q.unmatched) < 1e-12
     assert abs(missing - (q.weights["cousin"] + q.weights["dubai"]) / q.total) < 1e-12
+
+
+def test_a_question_of_one_sentence_asks_in_its_last_clause():
+    # "My son is 16 and wants his own account for school stuff, can he open one?": the son's school
+    # stuff is told, the opening asked. In Bangla the same: the clause after the comma asks.
+    q = read("My son is 16 and wants his own account for school stuff, can he open one?", unknown=("son", "stuff"))
+    assert asking_terms(q) == {"open", "one"} & set(q.weights) and "open" in asking_terms(q)
+    missing, kept, _ = missing_share(q, [], [NS(found=frozenset({"account", "open"}))])
+    assert abs(kept - (q.total - q.weights["son"] - q.weights["stuff"]) / q.total) < 1e-12
+    q = read("ভুল নম্বরে রিচার্জ হয়ে গেছে, টাকা ফেরত পাব?")
+    assert asking_terms(q) and asking_terms(q) < set(q.weights)
+    assert not asking_terms(read("How much is the fee?"))

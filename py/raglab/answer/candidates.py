@@ -402,12 +402,23 @@ def heading_match(q: Question, heading: str) -> tuple[float, float]:
     return _mass(found, q.weights) / q.total, len(terms & found) / len(terms)
 
 
+def asking_terms(q: Question) -> frozenset:
+    """The question's terms in what it asks, when it tells something first: its asking sentences
+    (`Question.asked`), or the last clause of a question of one sentence ("My son is 16 and wants
+    his own account for school, can he open one?", "ভুল number এ recharge হয়ে গেছে, টাকা ফেরত
+    পাব?"); empty when it only asks."""
+    if q.asked:
+        return q.asked
+    head, comma, clause = q.text.rstrip(" ?!।\uff1f").rpartition(",")
+    return frozenset(analyze(clause)) & q.weights.keys() if comma and head.strip() else frozenset()
+
+
 def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> tuple[float, float, float]:
     """Share of the question's idf mass that no candidate unit and no heading holds, read over the
     question less its story's unknown words: when it tells a story before it asks ("My cousin in
-    Dubai sent me money yesterday. Can I …?"), the words of the telling that the index lacks (the
-    cousin, Dubai, yesterday) say who asks, not what; counted, they weighed as an unanswerable
-    question's words do and held the right answers to such questions down. The asking sentences'
+    Dubai sent me money yesterday. Can I …?", `asking_terms`), the words of the telling that the
+    index lacks (the cousin, Dubai, yesterday) say who asks, not what; counted, they weighed as an
+    unanswerable question's words do and held the right answers to such questions down. The asked
     words all count, and so do the story's words the index knows (held by nothing retrieved, they
     were as often the sign of a wrong answer: tried on dev, counting them out ranked worse).
     Returns that share, the share of the question's mass kept (what the confidence reads the
@@ -420,7 +431,8 @@ def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> t
     if q.total <= 0:
         return 1.0, 1.0, q.unmatched
     unseen = set(q.weights) - seen
-    told = (unseen - q.asked) & q.unknown if q.asked else set()
+    asked = asking_terms(q)
+    told = (unseen - asked) & q.unknown if asked else set()
     kept = q.total - _mass(told, q.weights)
     if kept <= 0:
         return 1.0, 1.0, q.unmatched
