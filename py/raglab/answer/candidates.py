@@ -413,7 +413,7 @@ def asking_terms(q: Question) -> frozenset:
     return frozenset(analyze(clause)) & q.weights.keys() if comma and head.strip() else frozenset()
 
 
-def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> tuple[float, float, float]:
+def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> tuple[float, float]:
     """Share of the question's idf mass that no candidate unit and no heading holds, read over the
     question less its story's unknown words: when it tells a story before it asks ("My cousin in
     Dubai sent me money yesterday. Can I …?", `asking_terms`), the words of the telling that the
@@ -421,23 +421,24 @@ def missing_share(q: Question, chunks: list[Chunk], cands: list[Candidate]) -> t
     unanswerable question's words do and held the right answers to such questions down. The asked
     words all count, and so do the story's words the index knows (held by nothing retrieved, they
     were as often the sign of a wrong answer: tried on dev, counting them out ranked worse).
-    Returns that share, the share of the question's mass kept (what the confidence reads the
-    chosen unit's coverage over) and `unmatched` read over the kept mass too."""
+    Returns that share and the share of the question's mass kept (what the confidence reads the
+    chosen unit's coverage over). `unmatched` stays the whole question's: read over the kept mass
+    too, it answered as many on dev with the committed weights, and re-fitted its weight turned
+    negative and moved TyDi's threshold a step up."""
     seen: set = set()
     for c in cands:
         seen |= c.found
     for chunk in chunks:
         seen |= _present(heading_terms(chunk.heading), q.weights, q.aliases)
     if q.total <= 0:
-        return 1.0, 1.0, q.unmatched
+        return 1.0, 1.0
     unseen = set(q.weights) - seen
     asked = asking_terms(q)
     told = (unseen - asked) & q.unknown if asked else set()
     kept = q.total - _mass(told, q.weights)
     if kept <= 0:
-        return 1.0, 1.0, q.unmatched
-    return (_mass(unseen - told, q.weights) / kept, kept / q.total,
-            _mass(q.unknown - told, q.weights) / kept)
+        return 1.0, 1.0
+    return _mass(unseen - told, q.weights) / kept, kept / q.total
 
 
 def word_count(text: str) -> int:
