@@ -59,11 +59,8 @@ def _particle(m: re.Match) -> bool:
     s, i, j = m.string, m.start(), m.end()
     return m.group().lower() in PARTICLES and (i == 0 or s[i - 1] not in _JOINED) and (j == len(s) or s[j] not in _JOINED)
 
-# Latin words read as one Bangla word, which no sound rule reaches: the abbreviation "tk", the টাকা
-# of "koto tk", and the spoken negative "nai" (নাই: "did not", "there is not"), which the help centre
-# never writes: one vowel slip from না it was read as না, so "somadhan hoy nai" (was not resolved)
-# said "সমাধান হয় না" (is not resolved) and never met the table's "সমাধান হয় নাই".
-READ_AS = {"tk": "টাকা", "nai": "নাই"}
+# Latin abbreviations of Bangla words, which no sound rule reaches: "tk" is the টাকা of "koto tk".
+ABBREVIATIONS = {"tk": "টাকা"}
 
 VOWELS = frozenset("aeiou")
 VOWELS_Y = VOWELS | {"y"}  # "by", "why": a y between consonants is a vowel
@@ -257,8 +254,8 @@ class Reader:
         A word the corpus's English uses ("time", "bank") is English typed among Bangla words
         unless a Bangla word sounds like it within one vowel slip ("cash" ক্যাশ, "out" আউট): a
         consonant further, "time" is not "এটিএমে" (at the ATM)."""
-        if typed.lower() in READ_AS:
-            return READ_AS[typed.lower()]
+        if typed.lower() in ABBREVIATIONS:
+            return ABBREVIATIONS[typed.lower()]
         if len(typed) > 1 and (typed.isupper() or not VOWELS_Y.intersection(typed.lower())) and typed.lower() in self.english:
             # an abbreviation the English articles use ("QR", "NID") is no Bangla word ("QR" was কার); typed
             # in lower case it is one still when it has no vowel ("qr", "pdf", "sms"): "qr code" was read as
