@@ -62,3 +62,33 @@ def test_an_instruction_already_says_yes_and_keeps_its_place(served):
 def test_a_fee_named_in_the_question_keeps_the_answer_about_the_receipt(served):
     got = quoted(served, "Is the transaction record in the Shapla Pay app the official receipt for a school fee I paid?")
     assert "not the official receipt" in got
+
+
+def test_the_sides_read_where_the_words_come_in_another_order():
+    # a recharge is no question of price; "can the shop", "whether I may", "is there a way" ask whether one can
+    assert sides_asked("পোস্টপেইড নাম্বারেও কি রিচার্জ করন যায়?") == ("can",)
+    assert "price" in sides_asked("মোবাইল রিচার্জ করতে কোনো চার্জ লাগে?")
+    assert not takes_side("প্রিপেইড নম্বরে রিচার্জের সঙ্গে সঙ্গে মূল ব্যালেন্সে যোগ হয়।", ("price",))
+    assert sides_asked("Can the shop send the refund to my bank account instead of my wallet?") == ("can",)
+    assert sides_asked("I would like to know whether I may close my account through my local agent.") == ("can",)
+    assert sides_asked("My brothers' numbers look alike. Is there a way to tell them apart?") == ("can",)
+
+
+def test_whether_a_thing_will_happen_is_a_side_of_its_own():
+    assert sides_asked("Will I get a message when my account closure is complete?") == ("will",)
+    assert sides_asked("I'm scared I'll forget the monthly date. Do you remind me?") == ("will",)
+    assert sides_asked("will i need my NID at the agent?") == ("need",)  # needing is its own side
+    assert takes_side("You will receive an SMS when your account has been closed.", ("will",))
+    assert takes_side("Service messages, such as transaction SMS and OTPs, are always sent.", ("will",))
+    assert not takes_side("Closure completes within 7 working days of your request.", ("will",))
+
+
+def test_whether_the_sms_tells_the_incentive_gets_that_it_is_shown_not_a_worked_example(served):
+    got = quoted(served, "My cousin in Dubai sent money and I got the 2.5% bonus. Will the SMS tell me how much the incentive was?")
+    assert "এসএমএস" in got and "দেখানো হয়" in got
+
+
+def test_a_step_as_the_best_unit_gives_way_to_the_unit_that_says_yes(served):
+    # "Go to Transactions and tap Statement." is how, not whether
+    got = quoted(served, "ভিসার কাজে লেনদেনের স্টেটমেন্ট লাগবে, অ্যাপ থেকে পিডিএফ বানিয়ে নামানো যাবে?")
+    assert "export a statement as a PDF" in got

@@ -193,13 +193,18 @@ def the_advice_first(q: Question, order: list, margin: float = MARGIN) -> list:
 # list's lead "To open a merchant account, you need:" over "You will also need a bank account …": a unit
 # that holds the question's words but says neither yes nor no (a step, the case described, a list's
 # lead or item) ranks above the one that does. So when the best unit of a yes/no question takes none of
-# the sides it asks about (`modality.sides_asked`: can, need, price; `takes_side`), the first unit within
+# the sides it asks about (`modality.sides_asked`: can, need, price, will; `takes_side`), the first unit within
 # `MARGIN` logits of it that takes one is quoted: of the same article (a side taken in another article is
 # another service's rule: "Never share your PIN …" for "Should I attach a screenshot?"), in the best
 # unit's language or the question's, holding at least `SIDE_COVERAGE` of the best unit's share of the
-# question. An instruction takes the side ("বার্তার স্ক্রিনশট থাকলে সেটিও যুক্ত করুন।" says yes to "can I
-# attach a screenshot?"); a list's lead quoted with its items takes none (the item that names the thing
-# asked is the answer, not the lead).
+# question. A best unit that is an instruction is no exception: a step ("Go to "Transactions" and tap
+# "Statement".") or a prohibition of another thing ("… পিন বা ওটিপি লিখবেন না।") says neither yes nor no to
+# "can I download it as a PDF?" or "can I attach the screenshot?", while "You can export a statement as a PDF
+# file, …" does (the instruction that says yes, "বার্তার স্ক্রিনশট থাকলে সেটিও যুক্ত করুন।", has no side-taking
+# neighbour within the margin). A list's lead quoted with its items takes none (the item that names the
+# thing asked is the answer, not the lead). Besides can, need and price, a question asking whether a thing
+# will happen ("Will I get a message when …?", "Will the SMS tell me …?", "Do you remind me?") is answered by
+# a unit saying it does ("You will receive an SMS when …", "… are always sent", "… দেখানো হয়").
 SIDE_COVERAGE = 0.5
 
 
@@ -210,11 +215,11 @@ def takes_a_side(c, sides: tuple[str, ...]) -> bool:
 
 def the_side_first(q: Question, order: list, margin: float = MARGIN) -> list:
     """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
-    that takes a side a yes/no question asks about put first, when the best takes none and is no
-    instruction (see above); otherwise `order` itself."""
+    that takes a side a yes/no question asks about put first, when the best takes none (see above);
+    otherwise `order` itself."""
     sides = sides_asked(q.text) if order and q.qtype == "yesno" else ()
     best = order[0][1] if sides else None
-    if best is None or takes_a_side(best, sides) or imperative(best.unit.text):
+    if best is None or takes_a_side(best, sides):
         return order
     langs, floor = (q.lang, lang_of(best.unit.text)), best.features[COL["coverage"]] * SIDE_COVERAGE
     # Only a unit the model scores below the best: one above it was put below by an earlier rule (an FAQ's

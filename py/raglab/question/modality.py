@@ -211,17 +211,23 @@ def asks_should(question: str) -> bool:
 
 
 # The side a yes/no question asks about and the unit that takes it: whether one can (may, is allowed,
-# "… করা যায়?", "parbo"), whether one needs to (must, has to, "লাগবে?"), or what it costs ("Does it cost
-# anything …?", "চার্জ কাটবে?"). A unit takes the side by saying it either way ("can"/"cannot", "you will need"/
-# "you do not need", "is free"/"a fee of …"). Bangla "যায়" after a verbal noun in -া is a modal ("খোলা যায়",
-# can be opened); after a participle it is not ("লক হয়ে যায়", gets locked). Matched on `cue_text`.
+# "can the shop …", "whether I may …", "is there a way", "… করা যায়?", "parbo"), whether one needs to (must,
+# has to, "লাগবে?"), what it costs ("Does it cost anything …?", "চার্জ কাটবে?"; not "রিচার্জ", a recharge,
+# whose letters end in "চার্জ"), or whether a thing will happen ("Will I get a message …?", "Do you remind
+# me?"). A unit takes the side by saying it either way ("can"/"cannot", "you will need"/"you do not need",
+# "is free"/"a fee of …", "you will receive"/"are always sent"). Bangla "যায়" after a verbal noun in -া is a
+# modal ("খোলা যায়", can be opened); after a participle it is not ("লক হয়ে যায়", gets locked). Matched on
+# `cue_text`.
 _ASKS_SIDE = {
-    "can": re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|it|my [a-z]+) | allowed | possible | is there (?:any )?way "
+    "can": re.compile(" (?:can|could|may) (?:i|we|you|he|she|they|it|my [a-z]+|the [a-z]+|someone|anyone|somebody) "
+                      "| whether (?:i|we|he|she|they) (?:can|could|may) | allowed | possible | is there (?:a |any )?way "
                       f"| able to |পার(?:ব|বো|বেন|বে|বি)| (?:যা{YA}|যাবে|jay|jabe|parbo|parbe) |উপা{YA} আছে| chalbe |চলবে"),
     "need": re.compile(" (?:do|does|will) (?:i|we|you|he|she|they|it|my [a-z]+) (?:need|have to|has to) | (?:have|has) to | must "
                        "| required | necessary |লাগবে|লাগে|দরকার|প্রয়োজন|করতে হবে|দিতে হবে|হবে কি| lagbe | hobe "),
     "price": re.compile(" (?:cost|costs|charge|charges|charged|free|pay anything|pay extra|any fees?|a fee|extra fees?) "
-                        "|চার্জ|ফি |খরচ|ফ্রি|কাটবে| katbe | charge "),
+                        "|(?<!রি)চার্জ|ফি |খরচ|ফ্রি|কাটবে| katbe | charge "),
+    "will": re.compile(" will (?:i|we|you|he|she|they|it|my [a-z]+|the [a-z]+) (?!need |have to |has to |cost |be charged )"
+                       "| do you [a-z]+ me "),
 }
 _TAKES_SIDE = {
     "can": re.compile(" (?:can|cannot|may|allowed|accepted|possible|able|not able|only) "
@@ -229,7 +235,8 @@ _TAKES_SIDE = {
     "need": re.compile(" (?:need|needs|needed|must|required|requires|have to|has to|do not have to|don t have to|no need) "
                        "|লাগবে|লাগে|দরকার|প্রয়োজন|হবে|হয় না"),
     "price": re.compile(" (?:free|fee|fees|charge|charges|charged|cost|costs|tk|taka|%|percent) "
-                        "|ফ্রি|ফি |চার্জ|খরচ|বিনামূল্যে|টাকা|%"),
+                        "|ফ্রি|ফি |(?<!রি)চার্জ|খরচ|বিনামূল্যে|টাকা|%"),
+    "will": re.compile(" (?:will|won t|always|never|automatically) |পাবেন|দেখানো হয়|জানানো হয়|জানিয়ে দেওয়া হয়"),
 }
 
 
