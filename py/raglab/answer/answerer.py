@@ -191,7 +191,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     cands = score_candidates(q, chunks, scores, docs)
     if not cands:
         return None
-    missing = missing_share(q, chunks, cands)  # over every unit of the chunks, the dropped ones too
+    missing, kept = missing_share(q, chunks, cands)  # over every unit of the chunks, the dropped ones too
     cands = [c for c in cands if not c.features[COL["contrast_clash"]]] or cands  # see `names_other_half`
     order = the_named_way(q, the_way_first(q, in_own_language(q, ranked(q, cands, m))), docs)  # a how-to: the way, its heading's
     order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
@@ -202,7 +202,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
     share, margin = section_reading(order, probs, docs) or (probs[0], margin)
     typed = 1.0 if heading_asks(order, q, docs) else best.features[COL["typed"]]  # an FAQ's own question
-    signals = confidence_features(best.features[COL["coverage"]], missing, share, margin,
+    signals = confidence_features(best.features[COL["coverage"]] / kept, missing, share, margin,
                                   order[0][0], typed, best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)

@@ -214,6 +214,7 @@ class Question:
     asked: frozenset = frozenset()  # its terms in the sentences that ask, when it tells a story first
     amounts: frozenset = frozenset()  # the values it states as written, in words too ("৫ হাজার" is 5000: `number_values`)
     house: frozenset = frozenset()  # for a who-question, the corpus's own names (`persons.house_names`): no one
+    unknown: frozenset = frozenset()  # its terms neither the index nor a near spelling holds (`unmatched`'s)
 
 
 # The values a question states, by span type, and the span types an answer about them states:
