@@ -25,10 +25,12 @@ from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
 from raglab.question.durations import asked_unit, counts_in, shorter_than
-from raglab.question.modality import asks_may, asks_need, asks_should, imperative, names_fault, reports_fault, restricts, sides_asked, takes_side
+from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, \
+    sides_asked, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
+from raglab.text.answertypes import accepts
 
 MARGIN = 1.0  # logits: a unit that says how, this close to a remark saying how not, is quoted instead
 
@@ -255,3 +257,39 @@ def the_way_for_a_fault(q: Question, text: str) -> bool:
     (`modality.names_fault`): "You can log in to the app with your PIN or with a fingerprint." says how
     the thing is done, which the asker has tried, so the answerer abstains (`answerer.withheld`)."""
     return reports_fault(q.text) and not names_fault(text)
+
+
+# The plain case before the failed one. "what e-mail do I send a complaint to?" was shown the grievance
+# officer's address (under "If you are not satisfied", "সমাধানে সন্তুষ্ট না হলে") 0.1 to 0.7 logits above the
+# support address the channels table gives: both are e-mail addresses and hold the question's words, and
+# the escalation's sentence names the complaint besides. A unit under a heading or opening on a condition
+# that something failed (`modality.conditional`) answers the asker in that case, so when the question names
+# no such case (`modality.names_condition`: not satisfied, still, escalate, the GRO, আবার, মেটেনি …), the
+# first unit within `MARGIN` logits of it that states a value of the asked kind at no condition is quoted.
+def under_condition(c, docs: dict | None) -> bool:
+    """Whether candidate `c` opens on, or sits in a section headed by, a condition that something
+    failed (an article's title is every section's heading, so only a section's own heading counts)."""
+    if conditional(c.unit.text):
+        return True
+    doc = docs.get(c.quote.doc) if docs else None
+    heading = doc.section_at(c.quote.start).heading if doc is not None else ()
+    return len(heading) > 1 and conditional(heading[-1])
+
+
+def the_plain_case_first(q: Question, order: list, docs: dict | None, margin: float = MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that states a value of the asked kind and no failed case put first, when the best states one under a
+    failed case the question does not name (see above); otherwise `order` itself."""
+    if not order or not accepts(q.qtype) or order[0][1].features[COL["typed"]] <= 0 or names_condition(q.text) \
+            or not under_condition(order[0][1], docs):
+        return order
+    return promoted(order, lambda c: c.features[COL["typed"]] > 0 and not under_condition(c, docs), margin)
+
+
+def another_case(q: Question, best, c, docs: dict | None) -> bool:
+    """Whether `c`, shown beside `best`, would state a value of the asked kind for a failed case the
+    question does not name when `best` states one at none (see above): the runner-up "Write to gro@…"
+    beside "Email — Write to support@…" gives the asker of the plain case a second address to choose."""
+    typed = COL["typed"]
+    return accepts(q.qtype) and best.features[typed] > 0 and c.features[typed] > 0 and not names_condition(q.text) \
+        and under_condition(c, docs) and not under_condition(best, docs)
