@@ -5,6 +5,8 @@ no condition, within a margin, when the question names no failed case (`answer.h
 beside it (`howto.another_case`). A question naming the case (not happy, not resolved, escalate, the
 grievance officer) still gets the escalation's value."""
 
+import dataclasses
+
 import pytest
 
 from helpers import docs
@@ -53,3 +55,30 @@ def test_the_conditions_read():
 def test_a_question_reporting_what_went_wrong_names_the_failed_case():
     assert names_condition("Where do I email about a failed transaction?") and names_condition("ভুল চার্জ কাটলে কোথায় অভিযোগ করব?")
     assert names_condition("লেনদেনে সমস্যার কথা কোথায় জানাব?") and names_condition("my payment is stuck, who do I call?")
+
+
+# The step after the one taken (`howto.the_next_step_first`): for a question naming a failed case, a unit
+# whose opening condition names the value the best unit gives ("If you have been through our GRO and are
+# still not satisfied, …" after "Write to gro@…") is quoted when it scores within the margin.
+def _units(served, question):
+    chunks = [served.chunks[h.index] for h in served.search(question)]
+    a = served.assess(question, chunks)
+    gro = next(c for _, c in a.order if c.unit.text == "Write to gro@shaplapay.example.")
+    bank = next(c for _, c in a.order if c.unit.text.startswith("If you have been through our GRO"))
+    return a.q, gro, bank
+
+
+@pytest.mark.parametrize("question", ["Where can I complain if the GRO's answer does not solve my problem?",
+                                      "GRO-r reply peyechi kintu somadhan hoyni, ekhon kothay complain korbo?"])
+def test_the_step_after_the_one_taken(served, question):
+    from raglab.answer.howto import the_next_step_first
+    q, gro, bank = _units(served, question)
+    assert the_next_step_first(q, [(9.0, gro), (8.0, bank)])[0][1] is bank
+    assert the_next_step_first(q, [(9.0, gro), (7.0, bank)])[0][1] is gro  # beyond the margin
+
+
+def test_no_later_step_for_a_question_saying_no_step_failed(served):
+    from raglab.answer.howto import the_next_step_first
+    q, gro, bank = _units(served, "Where can I complain if the GRO's answer does not solve my problem?")
+    q = dataclasses.replace(q, text="What is the GRO's email address?")  # names the GRO, says nothing failed
+    assert the_next_step_first(q, [(9.0, gro), (8.5, bank)])[0][1] is gro

@@ -327,11 +327,11 @@ def conditional(text: str) -> bool:
 # wrong ("a failed payment", "ভুল চার্জ", "সমস্যা": the asker is in the failed case already) or asks to go
 # past the first step ("escalate", "appeal", the grievance officer, after a reply). Then the conditional
 # unit may be its answer; the rule reads no further (which condition, which step): the model does.
-_NAMES_CONDITION = re.compile(f" (?:not|n t|no|never|still|again|unresolved|unhappy|unsatisfied|dissatisfied|escalate|fail|failed|fails|failure|wrong|"
-                              f"problem|problems|error|issue|stuck|missing|"
-                              f"escalating|escalation|appeal|grievance|gro|after|na|nai|ni|hoyni|abar|ekhono|erpor|"
-                              f"না|নি|নাই|নেই|ন{YA}|এখনও|এখনো|আবার|এরপর|এরপরও|তারপর|পরও|পরেও|অসন্তুষ্ট|জিআরও)"
-                              f"(?![ঀ-৿a-z])|(?:হ{YA}|হ{YA}ে|মেটে|মিটে|পাই|দে{YA}|দে|করে|আসে|পে{YA}ে|পা)নি(?![ঀ-৿])"
+_STILL_FAILED = re.compile(f" (?:not|n t|no|never|still|again|unresolved|unhappy|unsatisfied|dissatisfied|after|"
+                           f"na|nai|ni|hoyni|abar|ekhono|erpor|না|নি|নাই|নেই|ন{YA}|এখনও|এখনো|আবার|এরপর|এরপরও|তারপর|পরও|পরেও|অসন্তুষ্ট)"
+                           f"(?![ঀ-৿a-z])|(?:হ{YA}|হ{YA}ে|মেটে|মিটে|পাই|দে{YA}|দে|করে|আসে|পে{YA}ে|পা)নি(?![ঀ-৿])")
+_NAMES_CONDITION = re.compile(_STILL_FAILED.pattern + "| (?:escalate|escalating|escalation|appeal|grievance|gro|জিআরও|fail|failed|fails|"
+                              "failure|wrong|problem|problems|error|issue|stuck|missing)(?![ঀ-৿a-z])"
                               "| (?:ভুল|সমস্যা|ব্যর্থ|আটকে|আটকা)")  # with a case ending: "সমস্যার", "ভুলে"
 
 
@@ -347,3 +347,16 @@ def names_condition(question: str) -> bool:
     (False, False)
     """
     return bool(_NAMES_CONDITION.search(cue_text(question)))
+
+
+@functools.lru_cache(maxsize=4096)
+def still_failed(question: str) -> bool:
+    """Whether a question says that something failed or is still open (not only that it names a party
+    or a fault): a step it has taken did not help.
+
+    >>> still_failed("GRO-r reply peyechi kintu somadhan hoyni"), still_failed("জিআরও-র উত্তরের পরও কোথায় যাব?")
+    (True, True)
+    >>> still_failed("What is the GRO's email address?"), still_failed("my payment failed, who do I call?")
+    (False, False)
+    """
+    return bool(_STILL_FAILED.search(cue_text(question)))
