@@ -28,7 +28,7 @@ from typing import Callable
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
-from raglab.answer.howto import another_case, shorter_than_asked, the_advice_first, the_next_step_first, the_plain_case_first, the_named_way, the_place_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
+from raglab.answer.howto import another_case, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, promoted, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to

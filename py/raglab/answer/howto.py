@@ -25,8 +25,7 @@ from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
 from raglab.question.durations import asked_unit, counts_in, shorter_than
-from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, still_failed, reports_fault, restricts, \
-    sides_asked, takes_side
+from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
