@@ -271,7 +271,7 @@ def under_condition(c, docs: dict | None) -> bool:
     if conditional(c.unit.text):
         return True
     doc = docs.get(c.quote.doc) if docs else None
-    heading = doc.section_at(c.quote.start).heading if doc is not None else ()
+    heading: tuple[str, ...] = tuple(doc.section_at(c.quote.start).heading) if doc is not None else ()
     return len(heading) > 1 and conditional(heading[-1])
 
 
@@ -290,7 +290,7 @@ def another_case(q: Question, best, c, docs: dict | None) -> bool:
     question does not name when `best` states one at none (see above): the runner-up "Write to gro@…"
     beside "Email — Write to support@…" gives the asker of the plain case a second address to choose."""
     typed = COL["typed"]
-    return accepts(q.qtype) and best.features[typed] > 0 and c.features[typed] > 0 and not names_condition(q.text) \
+    return bool(accepts(q.qtype)) and best.features[typed] > 0 and c.features[typed] > 0 and not names_condition(q.text) \
         and under_condition(c, docs) and not under_condition(best, docs)
 
 
