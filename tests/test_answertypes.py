@@ -72,6 +72,15 @@ QUESTIONS = [
     ("helpline number koto", "contact"),
     ("What is the customer care number?", "contact"),  # a new user's: was no type, so no number in bold
     ("What's your support number?", "contact"),
+    # which e-mail or which number: the address or the number to write to or call
+    ("Which email do I write to with a complaint?", "contact"),
+    ("what e-mail should i send my complaint to?", "contact"),
+    ("Which address do I email for an old statement?", "contact"),
+    ("কোন ইমেইলে অভিযোগ পাঠাব?", "contact"),
+    ("অভিযোগ ইমেইলে পাঠাতে চাই, কোন ঠিকানায় পাঠাব?", "contact"),
+    ("প্রতারণার নম্বর জানাতে কোন নাম্বারে ফোন দিব?", "contact"),
+    ("kon email e complain pathabo?", "contact"),
+    ("kon number e call dibo?", "contact"),
     # yes/no
     ("Is there a fee to cash in at an agent?", "yesno"),
     ("My son is 16, can he open his own account?", "yesno"),
@@ -89,6 +98,10 @@ QUESTIONS = [
     ("Where can I find the receipt for a bill I paid?", "place"),
     ("জিআরও-র উত্তরের পরও সমাধান না হলে কোথায় অভিযোগ করা যায়?", "place"),
     ("agent kothay pabo", "place"),
+    ("Whom do I contact about a failed recharge?", "place"),
+    ("অভিযোগ নিয়ে কার সাথে যোগাযোগ করব?", "place"),
+    ("কার্ড কোন ঠিকানায় পাঠাবে?", "place"),  # an address with no e-mail named: a place
+    ("Which email app can open the statement PDF?", "other"),
     # person
     ("Who licenses Shapla Pay?", "person"),
     ("Who founded Ashton-Tate?", "person"),

@@ -28,7 +28,7 @@ from typing import Callable
 from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
-from raglab.answer.howto import shorter_than_asked, the_advice_first, the_named_way, the_place_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
+from raglab.answer.howto import another_case, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, promoted, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -196,7 +196,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     order = the_named_way(q, the_way_first(q, in_own_language(q, ranked(q, cands, m))), docs)  # a how-to: the way, its heading's
     order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
     order = the_place_first(q, half_words_first(q, case_before_rule(q, rule_before_aside(q, order)), ASIDE_MARGIN))  # the half's fact; a place
-    order = the_unit_first(q, the_advice_first(q, the_value_first(q, the_side_first(q, order))))  # a yes/no question: its side; a value's rule; what to do; the asked unit
+    order = the_next_step_first(q, the_plain_case_first(q, the_unit_first(q, the_advice_first(q, the_value_first(q, the_side_first(q, order)))), docs))  # a yes/no question: its side; a value's rule; what to do; the asked unit; no failed case unasked; the step after the one taken
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
@@ -268,7 +268,7 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
             second = None
     if second is None and len(picked) == 1:  # the runner-up, when the model cannot tell it from the best
         near = _runner_up(order, probs, best)
-        if near is not None and near[1] >= m.runner * probs[0] and addable(near[0]) and not _another_period(best, near[0]):
+        if near is not None and near[1] >= m.runner * probs[0] and addable(near[0]) and not _another_period(best, near[0]) and not another_case(q, best, near[0], docs):
             second = near[0]
     if second is not None:
         picked.append(second)

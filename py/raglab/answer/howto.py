@@ -25,10 +25,11 @@ from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
 from raglab.question.durations import asked_unit, counts_in, shorter_than
-from raglab.question.modality import asks_may, asks_need, asks_should, imperative, names_fault, reports_fault, restricts, sides_asked, takes_side
+from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
 from raglab.text.analyzer import analyze
+from raglab.text.answertypes import accepts
 
 MARGIN = 1.0  # logits: a unit that says how, this close to a remark saying how not, is quoted instead
 
@@ -260,3 +261,74 @@ def the_way_for_a_fault(q: Question, text: str) -> bool:
     (`modality.names_fault`): "You can log in to the app with your PIN or with a fingerprint." says how
     the thing is done, which the asker has tried, so the answerer abstains (`answerer.withheld`)."""
     return reports_fault(q.text) and not names_fault(text)
+
+
+# The plain case before the failed one. "what e-mail do I send a complaint to?" was shown the grievance
+# officer's address (under "If you are not satisfied", "সমাধানে সন্তুষ্ট না হলে") 0.1 to 0.7 logits above the
+# support address the channels table gives: both are e-mail addresses and hold the question's words, and
+# the escalation's sentence names the complaint besides. A unit under a heading or opening on a condition
+# that something failed (`modality.conditional`) answers the asker in that case, so when the question names
+# no such case (`modality.names_condition`: not satisfied, still, escalate, the GRO, আবার, মেটেনি …), the
+# first unit within `MARGIN` logits of it that states a value of the asked kind at no condition is quoted.
+def under_condition(c, docs: dict | None) -> bool:
+    """Whether candidate `c` opens on, or sits in a section headed by, a condition that something
+    failed (an article's title is every section's heading, so only a section's own heading counts)."""
+    if conditional(c.unit.text):
+        return True
+    doc = docs.get(c.quote.doc) if docs else None
+    heading: tuple[str, ...] = tuple(doc.section_at(c.quote.start).heading) if doc is not None else ()
+    return len(heading) > 1 and conditional(heading[-1])
+
+
+def the_plain_case_first(q: Question, order: list, docs: dict | None, margin: float = MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that states a value of the asked kind and no failed case put first, when the best states one under a
+    failed case the question does not name (see above); otherwise `order` itself."""
+    if not order or not accepts(q.qtype) or order[0][1].features[COL["typed"]] <= 0 or names_condition(q.text) \
+            or not under_condition(order[0][1], docs):
+        return order
+    return promoted(order, lambda c: c.features[COL["typed"]] > 0 and not under_condition(c, docs), margin)
+
+
+def another_case(q: Question, best, c, docs: dict | None) -> bool:
+    """Whether `c`, shown beside `best`, would state a value of the asked kind for a failed case the
+    question does not name when `best` states one at none (see above): the runner-up "Write to gro@…"
+    beside "Email — Write to support@…" gives the asker of the plain case a second address to choose."""
+    typed = COL["typed"]
+    return bool(accepts(q.qtype)) and best.features[typed] > 0 and c.features[typed] > 0 and not names_condition(q.text) \
+        and under_condition(c, docs) and not under_condition(best, docs)
+
+
+# The step after the one the question has taken. "জিআরও-র কাছে ইমেইল করলাম, উত্তরও পেলাম, কিন্তু সমস্যা মেটেনি।
+# এখন কার কাছে অভিযোগ করা যায়?" (I wrote to the GRO, got a reply, still not solved: whom now?) was shown the
+# GRO's address 1.0 logit above "If you have been through our GRO and are still not satisfied, you may
+# complain to Bangladesh Bank": the question names the GRO, and so does the address. A unit whose opening
+# condition (`modality.conditional`) names the value the best unit gives (a question term said in the
+# best unit's typed value: "gro" of "gro@…") is the step after it: for a question saying a step failed
+# (`modality.still_failed`: not only naming the GRO, "What is the GRO's e-mail?"), it
+# is quoted when it states a value of the asked kind within `HEADING_MARGIN` logits of the best (as a
+# heading's steps are). The value, not any word of the best unit: "২৪ ঘণ্টা পার হওয়ার পরও টাকা ফেরত না এলে …"
+# names the refund "ব্যর্থ রিচার্জের টাকা ২৪ ঘণ্টার মধ্যে … ফেরত আসে" states, not its time, which a failed
+# recharge's asker wants.
+def _said(q: Question, terms: frozenset[str]) -> frozenset[str]:
+    """`terms` with the question terms a one-word alias says among them. One-word aliases only: the
+    expansion says the GRO also as "not satisfied", which every such condition holds."""
+    return terms | {t for t in q.weights if any(len(alt) == 1 and alt[0] in terms for alt in q.aliases.get(t, ()))}
+
+
+def _clause(q: Question, text: str) -> frozenset[str]:
+    """The terms of `text`'s opening condition and the question terms said there (none when it opens on
+    no failed condition)."""
+    return _said(q, frozenset(analyze(re.split("[,،।]", text, maxsplit=1)[0]))) if conditional(text) else frozenset()
+
+
+def the_next_step_first(q: Question, order: list, margin: float = HEADING_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that states a value of the asked kind on the condition that the value the best unit gives failed put
+    first, when the question says a step failed (see above); otherwise `order` itself."""
+    typed = COL["typed"]
+    if not order or not accepts(q.qtype) or not still_failed(q.text) or order[0][1].features[typed] <= 0:
+        return order
+    text = order[0][1].unit.text
+    gives = _said(q, frozenset(t for s in spans_of(text) for t in analyze(text[s.start:s.end]))) & frozenset(q.weights)
+    return promoted(order, lambda c: c.features[typed] > 0 and bool(gives & _clause(q, c.unit.text)), margin) if gives else order

@@ -300,3 +300,70 @@ def names_fault(text: str) -> bool:
     False
     """
     return bool(_NAMES_FAULT.search(cue_text(text)))
+
+
+# A unit that applies only when something has failed: an escalation or an exception ("If you are not
+# satisfied", "If your complaint is not resolved, …", "সমাধানে সন্তুষ্ট না হলে", "যদি … না হয়"), in its
+# section's heading or its sentence's opening clause. It answers the asker in that case, not the one who
+# asks the plain way ("what e-mail do I send a complaint to?" is the support address, not the grievance
+# officer's under "If you are not satisfied"). A condition that names no failure ("If you need a refund")
+# is a case of its own, not a later step, and is left alone.
+_EN_FAILED = "(?:[^,]* )?(?:not|n t|never|no longer|still|unresolved|unhappy|unsatisfied|dissatisfied)"
+_CONDITIONAL = re.compile(f"^ (?:(?:if|when|once) {_EN_FAILED} |unless |যদি (?:[^,।]* )?(?:না|নি|নেই|নাই) )"
+                          f"|^ [^,।]*(?:না|নি) (?:হলে|হয়|পেলে|মিটলে|মেটে|আসে|আসলে|এলে)(?![ঀ-৿])")
+
+
+@functools.lru_cache(maxsize=50_000)
+def conditional(text: str) -> bool:
+    """Whether a heading or a unit opens on the condition that something failed (see above).
+
+    >>> conditional("If you are not satisfied"), conditional("সমাধানে সন্তুষ্ট না হলে"), conditional("If your complaint is not resolved, write to the GRO.")
+    (True, True, True)
+    >>> conditional("যদি টাকা না আসে, হটলাইনে কল করুন।"), conditional("এরপরও সমাধান না হলে")
+    (True, True)
+    >>> conditional("If you need a refund"), conditional("Ways to complain"), conditional("Write to support@shaplapay.example.")
+    (False, False, False)
+    >>> conditional("You can complain, and if it is not resolved, escalate it.")
+    False
+    """
+    return bool(_CONDITIONAL.search(cue_text(text)))
+
+
+# A question names the failed case when it says that something failed or is still open ("not
+# satisfied", "didn't help", "still", "again", "সমাধান হয়নি", "মেটেনি", "এখনও", "আবার"), reports what went
+# wrong ("a failed payment", "ভুল চার্জ", "সমস্যা": the asker is in the failed case already) or asks to go
+# past the first step ("escalate", "appeal", the grievance officer, after a reply). Then the conditional
+# unit may be its answer; the rule reads no further (which condition, which step): the model does.
+_STILL_FAILED = re.compile(f" (?:not|n t|no|never|still|again|unresolved|unhappy|unsatisfied|dissatisfied|after|"
+                           f"na|nai|ni|hoyni|abar|ekhono|erpor|না|নি|নাই|নেই|ন{YA}|এখনও|এখনো|আবার|এরপর|এরপরও|তারপর|পরও|পরেও|অসন্তুষ্ট)"
+                           f"(?![ঀ-৿a-z])|(?:হ{YA}|হ{YA}ে|মেটে|মিটে|পাই|দে{YA}|দে|করে|আসে|পে{YA}ে|পা)নি(?![ঀ-৿])")
+_NAMES_CONDITION = re.compile(_STILL_FAILED.pattern + "| (?:escalate|escalating|escalation|appeal|grievance|gro|জিআরও|fail|failed|fails|"
+                              "failure|wrong|problem|problems|error|issue|stuck|missing)(?![ঀ-৿a-z])"
+                              "| (?:ভুল|সমস্যা|ব্যর্থ|আটকে|আটকা)")  # with a case ending: "সমস্যার", "ভুলে"
+
+
+@functools.lru_cache(maxsize=4096)
+def names_condition(question: str) -> bool:
+    """Whether a question names a failed case or a later step (see above).
+
+    >>> names_condition("which email if I'm not satisfied?"), names_condition("জিআরও-র উত্তরের পরও সমাধান না হলে কোথায় যাব?")
+    (True, True)
+    >>> names_condition("সমস্যা মেটেনি, এখন কার কাছে যাব?"), names_condition("GRO-ke kon email e likhbo?")
+    (True, True)
+    >>> names_condition("which e-mail do I write my complaint to?"), names_condition("কোন ইমেইলে অভিযোগ পাঠাব?")
+    (False, False)
+    """
+    return bool(_NAMES_CONDITION.search(cue_text(question)))
+
+
+@functools.lru_cache(maxsize=4096)
+def still_failed(question: str) -> bool:
+    """Whether a question says that something failed or is still open (not only that it names a party
+    or a fault): a step it has taken did not help.
+
+    >>> still_failed("GRO-r reply peyechi kintu somadhan hoyni"), still_failed("জিআরও-র উত্তরের পরও কোথায় যাব?")
+    (True, True)
+    >>> still_failed("What is the GRO's email address?"), still_failed("my payment failed, who do I call?")
+    (False, False)
+    """
+    return bool(_STILL_FAILED.search(cue_text(question)))

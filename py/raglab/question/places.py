@@ -139,7 +139,8 @@ _CHANNEL = re.compile(both_nukta_forms(
 # Bank"). Read as a place only, "who do i contact" got "অ্যাপের লেনদেন তালিকায়" (where to look) and "কার কাছে
 # যাবো" "ইমেইলে" (how one is told), and the sentence naming the officer, or the number, was untyped.
 _WHOM = re.compile(both_nukta_forms(
-    " কার কাছে| কাদের কাছে| কাকে | (?:kar|kader) (?:kache|kace) | kake | to whom | whom "
+    " কার কাছে| কাদের কাছে| কাকে | (?:কার|কাদের) (?:সাথে|সঙ্গে) যোগাযোগ| (?:kar|kader) (?:kache|kace) | kake "
+    "| (?:kar|kader) (?:sathe|shathe) jogajog| to whom | whom "
     "| who (?:do|should|can|could|will|would) (?:i|we) (?:complain|report|contact|escalate|call|ask|go|talk|speak|write|reach|turn)"))
 # Someone a unit sends the reader to: a Bangla genitive before কাছে (up to two words naming it before
 # the genitive, and an abbreviation in brackets after it), or an English name after "to" ("to our …").
