@@ -196,7 +196,8 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     order = the_named_way(q, the_way_first(q, in_own_language(q, ranked(q, cands, m))), docs)  # a how-to: the way, its heading's
     order = heading_lead(faq_lead(order, docs), q, docs)  # an FAQ's answer opens its section, the asking one
     order = the_place_first(q, half_words_first(q, case_before_rule(q, rule_before_aside(q, order)), ASIDE_MARGIN))  # the half's fact; a place
-    order = the_next_step_first(q, the_plain_case_first(q, the_unit_first(q, the_advice_first(q, the_value_first(q, the_side_first(q, order)))), docs))  # a yes/no question: its side; a value's rule; what to do; the asked unit; no failed case unasked; the step after the one taken
+    order = the_advice_first(q, the_value_first(q, the_side_first(q, order)))  # a yes/no question: its side; a value's rule; what to do
+    order = the_next_step_first(q, the_plain_case_first(q, the_unit_first(q, order), docs))  # the asked unit; no failed case unasked; the step after the one taken
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
@@ -429,9 +430,8 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
     return x
 
 
-# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that
-# withholds whatever the confidence (the chosen unit shares no word with the question, names the
-# other half of a contrast, counts another period, states no figure for a question asking one, or only the way for a fault);
+# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that withholds whatever the confidence (the chosen unit shares
+# no word with the question, names the other half of a contrast, counts another period, states no figure for a question asking one, or only the way for a fault);
 # or, when no rule does, the confidence below the threshold.
 WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way")
 
