@@ -55,11 +55,21 @@ def test_terms(text, terms):
     ("পিন", "প" + ZWSP + "িন"),
     ("30000", "৩০,০০০"),
     ("150000", "১,৫০,০০০"),
+    # a pre-base vowel sign typed before its consonant, as some old keyboards store it
+    ("কোথায়", "েকাথায়"), ("পানি", "পািন"), ("প্রেম", "েপ্রম"), ("মৈত্রী", "ৈমত্রী"), ("নেয়া", "েনয়া"),
 ])
 def test_equivalent_forms_give_one_term(a, b):
     wrap = "নতুন {} বিষয়"  # inside a sentence, so folding is not an edge effect
     assert analyze(wrap.format(a)) == analyze(wrap.format(b))
     assert len(analyze(wrap.format(b))) == 3
+
+
+def test_a_well_formed_word_keeps_its_vowel_signs_in_place():
+    from helpers import docs
+    from raglab.text.analyzer import prebase_after
+
+    moved = sorted({w for d in docs() for w in d.text.split() if prebase_after(w) != w})
+    assert moved == []
 
 
 def test_currency_signs_are_not_letters():

@@ -72,6 +72,21 @@ def test_an_english_word_of_the_articles_needs_a_near_bangla_sound(reader):
     assert reader.word("out") == "আউট" and reader.word("cash") == "ক্যাশ"
 
 
+def test_ya_typed_as_i_or_y_is_one_sound(reader):
+    # য় is a glide Banglish writes "y" or "i": "prai" is প্রায় (almost), not পড়া (read)
+    assert reader.word("prai") == "প্রায়" and reader.word("pray") == "প্রায়"
+    assert reader.word("koyta") is None  # a glide is no vowel to leave out: not কথা
+    assert reader.word("money") is None  # nor a y to drop: not মনে
+
+
+def test_a_phrase_typed_as_one_word_is_read_as_its_two_words(reader):
+    # "kotodin" (how many days) is কত দিন, which the help centre writes apart
+    assert reader.read("obhijog korle kotodin e somadhan hoy").split()[2:4] == ["কত", "দিন"]
+    # a half the analyzer drops names nothing: "kichukkhon" (a while) is no কিছু কোন
+    assert reader.two_words("kichukkhon") is None
+    assert reader.two_words("recharge") is None  # a word of the English articles stays whole
+
+
 def test_a_banglish_question_is_read_in_bangla_script(reader):
     assert reader.read("pin vule gele ki korbo?") == "পিন ভুলে গেলে কী korbo?"
 

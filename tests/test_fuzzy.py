@@ -41,6 +41,21 @@ def test_distance(a, b, d):
 def test_key_moves_pre_base_vowel_after_a_conjunct():
     assert key("েক্সা") == "ক্সো"
     assert key("কেউ") == "কেউ"  # a sign after its consonant stays
+    # a sign after য় (as the analyzer folds it, য + nukta) is in its place: হয়েছ was হয়ছে
+    assert key(analyze("হয়েছে")[0]) == analyze("হয়েছে")[0]
+
+
+def test_a_misspelt_word_the_stemmer_cut_is_matched_as_typed():
+    from raglab.retrieval.bm25 import BM25
+    from raglab.retrieval.lexical import weighted_text
+
+    # কাসটমার lost its -র to the stemmer (কাসটমা: 1.5 edits from কাস্টমার, too far for a short
+    # word); as typed it is 0.5 away. The same for an English plural: "unles" is no plural of "unle".
+    index = BM25([analyze("কাস্টমার কেয়ার নাম্বার"), analyze("unless you act"), analyze("টাকা পাঠানো")])
+    assert weighted_text(index, "কাসটমার কেয়ারের নাম্বার")[0] == ["কাস্টমার", "কেয়ার", "নাম্বার"]
+    assert weighted_text(index, "unles I act")[0] == ["unless", "act"]
+    # the stem is kept where it is the nearer reading: টাকাগুলা is টাকা + a misspelt ending
+    assert weighted_text(index, "টাকাআ")[0] == ["টাকা"]
 
 
 @pytest.mark.parametrize("word, allowed", [

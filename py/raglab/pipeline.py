@@ -17,7 +17,7 @@ from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
 from raglab.retrieval.bm25 import BM25
 from raglab.retrieval.expansion import aliases as expansion_aliases
 from raglab.retrieval.expansion import expand
-from raglab.retrieval.lexical import fuzzy_index, nearest, weighted_terms
+from raglab.retrieval.lexical import fuzzy_index, nearest, weighted_text
 from raglab.retrieval.ranking import Hit, Query, rounded
 from raglab.retrieval.registry import RETRIEVERS, build_retriever, check_k_for
 from raglab.text.analyzer import analyze, memo, tokens
@@ -262,7 +262,7 @@ class Pipeline:
         lexical = getattr(self.retriever, "lexical_scores", None)
         if lexical is None:
             bm25 = self._lexical_index()
-            found = bm25.scores(*weighted_terms(bm25, analyze(query.full)))
+            found = bm25.scores(*weighted_text(bm25, query.full))
         else:
             found = lexical(query)
         same = self._same_text

@@ -109,10 +109,10 @@ import json
 from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
-from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_terms
+from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_text
 from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, rounded, section_given, sections_reordered, top_n, twin_articles, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
-from raglab.text.analyzer import analyze, has_bangla
+from raglab.text.analyzer import has_bangla
 from raglab.text.answertypes import asking_sentences
 from raglab.text.tables import read_table
 
@@ -310,15 +310,15 @@ class BilingualRetriever:
         return typed if other is None else bridged(typed, self.semantic.text_scores(other), self.langs, query.lang)
 
     def _lexical_side(self, query: Query) -> dict[int, float]:
-        """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_terms`);
+        """The BM25 side: `lexical_text`, misspelt words matched fuzzily (`lexical.weighted_text`);
         read as `lexical_scores`, which hands the last query's out again (`lexical.LastQuery`)."""
-        return self.bm25.scores(*weighted_terms(self.bm25, analyze(self.lexical_text(query))))
+        return self.bm25.scores(*weighted_text(self.bm25, self.lexical_text(query)))
 
     def _asked_side(self, query: Query) -> dict[int, float]:
         """BM25 over the question's asking sentences alone (`answertypes.asking_sentences`),
         as typed: {} for a question of one sentence (step 5)."""
         asking = asking_sentences(query.text)
-        return self.bm25.scores(*weighted_terms(self.bm25, analyze(" ".join(asking)))) if asking else {}
+        return self.bm25.scores(*weighted_text(self.bm25, " ".join(asking))) if asking else {}
 
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`

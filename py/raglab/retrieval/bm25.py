@@ -108,7 +108,7 @@ class BM25:
         # The fuzzy index of the vocabulary and its answers, built on first use by
         # `retrieval.lexical` (most queries never need them).
         self._fuzzy: Fuzzy | None = None
-        self._fuzzy_memo: dict[str, list[tuple[str, float]]] = {}
+        self._fuzzy_memo: dict[tuple[str, str | None], list[tuple[str, float]]] = {}
         self.n_docs = len(lengths)
         total = 0
         for n in lengths:

@@ -27,7 +27,7 @@ ask it which index word a question's word meant).
 from __future__ import annotations
 
 from raglab.retrieval.bm25 import BM25
-from raglab.text.analyzer import STOPWORDS, scoped, tokens
+from raglab.text.analyzer import STOPWORDS, scoped, tokens, unstemmed
 from raglab.text.fuzzy import Fuzzy
 from raglab.text.known import protected, respellable
 
@@ -82,29 +82,47 @@ def nearest(fuzzy: Fuzzy, term: str) -> tuple[list[str], float, bool] | None:
     return (list(splits[0][0]), splits[0][1], True) if splits else None
 
 
-def alternatives(bm25: BM25, term: str) -> list[tuple[str, float]]:
+def _nearer_whole(fuzzy: Fuzzy, term: str, whole: str | None) -> tuple[list[str], float, bool] | None:
+    """`nearest` for `term`, or for the word as typed (`whole`, unstemmed) when that is nearer to
+    one index word. The stemmer cuts a misspelt word it does not know as if it were inflected
+    ("কাসটমার", its -র taken for the genitive, is কাসটমা), and the cut can leave it too far from the
+    index word it misspells (কাস্টমার, which the stemmer keeps whole): 1.5 edits, where the word as
+    typed is 0.5 away."""
+    found = nearest(fuzzy, term)
+    if whole is None or whole == term:
+        return found
+    other = nearest(fuzzy, whole)
+    if other is None or other[2] or not other[0]:
+        return found
+    if found is None or found[2] or not found[0] or other[1] < found[1]:
+        return other
+    return found
+
+
+def alternatives(bm25: BM25, term: str, whole: str | None = None) -> list[tuple[str, float]]:
     """(index word, weight) to search for in place of `term`: itself when the index knows
-    it, its nearest index words when it does not, nothing when it is a misspelt stopword
-    or has no neighbour."""
+    it, its nearest index words when it does not (or those of `whole`, the word as typed before
+    stemming, when nearer: `_nearer_whole`), nothing when it is a misspelt stopword or has no
+    neighbour."""
     if term in bm25.df:
         return [(term, 1.0)]
     memo = bm25._fuzzy_memo
-    got = memo.get(term)
+    got = memo.get((term, whole))
     if got is not None:
         return got
     out: list[tuple[str, float]] = []
-    found = nearest(fuzzy_index(bm25), term)
+    found = _nearer_whole(fuzzy_index(bm25), term, whole)
     if found is not None:
         words, dist, split = found
         if split:
             out = [(w, fuzzy_weight(dist)) for w in words if w not in STOPWORDS]
         elif not any(w in STOPWORDS for w in words[:MAX_ALTERNATIVES]):
             out = [(w, fuzzy_weight(dist)) for w in words[:MAX_ALTERNATIVES]]
-    memo[term] = out
+    memo[(term, whole)] = out
     return out
 
 
-def respelt(bm25: BM25, terms: list[str]) -> list[str]:
+def respelt(bm25: BM25, terms: list[str], wholes: list[str] | None = None) -> list[str]:
     """`terms` with each word the index lacks read as its nearest index word, when exactly one
     is searched for it (`alternatives`); any other term as it is. What the query expansion
     table is asked about a second time (`bilingual`): "রিচাজ" names a recharge only once it
@@ -114,8 +132,8 @@ def respelt(bm25: BM25, terms: list[str]) -> list[str]:
     ['agent', 'fee', 'zzz']
     """
     out = []
-    for t in terms:
-        found = alternatives(bm25, t) if t not in bm25.df else []
+    for n, t in enumerate(terms):
+        found = alternatives(bm25, t, wholes[n] if wholes else None) if t not in bm25.df else []
         out.append(found[0][0] if len(found) == 1 else t)
     return out
 
@@ -130,7 +148,7 @@ def respelt_text(bm25: BM25, text: str) -> str:
     'Sent by mistake, any fee?'
     """
     found = tokens(text)
-    fixed = respelt(bm25, [t.term for t in found])
+    fixed = respelt(bm25, [t.term for t in found], [unstemmed(text[t.start:t.end]) for t in found])
     out, last = [], 0
     for token, term in zip(found, fixed):
         if term != token.term:
@@ -139,8 +157,9 @@ def respelt_text(bm25: BM25, text: str) -> str:
     return "".join(out) + text[last:]
 
 
-def weighted_terms(bm25: BM25, terms: list[str]) -> tuple[list[str], list[float]]:
-    """The query terms to score with BM25 and their weights (see the module docstring).
+def weighted_terms(bm25: BM25, terms: list[str], wholes: list[str] | None = None) -> tuple[list[str], list[float]]:
+    """The query terms to score with BM25 and their weights (see the module docstring);
+    `wholes`, one per term, are the words as typed before stemming (`weighted_text`).
     A query whose terms the index all knows comes back unchanged, every weight 1.
 
     >>> index = BM25([["agent", "fee"], ["cash", "out"]])
@@ -149,11 +168,17 @@ def weighted_terms(bm25: BM25, terms: list[str]) -> tuple[list[str], list[float]
     """
     out_terms: list[str] = []
     out_weights: list[float] = []
-    for t in terms:
-        for word, weight in alternatives(bm25, t):
+    for n, t in enumerate(terms):
+        for word, weight in alternatives(bm25, t, wholes[n] if wholes else None):
             out_terms.append(word)
             out_weights.append(weight)
     return out_terms, out_weights
+
+
+def weighted_text(bm25: BM25, text: str) -> tuple[list[str], list[float]]:
+    """`weighted_terms` of the terms of `text`, each unknown one matched as stemmed or as typed."""
+    found = tokens(text)
+    return weighted_terms(bm25, [t.term for t in found], [unstemmed(text[t.start:t.end]) for t in found])
 
 
 class LastQuery:

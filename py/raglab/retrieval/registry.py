@@ -18,12 +18,11 @@ from raglab.retrieval.bilingual import BilingualRetriever
 from raglab.retrieval.dense import DenseRetriever
 from raglab.retrieval.hybrid import DEPTH as HYBRID_DEPTH
 from raglab.retrieval.hybrid import HybridRetriever
-from raglab.retrieval.lexical import weighted_terms
+from raglab.retrieval.lexical import weighted_text
 from raglab.retrieval.prebuilt import bm25_of
 from raglab.retrieval.ranking import Hit, Query, top_n
 from raglab.retrieval.rerank import RerankRetriever
 from raglab.retrieval.semantic import FusionRetriever, SemanticRetriever
-from raglab.text.analyzer import analyze
 
 
 class Retriever(Protocol):
@@ -68,11 +67,11 @@ class BM25Retriever:
 
     def scores(self, query: Query) -> dict[int, float]:
         """Unrounded scores of every matching chunk (the parity test reports their last bits)."""
-        return self.bm25.scores(*weighted_terms(self.bm25, analyze(query.full)))
+        return self.bm25.scores(*weighted_text(self.bm25, query.full))
 
     def search(self, query: Query, n: int) -> list[Hit]:
         # top_scores returns exact scores for a superset of the n best: same hits as scores().
-        terms, weights = weighted_terms(self.bm25, analyze(query.full))
+        terms, weights = weighted_text(self.bm25, query.full)
         return top_n(self.bm25.top_scores(terms, n, weights), n)
 
 

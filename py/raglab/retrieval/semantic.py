@@ -23,10 +23,10 @@ import json
 
 from raglab.corpus.chunking import Chunk, index_text
 from raglab.encoder import PASSAGE, QUERY
-from raglab.retrieval.lexical import LastQuery, weighted_terms
+from raglab.retrieval.lexical import LastQuery, weighted_text
 from raglab.retrieval.prebuilt import bm25_of
 from raglab.retrieval.ranking import Hit, Query, top_n
-from raglab.text.analyzer import analyze, normalize
+from raglab.text.analyzer import normalize
 from raglab.text.tables import read_table
 
 FUSION_TABLE = "fusion.json"
@@ -135,7 +135,7 @@ class FusionRetriever:
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.weight = fusion_weight() if weight is None else weight
-        self.lexical_scores = LastQuery(lambda q: self.bm25.scores(*weighted_terms(self.bm25, analyze(q.full))))
+        self.lexical_scores = LastQuery(lambda q: self.bm25.scores(*weighted_text(self.bm25, q.full)))
 
     def idf(self, term: str) -> float:
         return self.bm25.idf(term)

@@ -117,12 +117,70 @@ def _case_ending(text: str, start: int, end: int, surface: str, glued: bool) -> 
     return glued or start >= 2 and text[start - 1] in _HYPHENS and _word_char(text[start - 2])
 
 
-def _fold_bangla(raw: str) -> str:
+# The vowel signs written before their consonant (ি ে ৈ). Some old keyboards, and text converted
+# from legacy fonts, store them in that visual order: "েকাথায়" for কোথায়, "িকছু" for কিছু.
+PRE_BASE = frozenset("\u09bf\u09c7\u09c8")
+
+
+def _consonant_ends(chars: list[str]) -> bool:
+    """Whether `chars` ends in a consonant (ড় ঢ় য় as letter + nukta too): a vowel sign may follow."""
+    last = chars[-1] if chars else ""
+    if last == NUKTA and len(chars) > 1:
+        last = chars[-2]
+    return "\u0995" <= last <= "\u09b9" or last == KHANDA_TA
+
+
+def _consonant(ch: str) -> bool:
+    return "\u0995" <= ch <= "\u09b9" or ch == KHANDA_TA
+
+
+def prebase_after(word: str) -> str:
+    """`word` with each pre-base vowel sign typed before its consonant moved after it (after the
+    whole conjunct: "েপ্রম" is প্রেম). A sign moves only where it cannot belong to what precedes it (at
+    the start, after a vowel or another sign) and a consonant follows, so a well-formed word is
+    unchanged. Repeated until nothing moves, so that analysing a term again gives the same term.
+    ("েকাথায়" gives ে + া after ক, which NFC then composes into ো: কোথায়.)
+
+    >>> [prebase_after(w) for w in ["িকছু", "কােল", "েপ্রম", "কোথায়"]] == ["কিছু", "কালে", "প্রেম", "কোথায়"]
+    True
+    """
+    while True:
+        out: list[str] = []
+        i, n = 0, len(word)
+        while i < n:
+            ch = word[i]
+            if ch in PRE_BASE and not _consonant_ends(out) and i + 1 < n and _consonant(word[i + 1]):
+                j = i + 1
+                out.append(word[j])
+                while True:  # the consonant's nukta, and the rest of its conjunct
+                    if j + 1 < n and word[j + 1] == NUKTA:
+                        j += 1
+                        out.append(NUKTA)
+                    elif j + 2 < n and word[j + 1] == HASANTA and _consonant(word[j + 2]):
+                        out += [HASANTA, word[j + 2]]
+                        j += 2
+                    else:
+                        break
+                out.append(ch)
+                i = j + 1
+                continue
+            out.append(ch)
+            i += 1
+        moved = "".join(out)
+        if moved == word:
+            return word
+        word = moved
+
+
+def _fold_bangla(raw: str, reorder: bool = True) -> str:
     raw = raw.replace("\u09a4" + HASANTA + ZWJ, KHANDA_TA)
     for pre, dec in _NUKTA_FOLD.items():
         raw = raw.replace(pre, dec)
-    # NFC too: a typed question may spell ো as ে + া (two code points), the corpus is NFC.
-    return unicodedata.normalize("NFC", "".join(ch for ch in raw if ch not in _INVISIBLE))
+    raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
+    # NFC last: a typed question may spell ো as ে + া (two code points), the corpus is NFC; and a
+    # pre-base sign typed first ("েকাথায়") becomes that pair once it is moved after its consonant.
+    # Not `reorder` for a case ending after a hyphen, which may start with its sign ("SMS-ের").
+    return unicodedata.normalize("NFC", prebase_after(raw) if reorder else raw)
 
 
 _STOPWORD_TEXT = (
@@ -330,12 +388,21 @@ def fresh_tokens(text: str) -> list[Token]:
             raw = "".join(ch for ch in raw if ch not in _INVISIBLE)
         surface = _fold_bangla(raw) if script == "B" else raw.lower()
         if not surface or surface in STOPWORDS or script == "B" and (
-                _case_ending(text, start, end, surface, glued) or without_particle(surface) in STOPWORDS):
+                _case_ending(text, start, end, _fold_bangla(raw, reorder=False), glued)
+                or without_particle(surface) in STOPWORDS):
             continue  # a stopword with an emphatic particle ("আমাকেই", "আমিও") is a stopword
         term = _term(raw, script)
         if term and term not in STOPWORDS:
             out.append(Token(term, start, end))
     return out
+
+
+def unstemmed(surface: str) -> str:
+    """A token's surface text as the analyzer folds it before stemming: "কাসটমার" stays
+    কাসটমার where its term is কাসটমা (a misspelt word the stemmer took for a genitive). What fuzzy
+    matching tries besides the term (`retrieval.lexical`)."""
+    folded = "".join(digit(ch) or ch for ch in surface)
+    return _fold_bangla(folded) if has_bangla(folded) else folded.lower()
 
 
 def analyze(text: str) -> list[str]:

@@ -28,6 +28,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from raglab.text.analyzer import analyze
+
 # Words of Bangla grammar as customers spell them in Latin letters: question words, pronouns,
 # postpositions, verb forms of do/be/go/give/take/get/can/need/send. None is an English word.
 CUES = frozenset("""
@@ -67,8 +69,12 @@ VOWELS_Y = VOWELS | {"y"}  # "by", "why": a y between consonants is a vowel
 VOWEL_COST = 0.5
 # Vowels Banglish writes for one another: অ/আ as o or a, ও/উ as o or u, এ as e or a, ই/এ.
 CLOSE_VOWELS = frozenset({("a", "o"), ("o", "a"), ("o", "u"), ("u", "o"), ("e", "a"), ("a", "e"), ("i", "e"), ("e", "i")})
+# য় is a glide that Banglish writes as "y" or "i" alike ("hoy" and "hoi" are হয়, "pray" and "prai"
+# প্রায়): the reader takes one for the other as a vowel slip (the loanwords' matching does not).
+READER_CLOSE = CLOSE_VOWELS | {("y", "i"), ("i", "y")}
 MAX_DISTANCE = 1.0  # at most one consonant edit, or two vowel slips
 SHORT = 3  # a typed word of this many sounds or fewer matches only within one vowel slip
+SPLIT_LETTERS = 3  # the fewest letters of each half of a word read as two (`Reader.two_words`)
 
 # A Bangla letter's sound in the coarse alphabet. Aspirated and plain stops are one sound,
 # as are the dental and retroflex ones, and the three sibilants.
@@ -196,9 +202,9 @@ def skeleton(sounds: str) -> str:
     return "".join(c for c in sounds if c not in VOWELS)
 
 
-def distance(a: str, b: str) -> float:
+def distance(a: str, b: str, close: frozenset = CLOSE_VOWELS) -> float:
     """Edit distance in which inserting or deleting a vowel, or writing it for a close one
-    (`CLOSE_VOWELS`), costs `VOWEL_COST`; anything else costs 1."""
+    (`close`), costs `VOWEL_COST`; anything else costs 1."""
     prev = [0.0]
     for c in b:
         prev.append(prev[-1] + (VOWEL_COST if c in VOWELS else 1.0))
@@ -208,7 +214,7 @@ def distance(a: str, b: str) -> float:
         for j, cb in enumerate(b, 1):
             if ca == cb:
                 swap = 0.0
-            elif (ca, cb) in CLOSE_VOWELS:
+            elif (ca, cb) in close:
                 swap = VOWEL_COST
             else:
                 swap = 1.0
@@ -244,9 +250,10 @@ class Reader:
         for w in sorted(counts):
             sound, open_end = roman(w)
             spellings = (sound, sound + "o") if open_end and not sound.endswith("o") else (sound,)
-            key = skeleton(sound)
-            if key:
-                reader.by_skeleton.setdefault(key, []).append((w, spellings, counts[w]))
+            # a word with য় is found by the typed word's consonants with "y" or with "i" ("pray", "prai")
+            for key in sorted({skeleton(sound), skeleton(sound.replace("y", "i"))}):
+                if key:
+                    reader.by_skeleton.setdefault(key, []).append((w, spellings, counts[w]))
         return reader
 
     def word(self, typed: str, exact: bool = False) -> str | None:
@@ -270,10 +277,26 @@ class Reader:
         limit = 0.0 if exact else VOWEL_COST if near else MAX_DISTANCE
         best = None
         for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
-            d = min(distance(sound, s) for s in spellings)
+            d = min(distance(sound, s, READER_CLOSE) for s in spellings)
             if d <= limit and (best is None or (d, -count) < best[0]):
                 best = ((d, -count), w)
         return best[1] if best else None
+
+    def two_words(self, typed: str) -> str | None:
+        """Two of the corpus's Bangla words that `typed` runs together, each sounding exactly like
+        one, or None: Banglish writes some phrases as one word where Bangla has two ("kotodin", how
+        many days: কত দিন). Each half has `SPLIT_LETTERS` letters at least and is a word the analyzer
+        keeps; the first split from the left that reads wins. A word the corpus's English uses, or
+        one of `CUES`, is not split."""
+        low = typed.lower()
+        if len(typed) < 2 * SPLIT_LETTERS or low in self.english or low in CUES:
+            return None
+        for i in range(SPLIT_LETTERS, len(typed) - SPLIT_LETTERS + 1):
+            left, right = self.word(typed[:i], exact=True), self.word(typed[i:], exact=True)
+            # both words to look for: a stopword half ("kichukkhon", a while, is no কিছু কোন) names nothing
+            if left and right and analyze(left) and analyze(right):
+                return left + " " + right
+        return None
 
     def is_banglish(self, question: str) -> bool:
         """Two words of Bangla grammar, or one and a word the corpus's English never uses that
@@ -294,8 +317,12 @@ class Reader:
             if len(self._readings) >= READINGS_KEPT:  # bounded: the page reads every question typed
                 self._readings.clear()
             found = self._readings[key] = _LATIN_WORD.sub(
-                lambda m: m.group() if not particles and _particle(m) else self.word(m.group()) or m.group(), question)
+                lambda m: m.group() if not particles and _particle(m) else self._read_word(m.group()), question)
         return found
+
+
+    def _read_word(self, typed: str) -> str:
+        return self.word(typed) or self.two_words(typed) or typed
 
 
 READERS_KEPT = 4  # corpora: the bundled one, an imported one, a test's few

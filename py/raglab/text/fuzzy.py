@@ -27,9 +27,9 @@ which cost 0.5:
 - the two spellings of the vowel of English "cash" in loanwords, ্যা for ে and অ্যা
   for এ ("একাউন্ট" for অ্যাকাউন্ট, "কেশ" for ক্যাশ).
 
-Before comparing, an e-kar or oi-kar typed before its consonant (the visual order some
-keyboards produce: "েকাথায়") is moved after it, and ে + া and ে + ৗ are composed into
-ো and ৌ, as NFC composes them when they are typed in order.
+Before comparing, a pre-base vowel sign (ি ে ৈ) typed before its consonant (the visual
+order some keyboards produce: "েকাথায়") is moved after it, as the analyzer does, and ে + া
+and ে + ৗ are composed into ো and ৌ, as NFC composes them when they are typed in order.
 
 **How far.** A word of fewer than three code points is never matched fuzzily (too many
 neighbours), nor one of more than `MAX_LENGTH` (pasted junk); up to `SHORT` code points
@@ -68,9 +68,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from raglab.text.analyzer import prebase_after
+
 HASANTA = "\u09cd"
 CHANDRABINDU = "\u0981"
-E_KAR, OI_KAR = "\u09c7", "\u09c8"
+E_KAR = "\u09c7"
 AA_KAR, AU_LENGTH = "\u09be", "\u09d7"
 O_KAR, AU_KAR = "\u09cb", "\u09cc"
 
@@ -104,10 +106,6 @@ MIN_LENGTH = 3  # shorter words are only ever matched exactly
 _HALF, _ONE = 1, 2
 
 
-def _is_bangla_consonant(ch: str) -> bool:
-    return "\u0995" <= ch <= "\u09b9" or ch in "\u09ce\u09dc\u09dd\u09df"
-
-
 def script(word: str) -> str:
     """"B" for a word in Bangla script, "L" for any other (Latin) word."""
     return "B" if word and "\u0980" <= word[0] <= "\u09ff" else "L"
@@ -115,33 +113,15 @@ def script(word: str) -> str:
 
 def key(word: str) -> str:
     """The word as it is compared: pre-base vowel signs typed first moved after their
-    consonant, and ে + া / ে + ৗ composed into ো / ৌ.
+    consonant (`analyzer.prebase_after`, which the analyzer's terms have had already), and
+    ে + া / ে + ৗ composed into ো / ৌ.
 
     >>> key("েকাথায়") == "কোথায়"
     True
     """
     if script(word) == "L":
         return word
-    chars = list(word)
-    out: list[str] = []
-    i = 0
-    while i < len(chars):
-        ch = chars[i]
-        if ch in (E_KAR, OI_KAR) and (not out or not _is_bangla_consonant(out[-1])) \
-                and i + 1 < len(chars) and _is_bangla_consonant(chars[i + 1]):
-            # a vowel sign with no consonant before it, typed before the next one
-            j = i + 1
-            out.append(chars[j])
-            while j + 2 < len(chars) and chars[j + 1] == HASANTA and _is_bangla_consonant(chars[j + 2]):
-                out += [HASANTA, chars[j + 2]]  # the sign follows the whole conjunct
-                j += 2
-            out.append(ch)
-            i = j + 1
-            continue
-        out.append(ch)
-        i += 1
-    text = "".join(out)
-    return text.replace(E_KAR + AA_KAR, O_KAR).replace(E_KAR + AU_LENGTH, AU_KAR)
+    return prebase_after(word).replace(E_KAR + AA_KAR, O_KAR).replace(E_KAR + AU_LENGTH, AU_KAR)
 
 
 def loose(word_key: str) -> str:
