@@ -191,7 +191,7 @@ BROWSER_FIXTURES = {"dist_dir", "site_url", "browser", "browser_context", "app_p
 # process is handed two files at the start: the third goes after the parity tests, to the
 # process whose Chromium and page are already up, so it is a browser file.
 LONGEST_FIRST = ("test_parity.py", "test_parity_engine.py", "test_compare.py", "test_browser_boundary.py", "test_fit_answerer.py",
-                 "test_docs.py", "test_browser_details.py")
+                 "test_browser_evaluate.py", "test_docs.py", "test_browser_details.py")
 # Without the browser (`build.py test --quick`), the longest of the rest go next, most CPU time
 # first: in name order the answer review and the Evaluate tab's run (about ten seconds each)
 # came last, one process running them alone while the other had finished.

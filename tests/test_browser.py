@@ -9,7 +9,6 @@ check that the page wires the right results into the right places.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import os
@@ -19,10 +18,6 @@ import pytest
 
 from helpers import assert_renders, docs, marked, questions, rendered, shown_in
 from raglab.corpus.articles import parse_corpus
-from raglab.evaluation import engine as evaluation
-from raglab.evaluation.report import headline as headline_table
-from raglab.evaluation.report import render
-from raglab.evaluation.report import sections as report_sections
 from raglab.pipeline import Config, Pipeline
 from raglab.retrieval.registry import RETRIEVERS
 from raglab.schema import ask_json
@@ -262,51 +257,6 @@ def test_the_js_api_returns_the_clis_json_byte_for_byte(app_page, native_web):
     assert app_page.evaluate("t => window.raglab.raw('analyze', t)", text) == native_web.analyze_text(text)
     error = app_page.evaluate("() => window.raglab.ask('fee', {retriever: 'nope'}).then(() => null, e => [e.type, e.message])")
     assert error[0] == "ValueError" and "unknown retriever 'nope'" in error[1]
-
-
-def test_evaluate_runs_compare_in_the_browser_and_shows_the_cli_table(app_page):
-    app_page.click("#tab-evaluate")
-    app_page.select_option("#eval-split", "test")
-    retriever = Config().retriever
-    # Every chunker: the build ships every chunker's vectors (the sentence chunks' are fetched
-    # when the evaluation first needs them), so no chunk is encoded in the tab.
-    chunkers = ["fixed", "recursive", "sentence"]
-    for box in app_page.query_selector_all("#eval-chunkers input"):
-        box.set_checked(box.get_attribute("value") in chunkers)
-    for name in OFFERED:
-        app_page.set_checked(f'#eval-retrievers input[value="{name}"]', name == retriever)
-    app_page.select_option("#eval-expand", "off")
-    before = int(app_page.get_attribute("#eval-result", "data-seq") or 0)
-    app_page.click("#eval-run")
-    app_page.wait_for_function("seq => Number(document.getElementById('eval-result').dataset.seq || 0) > seq",
-                               arg=before, timeout=120_000)
-    headline = app_page.evaluate("""() => {
-        const section = document.querySelector('.report-section[data-title="Headline"]');
-        return [...section.querySelectorAll('tbody tr')].map(tr => [...tr.children].map(c => c.textContent));
-    }""")
-    # the tab evaluates at the served k, so its served row is what the Ask tab serves
-    report = evaluation.run(list(docs()), list(questions()), evaluation.grid(chunkers, [retriever], (False,)),
-                            split="test", per_question=True, k=Config().k)
-    assert headline == headline_table(report)["rows"]
-    label = dataclasses.replace(Config(), expand=False).label
-    served = next(row for row in headline if row[0] == label)
-    mrr = float(served[3])  # MRR@10, read from the page's table
-    assert 0.0 <= mrr <= 1.0
-    assert mrr == pytest.approx(next(r for r in report["configs"] if r["label"] == label)["metrics"]["mrr"], abs=5e-4)
-    assert app_page.eval_on_selector_all(".chart .dot", "ds => ds.length") == len(report["configs"])
-    # The risk-coverage chart: one line per configuration, the recommended one highlighted, and
-    # the closing recommendation section as the CLI renders it.
-    assert app_page.eval_on_selector_all(".risk-chart polyline", "ls => ls.length") == len(report["configs"])
-    assert app_page.eval_on_selector_all(".risk-chart polyline.pick", "ls => ls.length") == 1
-    notes = app_page.eval_on_selector_all('.report-section[data-title="Recommendation"] .note', "ns => ns.map(n => n.textContent)")
-    # (the notes' Markdown `code` is shown as code, without the backticks)
-    expected = next(s for s in report_sections(report) if s["title"] == "Recommendation")["notes"]
-    assert notes == [note.replace("`", "") for note in expected]
-    assert app_page.eval_on_selector_all('.report-section[data-title="Recommendation"] .note code', "cs => cs.length") > 0
-    assert app_page.eval_on_selector_all(".drill tbody tr", "rs => rs.length") > 0
-    cli_text = app_page.text_content(".cli-text pre")
-    assert cli_text == render({k: v for k, v in report.items() if k != "questions"}, "text")
-    app_page.click("#tab-ask")
 
 
 ARTICLE_EN = "# Parcel lockers\n\nLockers open from 8 am to 10 pm every day.\n\n## Fees\n\nA locker costs Tk 20 per day.\n"

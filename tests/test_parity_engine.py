@@ -2,8 +2,9 @@
 native library's bits for a question's two readings (every question's vector and the shipped
 chunk vectors: tests/test_parity.py), raw scores agree to the last bit before rounding, and the
 evaluation's arithmetic (metrics, intervals, tuning, attribution) gives the same report in the
-browser as natively. The evaluations run before the raw scores: they fetch the store of the
-golden questions' vectors, which the raw scores then need not encode in wasm again."""
+browser as natively (the Evaluate tab's default run: tests/test_browser_evaluate.py). Before the
+raw scores the page fetches the store of the golden questions' vectors, as an evaluation would,
+so they need not be encoded in wasm again."""
 
 import hashlib
 import json
@@ -66,32 +67,33 @@ def assert_same_report(page, native, options):
         pytest.fail(f"compare report differs at {diff[0]}: native {diff[1]!r} vs browser {diff[2]!r}", pytrace=False)
 
 
-# The per-question answers of every configuration are compared in tests/test_parity.py; these two
-# compare the evaluation's own arithmetic (metrics, intervals, tuning, attribution, findings) over it.
-def test_default_evaluation_table_is_identical(semantic_page, native):
-    """The Evaluate tab's default run (every chunker, BM25 and the served retriever, the served
-    expansion, as the form is preselected (js/evaluate.js): the sentence chunker's vectors come
-    from the evaluation's own store) equals native compare byte for byte."""
-    served = Config()
-    assert_same_report(semantic_page, native, {"split": "test", "retriever": ["bm25", served.retriever], "k": served.k,
-                                               "expand": "on" if served.expand else "off",
-                                               "baseline": served.label, "per_question": True})
-
-
+# The per-question answers of every configuration are compared in tests/test_parity.py, and the
+# Evaluate tab's default run with native's to the last digit in tests/test_browser_evaluate.py;
+# this compares the evaluation's own arithmetic (metrics, intervals, tuning, attribution,
+# findings) byte for byte, as the JSON text each side writes.
 def test_evaluation_table_of_every_lexical_retriever_is_identical(app_page, native):
     """The served chunker with every retriever that needs no encoder, as the Evaluate tab runs it,
-    without expansion (the default run above is with it, as served)."""
+    without expansion (the tab's default run is with it, as served)."""
     served = Config()
     assert_same_report(app_page, native, {"split": "test", "chunker": served.chunker, "retriever": LEXICAL,
                                           "expand": "on" if not served.expand else "off"})
 
 
+@pytest.fixture(scope="module")
+def golden_vectors(semantic_page):
+    """The page with the store of the golden questions' vectors fetched: one question asked over
+    the sentence chunks, whose vectors ship in the same store, makes the page fetch it."""
+    browser_call(semantic_page, "ask", "What is the cash out fee?",
+                 {"chunker": "sentence", "retriever": "semantic", "k": 5, "expand": False})
+    return semantic_page
+
+
 @pytest.mark.parametrize("cfg", RAW_SCORE_CONFIGS, ids=label)
-def test_raw_scores_before_rounding(app_page, native, cfg, capsys):
+def test_raw_scores_before_rounding(golden_vectors, native, cfg, capsys):
     """Scores are ranked after rounding to 12 significant digits; this counts how many of the
     unrounded top-5 scores differ in their last bits between the platforms (expected 0)."""
     texts, ids = golden_and_stress()
-    native_text, browser_text = browser_and_native(app_page, "rawScores", [texts, cfg],
+    native_text, browser_text = browser_and_native(golden_vectors, "rawScores", [texts, cfg],
                                                    lambda: native.raw_scores(json.dumps(texts), json.dumps(cfg)))
     nat, brw = json.loads(native_text), json.loads(browser_text)
     assert [[h[0] for h in row] for row in nat] == [[h[0] for h in row] for row in brw]
