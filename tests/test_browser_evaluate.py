@@ -3,11 +3,13 @@ evaluation in the page is a minute of the suite): it needs no long encode (the s
 vectors ship), its status says in words what it is doing with counts that match the report,
 what it draws is native `compare`'s report to the last digit (the evaluation's arithmetic in
 Pyodide: metrics, intervals, tuning, attribution, findings) and the CLI's tables, and its served
-row answers exactly what the Ask tab serves."""
+row answers exactly what the Ask tab serves; its answer review opens on the wrong answers and
+filters by verdict; and in Bangla nothing of the interface around it is left in English."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -19,6 +21,8 @@ from raglab.evaluation.report import headline as headline_table
 from raglab.evaluation.report import render
 from raglab.evaluation.report import sections as report_sections
 from raglab.pipeline import Config
+from test_browser import BANGLA_QUESTION, ask_in_ui
+from test_browser_page import latin_leftovers, too_wide
 
 WATCH_STATUS = """() => {
   window.__statuses = [];
@@ -163,6 +167,45 @@ def test_the_tab_draws_the_clis_tables_and_charts(default_run):
     assert page.text_content("#eval-result .cli-text pre") == render(summary, "text")
 
 
+def test_the_answer_review_lists_wrong_answers_first_with_filters(default_run, artifacts_dir):
+    served = Config()
+    app_page, _, _, native = default_run
+    rows = [r for r in native["review"]["rows"] if r["config"] == served.label]
+
+    def shown():
+        return app_page.evaluate("""() => [...document.querySelectorAll('#eval-result .review-item')]
+            .map(b => [b.dataset.id, b.dataset.verdict])""")
+
+    pressed = app_page.get_attribute('#eval-result .review-filter[aria-pressed="true"]', "data-verdict")
+    assert pressed == "wrong", "answered wrongly is the filter a team opens first"
+    assert shown() == [[r["id"], "wrong"] for r in rows if r["verdict"] == "wrong"]
+    for verdict in ("wrongly-abstained", "abstained", "right", "all"):
+        app_page.click(f'#eval-result .review-filter[data-verdict="{verdict}"]')
+        assert shown() == [[r["id"], r["verdict"]] for r in rows if verdict in ("all", r["verdict"])], verdict
+        count = sum(1 for r in rows if verdict in ("all", r["verdict"]))
+        assert app_page.text_content(f'#eval-result .review-filter[data-verdict="{verdict}"]').endswith(f"({count})")
+    app_page.click('#eval-result .review-filter[data-verdict="wrong"]')
+    first = next(r for r in rows if r["verdict"] == "wrong")
+    item = f'#eval-result .review-item[data-id="{first["id"]}"]'
+    assert app_page.text_content(f"{item} .review-row th") == first["question"]
+    assert app_page.is_hidden(f"{item} .review-detail")
+    app_page.click(f"{item} .review-toggle")
+    assert app_page.text_content(f"{item} .review-served") == (first["answer"] or "(abstained)")
+    assert app_page.text_content(f"{item} .review-reference") == first["reference"]
+    app_page.locator("#eval-result .review-section").screenshot(path=os.path.join(artifacts_dir, "review-table.png"))
+
+    # The same table on a phone: three key columns, nothing cut off.
+    app_page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        overflow = app_page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, too_wide(app_page)
+        table = app_page.evaluate("() => { const t = document.querySelector('#eval-result table.review');"
+                                  " return [t.scrollWidth, t.parentElement.clientWidth]; }")
+        assert table[0] <= table[1] + 1, f"the review table is {table[0]}px in {table[1]}px"
+    finally:
+        app_page.set_viewport_size({"width": 1100, "height": 1400})
+
+
 def test_the_served_row_answers_what_ask_serves(default_run, native_web):
     d = Config()
     page, _, _, _ = default_run
@@ -176,3 +219,28 @@ def test_the_served_row_answers_what_ask_serves(default_run, native_web):
     assert not differ, f"{len(differ)} served answers in the review differ from Ask's, first {differ[:3]}"
     native = json.loads(native_web.ask(text_of[rows[0][0]], "{}"))
     assert served_text(native) == rows[0][1]
+
+
+def test_the_bangla_interface_has_no_english_interface_text(default_run, artifacts_dir):
+    # With the Evaluate tab holding a whole report, and the Ask tab an answer.
+    app_page = default_run[0]
+    app_page.click("#lang-bn")
+    try:
+        app_page.click("#tab-ask")
+        ask_in_ui(app_page, BANGLA_QUESTION)
+        for tab in ("#tab-ask", "#tab-evaluate", "#tab-own"):
+            app_page.click(tab)
+            if tab == "#tab-evaluate":
+                app_page.click('#eval-result .review-filter[data-verdict="all"]')
+                app_page.click("#eval-result .review-toggle")
+            bad = latin_leftovers(app_page)
+            assert bad == [], f"English interface text in the Bangla {tab[5:]} tab: {bad[:20]}"
+        app_page.click("#tab-evaluate")
+        titles = app_page.eval_on_selector_all("#eval-result .report-section h3", "hs => hs.map(h => h.textContent)")
+        assert "মূল ফলাফল" in titles
+        app_page.click('#eval-result .review-filter[data-verdict="wrong"]')
+        app_page.evaluate("() => window.scrollTo(0, 0)")
+        app_page.screenshot(path=os.path.join(artifacts_dir, "evaluate-bn.png"))
+    finally:
+        app_page.click("#lang-en")
+        app_page.click("#tab-ask")

@@ -231,50 +231,6 @@ def run_evaluation(page, chunkers, retrievers, expand, split="test"):
     return before
 
 
-def test_the_answer_review_lists_wrong_answers_first_with_filters(app_page, native_web, artifacts_dir):
-    served = Config()
-    before = run_evaluation(app_page, [served.chunker], [served.retriever], "on" if served.expand else "off")
-    app_page.wait_for_function("seq => Number(document.getElementById('eval-result').dataset.seq || 0) > seq",
-                               arg=before, timeout=180_000)
-    options = {"split": "test", "chunker": [served.chunker], "retriever": [served.retriever], "k": served.k,
-               "expand": "on" if served.expand else "off", "per_question": True, "baseline": served.label}
-    review = json.loads(native_web.compare_view(json.dumps(options)))["review"]
-    rows = [r for r in review["rows"] if r["config"] == served.label]
-
-    def shown():
-        return app_page.evaluate("""() => [...document.querySelectorAll('#eval-result .review-item')]
-            .map(b => [b.dataset.id, b.dataset.verdict])""")
-
-    pressed = app_page.get_attribute('#eval-result .review-filter[aria-pressed="true"]', "data-verdict")
-    assert pressed == "wrong", "answered wrongly is the filter a team opens first"
-    assert shown() == [[r["id"], "wrong"] for r in rows if r["verdict"] == "wrong"]
-    for verdict in ("wrongly-abstained", "abstained", "right", "all"):
-        app_page.click(f'#eval-result .review-filter[data-verdict="{verdict}"]')
-        assert shown() == [[r["id"], r["verdict"]] for r in rows if verdict in ("all", r["verdict"])], verdict
-        count = sum(1 for r in rows if verdict in ("all", r["verdict"]))
-        assert app_page.text_content(f'#eval-result .review-filter[data-verdict="{verdict}"]').endswith(f"({count})")
-    app_page.click('#eval-result .review-filter[data-verdict="wrong"]')
-    first = next(r for r in rows if r["verdict"] == "wrong")
-    item = f'#eval-result .review-item[data-id="{first["id"]}"]'
-    assert app_page.text_content(f"{item} .review-row th") == first["question"]
-    assert app_page.is_hidden(f"{item} .review-detail")
-    app_page.click(f"{item} .review-toggle")
-    assert app_page.text_content(f"{item} .review-served") == (first["answer"] or "(abstained)")
-    assert app_page.text_content(f"{item} .review-reference") == first["reference"]
-    app_page.locator("#eval-result .review-section").screenshot(path=os.path.join(artifacts_dir, "review-table.png"))
-
-    # The same table on a phone: three key columns, nothing cut off.
-    app_page.set_viewport_size({"width": 390, "height": 844})
-    try:
-        overflow = app_page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 1, too_wide(app_page)
-        table = app_page.evaluate("() => { const t = document.querySelector('#eval-result table.review');"
-                                  " return [t.scrollWidth, t.parentElement.clientWidth]; }")
-        assert table[0] <= table[1] + 1, f"the review table is {table[0]}px in {table[1]}px"
-    finally:
-        app_page.set_viewport_size({"width": 1100, "height": 1400})
-
-
 # Latin-script words allowed in the Bangla interface: configuration and metric names, file
 # and format names, the golden format's field names and values, and the product's name.
 ALLOWED_LATIN = re.compile(r"""(?<![A-Za-z])(?:   # whole Latin words only (a Bangla suffix may follow)
@@ -315,31 +271,6 @@ def latin_leftovers(page) -> list[str]:
         if re.search(r"[A-Za-z]", rest):
             bad.append(text)
     return bad
-
-
-def test_the_bangla_interface_has_no_english_interface_text(app_page, artifacts_dir):
-    # Runs after the review test: the Evaluate tab holds a whole report and the Ask tab an answer.
-    assert app_page.query_selector("#eval-result .report-section"), "needs the evaluation of the review test"
-    app_page.click("#lang-bn")
-    try:
-        app_page.click("#tab-ask")
-        ask_in_ui(app_page, BANGLA_QUESTION)
-        for tab in ("#tab-ask", "#tab-evaluate", "#tab-own"):
-            app_page.click(tab)
-            if tab == "#tab-evaluate":
-                app_page.click('#eval-result .review-filter[data-verdict="all"]')
-                app_page.click("#eval-result .review-toggle")
-            bad = latin_leftovers(app_page)
-            assert bad == [], f"English interface text in the Bangla {tab[5:]} tab: {bad[:20]}"
-        app_page.click("#tab-evaluate")
-        titles = app_page.eval_on_selector_all("#eval-result .report-section h3", "hs => hs.map(h => h.textContent)")
-        assert "মূল ফলাফল" in titles
-        app_page.click('#eval-result .review-filter[data-verdict="wrong"]')
-        app_page.evaluate("() => window.scrollTo(0, 0)")
-        app_page.screenshot(path=os.path.join(artifacts_dir, "evaluate-bn.png"))
-    finally:
-        app_page.click("#lang-en")
-        app_page.click("#tab-ask")
 
 
 def test_a_question_asked_during_an_evaluation_waits_with_progress_and_cancel(app_page):
