@@ -213,7 +213,7 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
             out.append((None, None, None, 0))
             continue
         ans = compose(a, pipe.docs, m)
-        out.append((signals_of(a, ans), "\n".join([s.text for s in ans.short_answers] + [ans.text]),
+        out.append((signals_of(a, ans, m), "\n".join([s.text for s in ans.short_answers] + [ans.text]),
                     "; ".join(s.text for s in ans.short_answers) or ans.text, len(ans.quotes)))
     return out
 
