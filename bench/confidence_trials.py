@@ -60,7 +60,7 @@ def rows(split="dev", config=Config()):
 
 def feats(q, a, ans, chunks, scores, pipe):
     best = a.order[0][1]
-    f = dict(zip(CONFIDENCE_FEATURES, signals_of(a, ans)))
+    f = dict(zip(CONFIDENCE_FEATURES, signals_of(a, ans, model())))
     f["rank0"] = 1.0 if best.rank == 0 else 0.0
     f["heading"] = best.features[COL["heading_cover"]]
     f["sentence_cover"] = best.features[COL["sentence_cover"]]
@@ -186,7 +186,7 @@ def main():
     ans = [r for r in recs if r["answered"]]
     print("answerable", sum(1 for r in recs if r["q"].answerable), "answered@0", len(ans),
           "right@0", sum(r["label"] for r in ans))
-    served = [logistic(dot(model().confidence, signals_of(r["a"], r["ans"]))) if r["answered"] else 0.0 for r in recs]
+    served = [logistic(dot(model().confidence, signals_of(r["a"], r["ans"], model()))) if r["answered"] else 0.0 for r in recs]
     print("shipped", json.dumps({k: round(v, 3) for k, v in risk_rule(recs, served).items()}), "aurc", round(aurc(recs, served), 3))
     extra = [k for k in ans[0]["feats"] if k not in BASE]
     shipped = BASE + ["same_lang", "top_doc"]

@@ -37,7 +37,12 @@ which its signals were chosen. `second` (the least probability a second fact's q
 needs), `adjacent` and `runner` (the least share of the best unit's probability the unit next to
 it, or the runner-up anywhere among the candidates, needs to be quoted with it) are chosen together
 on our dev split, on out-of-fold choices: the most answers that state the fact, less
-`LENGTH_COST` per answer they lengthen to two quotes (a second fact is always looked for).
+`LENGTH_COST` per answer they lengthen to two quotes (a second fact is always looked for). The
+confidence learns from the answers composed under every setting of the three that the objective
+cannot tell from the chosen one (`shares.tied`, within `TIE_BAND` questions; each question weighs
+one in all): a near tie that flips the choice leaves its weights as they were. The answers are
+composed with the trial's own model throughout, never the shipped one, so a re-fit does not
+depend on the last (nor on the served threshold: tests/test_fit_answerer.py).
 """
 
 from __future__ import annotations
@@ -45,7 +50,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import sys
 
@@ -61,10 +65,11 @@ from raglab.corpus.goldens import load_goldens, parse_goldens  # noqa: E402
 from raglab.corpus.importers import import_squad  # noqa: E402
 from raglab.evaluation.metrics import holds_fact, token_f1  # noqa: E402
 from raglab.evaluation.risk import Curve  # noqa: E402
-from raglab.evaluation.stats import RISK_BUDGET, THRESHOLDS  # noqa: E402
 from raglab.pipeline import Config, Pipeline  # noqa: E402
 from raglab.retrieval.ranking import rounded  # noqa: E402
 from raglab.text.analyzer import analyze, memo  # noqa: E402
+from risk_rule import dump_wrong, risk_figures  # noqa: E402 - other trials import them from here
+from shares import TIE_BAND, pooled, settings, tied  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.path.join(ROOT, "py", "raglab", "data", "sentence_model.json")
@@ -181,15 +186,6 @@ def choice_accuracy(weights, examples_) -> tuple[int, int]:
 
 
 FOLDS = 5
-# The least probability of a two-fact question's second quote. "Never" is no choice: a question
-# that asks for two facts is owed both when the help centre states them (on a flat objective a
-# re-fit once picked "never", and every two-fact answer lost its second fact).
-SECOND_CHOICES = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)
-ADJACENT_CHOICES = (0.05, 0.1, 0.2, 0.3, 0.5, 2.0)  # shares of the best unit's probability; 2.0: never
-# The same for the runner-up anywhere among the candidates. "Never" (2.0) is no choice either:
-# on a flat objective (0.5722 against 0.5718) a re-fit after a retrieval change picked it, and a
-# two-fact answer lost its second fact (test_answer caught it).
-RUNNER_CHOICES = (0.3, 0.5, 0.8)
 LENGTH_COST = 0.1  # a second quote must win one right answer per ten answers it lengthens
 
 
@@ -213,7 +209,7 @@ def served_answers(exs: list[dict], weights: list[float], second: float, adjacen
             out.append((None, None, None, 0))
             continue
         ans = compose(a, pipe.docs, m)
-        out.append((signals_of(a, ans), "\n".join([s.text for s in ans.short_answers] + [ans.text]),
+        out.append((signals_of(a, ans, m), "\n".join([s.text for s in ans.short_answers] + [ans.text]),
                     "; ".join(s.text for s in ans.short_answers) or ans.text, len(ans.quotes)))
     return out
 
@@ -251,20 +247,8 @@ CONFIDENCE_L2 = 1.0
 # switch so the trial can be re-run on other retrieval.
 CONFIDENCE_SETS = ("covid-qa-faq", "tydiqa-en", "tydiqa-en-train")
 CONFIDENCE_EXTERNAL = 0.0
+SHARES = None  # --shares S,A,R: a trial's forced (second, adjacent, runner) in place of the chosen
 DUMP_WRONG = 0  # --dump-wrong N: print the N wrong dev answers of highest out-of-fold confidence (to read)
-
-
-def dump_wrong(ours: list[dict], answers: list[tuple], conf: list[float], outcomes: list[tuple], n: int) -> None:
-    """The `n` shown answers that do not state the fact (or answer an unanswerable question) with
-    the highest out-of-fold confidence, as JSON lines on stderr: question, reference, evidence,
-    what is shown, the confidence and its signals by name."""
-    rows = [(c, e, a) for e, a, c, o in zip(ours, answers, conf, outcomes) if o[1] and not o[2]]
-    for c, e, a in sorted(rows, key=lambda r: (-r[0], r[1]["question"].id))[:n]:
-        q = e["question"]
-        print(json.dumps({"id": q.id, "kind": q.kind, "lang": q.lang, "conf": rounded(c), "answerable": q.answerable,
-                          "q": q.question, "ref": q.answer, "evidence": [x.quote for x in q.evidence],
-                          "shown": a[1], "signals": {k: rounded(v) for k, v in zip(CONFIDENCE_FEATURES, a[0])}},
-                         ensure_ascii=False), file=sys.stderr)
 
 
 def labelled(exs: list[dict], answers: list[tuple]) -> list[tuple]:
@@ -276,29 +260,6 @@ def labelled(exs: list[dict], answers: list[tuple]) -> list[tuple]:
         f1 = token_f1(short, q.answer) if signals is not None and q.answerable else 0.0
         out.append((signals, right, q.answerable, signals is not None and speaks_to(signals), f1))
     return out
-
-
-def risk_figures(outcomes: list[tuple], conf: list[float]) -> dict:
-    """The risk rule of `evaluation.stats.tune` on (answerable, has an answer, right, short F1)
-    per question: the threshold answering the most answerable questions with risk (wrong among
-    the answered) <= RISK_BUDGET, and its holds / answered / wrong (of all questions) / risk /
-    abstained / short F1."""
-    n, n_ans = len(outcomes), sum(1 for o in outcomes if o[0])
-    best = None
-    for t in THRESHOLDS:
-        said = [o for o, c in zip(outcomes, conf) if o[1] and c >= t]
-        wrong = sum(1 for o in said if not o[2])
-        risk = wrong / len(said) if said else 0.0
-        rate = sum(1 for o in said if o[0]) / n_ans
-        f1 = math.fsum(o[3] for o in said) / n_ans
-        within = risk <= RISK_BUDGET + 1e-12
-        key = (within, rate, f1, -t) if within else (within, -risk, rate, -t)
-        if best is None or key > best[0]:
-            best = (key, {"threshold": t, "holds": rounded(sum(1 for o in said if o[2]) / n_ans),
-                          "answered": rounded(rate), "wrong": rounded(wrong / n), "risk": rounded(risk),
-                          "abstained": rounded(1 - sum(1 for o in said if not o[0]) / max(1, n - n_ans)),
-                          "short_f1": rounded(f1)})
-    return best[1]
 
 
 def fit(root: str = ROOT, data: dict | None = None) -> dict:
@@ -337,7 +298,7 @@ def _fit(data: dict[str, list[dict]]) -> dict:
     # Most trials compose the same answer to a question: judge each (question, text) once.
     holds_of, f1_of = {}, {}
     trials = []
-    for second, adjacent, runner in [(s, a, r) for s in SECOND_CHOICES for a in ADJACENT_CHOICES for r in RUNNER_CHOICES]:
+    for second, adjacent, runner in settings():
         got = oof(second, adjacent, runner)
         holds = f1 = two = 0.0
         n = 0
@@ -357,37 +318,47 @@ def _fit(data: dict[str, list[dict]]) -> dict:
                        "objective": rounded(holds / n - LENGTH_COST * two / len(ours)), "answers": got})
     # Ties go to the fewer second quotes (the higher share a runner-up or a neighbour must reach).
     best = max(trials, key=lambda t: (t["objective"], t["short_f1"], t["runner"], t["adjacent"], t["second"]))
-    conf_rows, conf_labels, conf_folds, outcomes = [], [], [], []
-    for e, (signals, right, answerable, speaks, f1) in zip(ours, labelled(ours, best["answers"])):
-        outcomes.append((answerable, speaks, right, f1))
-        if signals is None:
-            continue
-        conf_rows.append(signals)
-        conf_labels.append(1 if right else 0)
-        conf_folds.append(fold_of[e["question"].id])
+    by_setting = {(t["second"], t["adjacent"], t["runner"]): t for t in trials}
+    best = by_setting[SHARES] if SHARES else best
+    outcomes = [(answerable, speaks, right, f1) for _, right, answerable, speaks, f1 in labelled(ours, best["answers"])]
+
+    def answered(answers):  # (signals, label) per question, None where the answerer abstains whatever the confidence
+        return [(x[0], 1 if x[1] else 0) if x[0] is not None else None for x in labelled(ours, answers)]
+
+    # The confidence learns from the answers of every setting tied with the chosen one (`shares`):
+    # the choice is a near tie, and it decides which answers are the positives.
+    answerable = sum(1 for e in ours if e["question"].answerable)
+    near = tied({s: t["objective"] for s, t in by_setting.items()}, (best["second"], best["adjacent"], best["runner"]),
+                TIE_BAND / answerable)
+    per_setting = [answered(by_setting[s]["answers"]) for s in near]
+    served = per_setting[0]
+    conf_rows, conf_labels, conf_weights, conf_folds = [], [], [], []
+    for e, rows in zip(ours, pooled(per_setting)):
+        for signals, label, weight in rows:
+            conf_rows.append(signals)
+            conf_labels.append(label)
+            conf_weights.append(weight)
+            conf_folds.append(fold_of[e["question"].id])
+    shown = [(x[0], fold_of[e["question"].id]) for e, x in zip(ours, served) if x is not None]
     ext_rows, ext_labels, ext_weights = [], [], []
     for name in CONFIDENCE_SETS if CONFIDENCE_EXTERNAL else ():
         got = [x for x in labelled(data[name], served_answers(data[name], weights, best["second"], best["adjacent"], k,
                                                                 best["runner"])) if x[0] is not None]
-        share = CONFIDENCE_EXTERNAL * len(conf_rows) / len(CONFIDENCE_SETS) / len(got)
+        share = CONFIDENCE_EXTERNAL * len(shown) / len(CONFIDENCE_SETS) / len(got)
         ext_rows += [x[0] for x in got]
         ext_labels += [1 if x[1] else 0 for x in got]
         ext_weights += [share] * len(got)
 
-    def fit_conf(rows, labels):
-        return fit_logistic(rows + ext_rows, labels + ext_labels, l2=CONFIDENCE_L2,
-                            weights=[1.0] * len(rows) + ext_weights)
+    def fit_conf(fold=None):
+        keep = [i for i, g in enumerate(conf_folds) if g != fold]
+        return fit_logistic([conf_rows[i] for i in keep] + ext_rows, [conf_labels[i] for i in keep] + ext_labels,
+                            l2=CONFIDENCE_L2, weights=[conf_weights[i] for i in keep] + ext_weights)
 
-    conf = fit_conf(conf_rows, conf_labels)
-    # The confidence out of fold (fitted without the fifth of our questions it scores), and what
-    # the risk rule makes of it: an honest dev figure for the choice of its signals.
-    oof_conf = [0.0] * len(conf_rows)
-    for f in range(FOLDS):
-        w = fit_conf([r for r, g in zip(conf_rows, conf_folds) if g != f],
-                     [y for y, g in zip(conf_labels, conf_folds) if g != f])
-        for i, g in enumerate(conf_folds):
-            if g == f:
-                oof_conf[i] = logistic(dot(w, conf_rows[i]))
+    conf = fit_conf()
+    # The confidence out of fold (fitted without the fifth of our questions it scores) on the
+    # served answers, and what the risk rule makes of it: an honest dev figure for its signals.
+    fold_conf = [fit_conf(f) for f in range(FOLDS)]
+    oof_conf = [logistic(dot(fold_conf[g], signals)) for signals, g in shown]
     it = iter(oof_conf)
     oof_all = [next(it) if a[0] is not None else 0.0 for a in best["answers"]]
     if DUMP_WRONG:
@@ -404,7 +375,8 @@ def _fit(data: dict[str, list[dict]]) -> dict:
                 "second_trials": [{x: t[x] for x in ("second", "adjacent", "runner", "holds", "short_f1", "two_quotes",
                                                      "objective")}
                                   for t in trials],
-                "confidence_rows": len(conf_rows), "confidence_positives": sum(conf_labels),
+                "confidence_settings": [list(s) for s in near], "confidence_rows": len(shown),
+                "confidence_positives": sum(x[1] for x in served if x is not None), "confidence_pooled_rows": len(conf_rows),
                 "confidence_external_rows": len(ext_rows), "confidence_external_positives": sum(ext_labels),
                 "oof_confidence_risk_rule": oof_risk}
     return {"about": "Sentence-choice model and confidence of the answerer, fitted by bench/fit_answerer.py "
@@ -419,13 +391,19 @@ def dumps(model: dict) -> str:
 
 
 def main(argv=None) -> int:
-    global CONFIDENCE_EXTERNAL, DUMP_WRONG
+    global CONFIDENCE_EXTERNAL, DUMP_WRONG, SHARES, TIE_BAND
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--write", action="store_true", help="write the weights to py/raglab/data/sentence_model.json")
     p.add_argument("--check", action="store_true", help="fail unless the committed weights equal a re-fit")
     p.add_argument("--confidence-external", type=float, default=None, metavar="X",
                    help="a trial: let the external sets' answers weigh X times ours in the confidence's fit "
                         f"(committed: {CONFIDENCE_EXTERNAL:g}); prints the out-of-fold figures, never --write or --check them")
+    p.add_argument("--shares", default=None, metavar="S,A,R",
+                   help="a trial: compose the confidence's answers with these second, adjacent and runner shares (on the grid) "
+                        "instead of the chosen ones; prints, never --write or --check")
+    p.add_argument("--tie-band", type=float, default=None, metavar="Q",
+                   help=f"a trial: fit the confidence on the settings within Q answerable questions of the chosen's objective "
+                        f"(committed: {TIE_BAND:g}; 0: the chosen alone); prints, never --write or --check")
     p.add_argument("--dump-wrong", type=int, default=0, metavar="N",
                    help="print (stderr) the N wrong dev answers with the highest out-of-fold confidence, to read")
     args = p.parse_args(argv)
@@ -434,6 +412,13 @@ def main(argv=None) -> int:
         if args.write or args.check:
             p.error("--confidence-external is a trial; it cannot be written or checked")
         CONFIDENCE_EXTERNAL = args.confidence_external
+    if (args.shares is not None or args.tie_band is not None) and (args.write or args.check):
+        p.error("--shares and --tie-band are trials; they cannot be written or checked")
+    if args.shares is not None:
+        SHARES = tuple(float(x) for x in args.shares.split(","))
+        if SHARES not in settings():
+            p.error(f"--shares {args.shares}: not a setting of the grid (bench/shares.py)")
+    TIE_BAND = TIE_BAND if args.tie_band is None else args.tie_band
     print("fitting on the dev splits and the TyDi QA train questions (a few minutes) ...", file=sys.stderr)
     model = fit()
     text = dumps(model)

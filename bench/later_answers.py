@@ -135,7 +135,7 @@ def records(exs, weights, m) -> list[dict]:
             out.append(rec)
             continue
         ans = compose(a, e["pipe"].docs, model)
-        signals = signals_of(a, ans)
+        signals = signals_of(a, ans, model)
         shown = "\n".join([s.text for s in ans.short_answers] + [ans.text])
         best = a.order[0][1]
         texts = [x.text for x in ans.quotes]
@@ -189,7 +189,7 @@ def new_user_records(path: str = NEW_USERS) -> list[dict]:
         if a is not None:
             ans = compose(a, pipe.docs, served)
             best = a.order[0][1]
-            rec.update(signals=signals_of(a, ans), speaks=withheld(a, ans, 1.0, 0.0) is None, unit=list(best.features),
+            rec.update(signals=signals_of(a, ans, served), speaks=withheld(a, ans, 1.0, 0.0) is None, unit=list(best.features),
                        terms=terms_read(a, top), cosine_rank=cosine_rank(pipe, question, top[best.rank]))
         out.append(rec)
     return out

@@ -98,7 +98,7 @@ def main():
     m = model()
     for r in recs:
         r["group"] = group(r["a"].q.qtype) if r["a"] is not None else "none"
-        r["conf"] = logistic(dot(m.confidence, signals_of(r["a"], r["ans"]))) if r["answered"] else 0.0
+        r["conf"] = logistic(dot(m.confidence, signals_of(r["a"], r["ans"], m))) if r["answered"] else 0.0
         if r["answered"]:
             r["feats"].update(candidates(r))
     print("| asked | questions (answerable) | right / wrong at 0 | shown right / wrong | right withheld "

@@ -75,7 +75,7 @@ def shown_answers(exs: list[dict], weights, m: dict, k: int) -> list[dict]:
             ans = compose(a, pipe.docs, model)
             shown = "\n".join([s.text for s in ans.short_answers] + [ans.text])
             short = "; ".join(s.text for s in ans.short_answers) or ans.text
-            row.update(signals=signals_of(a, ans), quotes=[x.text for x in ans.quotes], shorts=[s.text for s in ans.short_answers],
+            row.update(signals=signals_of(a, ans, model), quotes=[x.text for x in ans.quotes], shorts=[s.text for s in ans.short_answers],
                        right=bool(q.answerable and holds_fact(shown, q.answer, evidence=q.evidence)),
                        speaks=speaks_to(a.signals), f1=token_f1(short, q.answer) if q.answerable else 0.0)
         out.append(row)

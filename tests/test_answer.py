@@ -573,7 +573,7 @@ def test_the_confidence_reads_the_answer_shown_and_trusts_a_half_answer_less(pip
     hits = pipe.search(question)
     a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
     composed = compose(a, pipe.docs)
-    signals = signals_of(a, composed)
+    signals = signals_of(a, composed, model())
     half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
     assert signals[:-1] == a.signals and signals[-1] == (1.0 if half else 0.0)
     assert decide(a, 0.0, question, pipe.docs).confidence == confidence(model(), signals)
@@ -607,10 +607,11 @@ def test_the_half_of_a_contrast_a_unit_leaves_out_is_the_contrast_other_half():
 
 def test_one_unit_stating_both_values_is_no_half_answer(pipe):
     from raglab.answer.answerer import compose, signals_of
+    from raglab.answer.sentences import model
 
     question = "What are the minimum and maximum recharge amounts?"
     hits = pipe.search(question)
     a = pipe.assess(question, [pipe.chunks[h.index] for h in hits], [h.score for h in hits])
     composed = compose(a, pipe.docs)
     assert len(composed.short_answers) == 2, composed
-    assert signals_of(a, composed)[-1] == 0.0
+    assert signals_of(a, composed, model())[-1] == 0.0

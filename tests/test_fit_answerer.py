@@ -1,13 +1,16 @@
 """The answerer's sentence model is what its committed fitting script gives on the dev splits
 and the TyDi QA train questions (never a test half)."""
 
+import dataclasses
 import json
 import os
 
 import pytest
 
-from helpers import ROOT, bench_script, questions
+import raglab.answer.answerer
+from helpers import ROOT, bench_script, docs, questions
 from raglab.answer.sentences import CONFIDENCE_FEATURES, FEATURES, model
+from raglab.pipeline import Config
 
 
 @pytest.mark.slow
@@ -47,3 +50,29 @@ def test_softmax_fit_prefers_the_feature_that_marks_the_positives():
     w = fitting.fit_softmax(groups, l2=0.1)
     assert w[0] > w[1] + 1
 
+
+
+def test_the_answers_the_confidence_learns_from_read_neither_the_served_threshold_nor_the_shipped_model(monkeypatch):
+    # A re-fit once read the shipped model's `second` share (through `signals_of`'s default model),
+    # so each re-fit moved the next and a change of the served threshold seemed to need a second
+    # re-fit. The fit's answers to the two-fact dev questions (where the other fact's share is read)
+    # must be the same whatever the served threshold, and must not consult the shipped model.
+    fit = bench_script("fit_answerer")
+    two_facts = [q for q in questions() if q.split == "dev" and q.kind == "multi"]
+    exs = fit.examples(list(docs()), two_facts, fit.OURS)
+    shipped = model()
+    before = fit.served_answers(exs, list(shipped.weights), 0.05, 0.1, Config().k, 0.8)
+    assert sum(1 for got in before if got[3] == 2) >= 10  # enough two-quote answers for the share to matter
+
+    def no_shipped_model():
+        raise AssertionError("the fit read the shipped sentence model")
+
+    monkeypatch.setattr(raglab.answer.answerer, "model", no_shipped_model)
+    fields = [f.name for f in dataclasses.fields(Config)]
+    defaults = list(Config.__init__.__defaults__)
+    defaults[fields.index("threshold")] = 0.2
+    monkeypatch.setattr(Config.__init__, "__defaults__", tuple(defaults))
+    assert Config().threshold == 0.2
+    served = dataclasses.replace(fit.OURS, threshold=0.2)
+    after = fit.served_answers(fit.examples(list(docs()), two_facts, served), list(shipped.weights), 0.05, 0.1, Config().k, 0.8)
+    assert after == before

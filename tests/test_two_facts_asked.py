@@ -5,6 +5,7 @@ from types import SimpleNamespace as N
 
 from raglab.answer.answerer import answer, assess, compose, signals_of
 from raglab.answer.facts import _parts, half_words_first
+from raglab.answer.sentences import model
 from raglab.corpus.articles import parse_article
 from raglab.corpus.chunking import chunk_document
 from raglab.text.analyzer import analyze
@@ -60,13 +61,13 @@ def test_the_other_fact_quoted_without_its_value_is_half_an_answer():
     a = assess(analyze(q), chunk_document(NO_ROW, "sentence"), idf, question=q, docs={"n": NO_ROW})
     composed = compose(a, {"n": NO_ROW})
     assert len(composed.quotes) == 2 and len(composed.short_answers) == 1, composed
-    assert signals_of(a, composed)[-1] == 1.0
+    assert signals_of(a, composed, model())[-1] == 1.0
     # a half asking what happens asks no value: the quote without one is no half answer
     q = "What profit rate do I get, and what happens at the end of the term?"
     a = assess(analyze(q), chunk_document(NO_ROW, "sentence"), idf, question=q, docs={"n": NO_ROW})
     composed = compose(a, {"n": NO_ROW})
     assert len(composed.quotes) == 2, composed
-    assert signals_of(a, composed)[-1] == 0.0
+    assert signals_of(a, composed, model())[-1] == 0.0
 
 
 SHOP = parse_article("m", """# Selling with QR

@@ -354,7 +354,7 @@ def states_no_value(a: Assessment, composed: Answer) -> bool:
             and a.order[0][1].features[COL["typed"]] <= 0)
 
 
-def signals_of(a: Assessment, composed: Answer, m: Model | None = None) -> list[float]:
+def signals_of(a: Assessment, composed: Answer, m: Model) -> list[float]:
     """The confidence's inputs for the answer `compose` made of `a`: the assessment's signals and
     whether a question asking two things got one quote with at most one short answer
     (`half_answer`; one unit stating both values, "The minimum recharge is Tk 20 and the maximum
@@ -367,11 +367,11 @@ def signals_of(a: Assessment, composed: Answer, m: Model | None = None) -> list[
     So are two quotes with at most one short answer when the second is the other fact's unit
     (`the_other_fact`) and none of the values in bold is read from it while its half asks for a value
     (`facts.asks_a_value`): "The profit is added at the end of the term …" names the half "which
-    terms can I choose from?" but not the terms, and the answer was shown at 0.92. `m` is the model
-    that composed the answer (its `second` share chooses the other fact)."""
+    terms can I choose from?" but not the terms, and the answer was shown at 0.92. `m` composed the
+    answer (its `second` chooses the other fact); no default: a fit reading the shipped model here depended on the last fit."""
     half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
     if not half and len(composed.short_answers) < 2 and asks_two(a.q.text):  # the other fact quoted without its value
-        fact, best = the_other_fact(a, m or model()), a.order[0][1]
+        fact, best = the_other_fact(a, m), a.order[0][1]
         half = fact is not None and fact.quote in composed.quotes and asks_a_value(a.q.text, missing_half(a.q.text, held(best), best.unit.text)) \
             and not any(s.chunk == fact.quote.chunk and fact.quote.start <= s.start < fact.quote.end for s in composed.short_answers)
     if not half and a.q.contrast:  # or its quotes name no half the question asks about: "… রাজি না হন?"
