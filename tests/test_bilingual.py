@@ -36,6 +36,7 @@ from raglab.retrieval.ranking import (
     brought_first,
     kin_place,
     other_language_placed,
+    other_language_raised,
     section_given,
     sections_reordered,
     top_n,
@@ -94,9 +95,11 @@ def test_the_other_language_takes_place_three_or_for_a_glossary_detail_one(fixed
                                           or round(scores[best] + r.margin, 9) >= round(plain[0].score, 9))
         got = brought_first(third, best) if first else third
         # The search is step 3's ranking with the asked section of step 5 put in, then the other
-        # language's section for an English question, then step 6.
+        # language's section for an English question, then its third place raised to the second,
+        # then step 6.
         stepped = with_asked_section(got, r.asked_scores(query), r.docs)
         stepped = section_given(stepped, best, r.docs) if query.lang == "en" else stepped
+        stepped = other_language_raised(stepped, scores, r.langs, query.lang, r.margin, r.docs)
         assert r.bangla_sections(stepped, cosines, lexical, query) == r.search(query, 10), q.id
         assert len({h.index for h in got}) == len(got)  # no chunk twice
         if first:  # only an English question's glossary detail comes first; the rest keep their order below it
@@ -119,6 +122,33 @@ def test_with_other_language_needs_the_margin():
     moved = with_other_language(hits, scores, langs, "en", 0.2)
     assert [h.index for h in moved] == [0, 1, 3, 2] and [h.score for h in moved] == [0.9, 0.8, 0.7, 0.7]
     assert with_other_language(hits[:2], scores, langs, "en", 1.0) == hits[:2]  # fewer than SLOT: untouched
+
+
+def test_the_other_language_passes_the_second_place_within_the_margin():
+    langs = ["en", "en", "bn", "bn"]
+    docs_ = ["en-a", "en-b", "bn-a", "bn-c"]
+    scores = {0: 0.9, 1: 0.8, 2: 0.7, 3: 0.6}
+    hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(3, 0.7), Hit(2, 0.7)]
+    raised = other_language_raised(hits, scores, langs, "en", 0.2, docs_)
+    # The same three chunks, the Bangla one second; the scores stay with the places.
+    assert [h.index for h in raised] == [0, 3, 1, 2] and [h.score for h in raised] == [0.9, 0.8, 0.7, 0.7]
+    assert other_language_raised(hits, scores, langs, "en", 0.1, docs_) == hits  # too far below the second
+    # A second section of the first hit's own article keeps its place beside it.
+    assert other_language_raised(hits, scores, langs, "en", 1.0, ["en-a", "en-a", "bn-a", "bn-c"]) == hits
+    first_bangla = [Hit(2, 0.9), Hit(0, 0.8), Hit(3, 0.7)]
+    assert other_language_raised(first_bangla, scores, langs, "en", 1.0, docs_) == first_bangla  # already above
+    assert other_language_raised(hits[:2], scores, langs, "en", 1.0, docs_) == hits[:2]  # fewer than SLOT: untouched
+
+
+def test_an_english_question_answered_only_in_bangla_gets_the_bangla_answer_second(recursive):
+    """q937 (dev, en→bn): only the Bangla wrong-transfer steps say to keep the time of the transfer;
+    it ranked third, below the English complaints and statements articles' wrong-transfer sections,
+    which say whom to tell, not what to tell them."""
+    chunks, r = recursive
+    q = next(q for q in questions() if q.id == "q937")
+    hits = r.search(expand(q.question), 3)
+    assert [r.langs[h.index] for h in hits] == ["en", "bn", "en"]
+    assert chunks[hits[1].index].doc == "bn-wrong-transfer"
 
 
 def test_on_a_corpus_in_one_language_it_ranks_like_bm25_semantic():
@@ -177,8 +207,10 @@ def test_an_english_question_is_shown_the_bangla_chunk_that_names_the_detail(rec
         query = expand(text)
         before = [chunks[h.index].id for h in fused_choice.search(query, 3)]
         after = [chunks[h.index].id for h in lexical_choice.search(query, 3)]
-        # BM25 ranks that chunk first too, so it takes the first place (step 3), not the third.
-        assert before[2] != "bn-send-money#2" and after == ["bn-send-money#2"] + before[:2], text
+        # BM25 ranks that chunk first too, so it takes the first place (step 3), above the two
+        # English chunks the fused choice shows.
+        own = [i for i in before if i.startswith("en-")]
+        assert "bn-send-money#2" not in before and after == ["bn-send-money#2"] + own[:2], text
         assert "নিশ্চিতকরণ এসএমএসটি মুছে ফেলবেন না" in chunks[lexical_choice.search(query, 3)[0].index].text
 
 
@@ -389,13 +421,13 @@ def test_a_detail_only_the_bangla_articles_word_comes_first(recursive):
     assert got[1:SLOT] == third[:SLOT - 1]  # the same three, the own language's two below it
 
 
-def test_without_a_glossary_detail_the_place_stays_third(recursive):
+def test_without_a_glossary_detail_the_other_language_does_not_come_first(recursive):
     chunks, r = recursive
     query = expand("How much is the cash out fee at an agent?")
     cosines, lexical = r.cosines(query), r.lexical_scores(query)
     assert not r.leads(query, r.other_best(r.fused(cosines, lexical), query, r.place_choice(cosines, lexical)))
     got = ids_of(chunks, r.search(query, SLOT))
-    assert got[0].startswith("en-") and got[SLOT - 1].startswith("bn-")
+    assert got[0].startswith("en-") and any(i.startswith("bn-") for i in got[1:SLOT])
 
 
 
@@ -560,8 +592,8 @@ def test_an_english_story_keeps_its_third_place_from_another_topic_s_bangla_chun
     query = expand(q.question)
     before = ids_of(chunks, BeforeKinPlace(chunks, chunker="recursive").search(query, SLOT))
     after = ids_of(chunks, r.search(query, SLOT))
-    assert before[SLOT - 1].startswith("bn-cash-in#") and before[0] == after[0]
+    assert any(i.startswith("bn-cash-in#") for i in before) and before[0] == after[0]
     assert all(i.startswith("en-transaction-statement#") for i in after)
     assert any(q.evidence[0].quote in chunks[h.index].text for h in r.search(query, SLOT))
     kept = ids_of(chunks, r.search(expand("How much is the cash out fee at an agent?"), SLOT))
-    assert kept[SLOT - 1].startswith("bn-cash-out#")
+    assert any(i.startswith("bn-cash-out#") for i in kept[1:SLOT])

@@ -36,9 +36,10 @@ steps 5 and 6, move chunks within the top ten):
    loose), while BM25 reaches that language only through the table's help-centre wording,
    which, when it meets a chunk at all, names the detail asked. Both values are fitted on
    dev by ``bench/fit_bilingual.py`` into ``data/bilingual.json`` (a table without a place
-   weight judges on the fused score itself). The first `SLOT` − 1 places are never
-   touched, so a same-language question keeps its first answers; the reader sees the best
-   the other language offers at the third place. For an English question the chunk must come
+   weight judges on the fused score itself). The place displaces none of the first `SLOT` − 1
+   from the top `SLOT`, so a same-language question keeps its first answers there; the reader
+   sees the best the other language offers at the third place (or the second, last in this
+   step). For an English question the chunk must come
    from an article of the first `SLOT` − 1 or from the twin of one (`ranking.twin_articles`,
    paired by the articles' mean vectors), unless the question names a glossary detail (below):
    a Bangla chunk of another topic there was a story's echo ("the SMS did not come" under a
@@ -56,6 +57,13 @@ steps 5 and 6, move chunks within the top ten):
    place's choice agree on the Bangla article and not on its section, and the choice, which
    weighs BM25's reading of the table's Bangla wording more, knows the section better (on dev
    it moved three questions up and none down; for a Bangla question it cost bn→en questions).
+   Last, the other language's chunk at the third place, below two of the question's own
+   language, passes the second when the second comes from another article than the first and
+   its fused score comes within `margin` of the second's (`ranking.other_language_raised`): an
+   English question answered only in a Bangla article was shown two English articles' sections
+   on its topic first. A section of the first hit's own article keeps its place beside it (a
+   Bangla chunk of another topic passed the asked English section there). On dev it moved 16
+   questions, 11 up; the top three hold the same chunks.
 4. **An article's opening chunk gives way.** The first chunk of an article, where it holds
    the lead (text under the title alone; on recursive chunks the title and the lead
    paragraph), restates the title, so it sits close to every question about the article and
@@ -110,7 +118,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_text
-from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, rounded, section_given, sections_reordered, top_n, twin_articles, with_asked_section
+from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import has_bangla
 from raglab.text.answertypes import asking_sentences
@@ -359,7 +367,8 @@ class BilingualRetriever:
                choice: dict[int, float] | None = None) -> list[Hit]:
         """The n best of fused `scores`, the other language given its place (step 3), its
         chunk chosen by `choice` (`place_choice`) when given, then the asked section (step 5),
-        then for an English question the other language's section (`section_placed`)."""
+        then for an English question the other language's section (`section_placed`), then the
+        other language's chunk at the third place raised to the second (`other_language_raised`)."""
         hits = top_n(scores, max(n, SLOT))
         best = self.other_best(scores, query, choice)
         placed = other_language_placed(hits, scores, self.langs, query.lang, self.margin, self.placeable(query, best, hits))
@@ -367,8 +376,8 @@ class BilingualRetriever:
         if best is not None and self.leads(query, best) \
                 and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
             top = brought_first(top, best)
-        top = with_asked_section(top, self.asked_scores(query), self.docs)
-        return self.section_placed(top, best, query)[:n]
+        top = self.section_placed(with_asked_section(top, self.asked_scores(query), self.docs), best, query)
+        return other_language_raised(top, scores, self.langs, query.lang, self.margin, self.docs)[:n]
 
     def twins(self) -> dict[str, str]:
         """Each article's twin in the other language (`ranking.twin_articles`)."""

@@ -146,6 +146,32 @@ def with_other_language(hits: list[Hit], scores: dict[int, float], langs: list[s
     return hits if placed is None else placed
 
 
+def other_language_raised(hits: list[Hit], scores: dict[int, float], langs: list[str], lang: str,
+                          margin: float, docs: list[str], slot: int = SLOT) -> list[Hit]:
+    """`hits` (best first) with a chunk in another language than `lang` at place `slot` moved up
+    one place when every place above it holds a chunk in `lang`, the one it passes comes from
+    another article than the first hit (a section of the first hit's own article keeps its place
+    next to it), and its score comes within `margin` of that one's, which takes place `slot`
+    (after step 3 of `bilingual`, whether step 3 or its own score put it there). The same chunks
+    stay in the first `slot`; only their order changes, and the scores stay with the places.
+
+    >>> hits = [Hit(0, 0.9), Hit(1, 0.8), Hit(3, 0.8)]
+    >>> scores = {0: 0.9, 1: 0.8, 2: 0.7, 3: 0.6}
+    >>> [(h.index, h.score) for h in other_language_raised(hits, scores, ["en"] * 3 + ["bn"], "en", 0.25, list("abcd"))]
+    [(0, 0.9), (3, 0.8), (1, 0.8)]
+    >>> [h.index for h in other_language_raised(hits, scores, ["en"] * 3 + ["bn"], "en", 0.1, list("abcd"))]
+    [0, 1, 3]
+    >>> [h.index for h in other_language_raised(hits, scores, ["en"] * 3 + ["bn"], "en", 0.25, list("aacd"))]
+    [0, 1, 3]
+    """
+    if len(hits) < slot or langs[hits[slot - 1].index] == lang or any(langs[h.index] != lang for h in hits[:slot - 1]):
+        return hits
+    above, other = hits[slot - 2], hits[slot - 1]
+    if docs[above.index] == docs[hits[0].index] or rounded(scores[other.index] + margin) < rounded(scores[above.index]):
+        return hits
+    return hits[:slot - 2] + [Hit(other.index, above.score), Hit(above.index, other.score)] + hits[slot:]
+
+
 def brought_first(hits: list[Hit], index: int) -> list[Hit]:
     """`hits` with chunk `index` first, shown with the first place's score, and the others in
     their order below it (as many hits as before: the last gives way when `index` was not among
