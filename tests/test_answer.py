@@ -575,7 +575,7 @@ def test_the_confidence_reads_the_answer_shown_and_trusts_a_half_answer_less(pip
     composed = compose(a, pipe.docs)
     signals = signals_of(a, composed, model())
     half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
-    assert signals[:-1] == a.signals and signals[-1] == (1.0 if half else 0.0)
+    assert signals[:-2] == a.signals and signals[-1] == (1.0 if half else 0.0)
     assert decide(a, 0.0, question, pipe.docs).confidence == confidence(model(), signals)
     half, whole = signals[:-1] + [1.0], signals[:-1] + [0.0]
     assert confidence(model(), half) < confidence(model(), whole)

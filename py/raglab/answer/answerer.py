@@ -355,20 +355,19 @@ def states_no_value(a: Assessment, composed: Answer) -> bool:
 
 
 def signals_of(a: Assessment, composed: Answer, m: Model) -> list[float]:
-    """The confidence's inputs for the answer `compose` made of `a`: the assessment's signals and
-    whether a question asking two things got one quote with at most one short answer
-    (`half_answer`; one unit stating both values, "The minimum recharge is Tk 20 and the maximum
-    is Tk 1,000", answers both halves). Out of fold on dev such half answers were the confident
-    wrong ones the other signals could not see: with the signal, the risk rule answers more at
-    the same budget (bench/confidence_generalise.py). Two quotes are half an answer too when the
-    question names one half of a contrast and neither quote names it (a recipient who refuses,
-    answered with the deadline and a sentence about the money held: the refusal is not shown),
-    unless a figure names that half by itself (`contrasts.by_value`: the smallest deposit listed).
-    So are two quotes with at most one short answer when the second is the other fact's unit
-    (`the_other_fact`) and none of the values in bold is read from it while its half asks for a value
-    (`facts.asks_a_value`): "The profit is added at the end of the term …" names the half "which
-    terms can I choose from?" but not the terms, and the answer was shown at 0.92. `m` composed the
-    answer (its `second` chooses the other fact); no default: a fit reading the shipped model here depended on the last fit."""
+    """The confidence's inputs for the answer `compose` made of `a`: the assessment's signals, the
+    coverage of the unit before the chosen one when it holds more of the question (`restated_before`:
+    an answer often follows its question restated; docs/pipeline.md, "The sentence before the answer,
+    for the confidence") and whether a question asking two things got one quote with at most one
+    short answer (`half_answer`; "The minimum recharge is Tk 20 and the maximum is Tk 1,000" answers
+    both halves; out of fold such answers were confident and wrong, bench/confidence_generalise.py).
+    Two quotes are half an answer too when the question names one half of a contrast and neither
+    quote names it (a recipient who refuses, answered with the deadline and a sentence about the
+    money held), unless a figure names that half by itself (`contrasts.by_value`: the smallest
+    deposit listed); and when the second is the other fact's unit (`the_other_fact`), at most one
+    short answer is shown and none is read from it while its half asks for a value (`facts.asks_a_value`:
+    "which terms can I choose from?", answered "The profit is added at the end of the term …" at 0.92).
+    `m` composed the answer (no default: a fit that read the shipped model depended on the last fit)."""
     half = len(composed.quotes) < 2 and len(composed.short_answers) < 2
     if not half and len(composed.short_answers) < 2 and asks_two(a.q.text):  # the other fact quoted without its value
         fact, best = the_other_fact(a, m), a.order[0][1]
@@ -379,7 +378,8 @@ def signals_of(a: Assessment, composed: Answer, m: Model) -> list[float]:
         said = [c.halves for _, c in a.order if (c.quote.doc, c.quote.start) in shown and c.halves]
         asked = [(pair, side) for pair, side in a.q.contrast if not by_value()[pair]]
         half = bool(asked) and not any(h[pair][side] for h in said for pair, side in asked)
-    return [*a.signals, 1.0 if half and asks_two(a.q.text) else 0.0]
+    best = a.order[0][1].features  # the unit before restates more of the question than the chosen one: the answer follows it
+    return [*a.signals, best[COL["prev_cover"]] if best[COL["prev_gap"]] > 0 else 0.0, 1.0 if half and asks_two(a.q.text) else 0.0]
 
 
 def decide(a: Assessment | None, threshold: float, question: str = "", docs: dict | None = None,

@@ -101,7 +101,7 @@ _BANGLA_NO = re.compile("(?:^|[^\u0980-\u09ff])(?:না|নেই)(?:[^\u0980-\
 PREFIX = 4  # code points two words must share to count as one word in another form
 NEAR_WORDS = 6  # a typed value this close to a question word is "near" it
 CONFIDENCE_FEATURES = ("bias", "coverage", "missing", "probability", "margin", "logit", "typed", "score", "unmatched",
-                       "same_lang", "top_doc", "lexical_rank", "half_answer")
+                       "same_lang", "top_doc", "lexical_rank", "restated_before", "half_answer")
 CONFIDENCE_COL = {name: i for i, name in enumerate(CONFIDENCE_FEATURES)}
 
 
@@ -429,8 +429,8 @@ def confidence_features(coverage: float, missing: float, probability: float, mar
     of chunks the retriever's BM25 side scores above the unit's chunk): the question's own words
     ranking that chunk first tells a right answer from a wrong one on questions the fit never
     saw, where the fused rank, the encoder's cosines and agreement across rankings do not.
-    The last signal, `half_answer`, is the composed answer's, not the assessment's:
-    `answerer.signals_of` adds it."""
+    The last two, `restated_before` (the unit before's coverage) and `half_answer` (the composed
+    answer's, not the assessment's), `answerer.signals_of` adds."""
     return [1.0, coverage, missing, probability, min(margin, 4.0) / 4.0, logit / 10.0, typed, score, unmatched,
             1.0 if same_lang else 0.0, 1.0 if top_doc else 0.0, 1.0 / (1.0 + lexical_rank)]
 
