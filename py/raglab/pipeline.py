@@ -53,7 +53,7 @@ class Config:
     retriever: str = "bilingual"
     k: int = 3
     expand: bool = True
-    threshold: float = 0.75
+    threshold: float = 0.65
 
     def check(self) -> "Config":
         if self.chunker not in CHUNKERS:
