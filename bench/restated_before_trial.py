@@ -22,6 +22,7 @@ confidence".
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import sys
@@ -33,7 +34,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from fit_answerer import CONFIDENCE_L2  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
 from raglab.answer.answerer import compose, decide, signals_of  # noqa: E402
-from raglab.answer.sentences import COL, CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic  # noqa: E402
+from raglab.answer.sentences import COL, CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic, model  # noqa: E402
 from raglab.corpus.articles import bundled_corpus_dir, load_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
 from raglab.evaluation.metrics import holds_fact  # noqa: E402
@@ -71,7 +72,7 @@ def answers(corpus: str, goldens: str) -> list[dict]:
                 out.append({"signals": None, "holds": False})
                 continue
             text = "\n".join([s.text for s in shown.short_answers] + [shown.text])
-            out.append({"signals": signals_of(a, compose(a, pipe.docs)), "unit": a.order[0][1].features,
+            out.append({"signals": signals_of(a, compose(a, pipe.docs), model()), "unit": a.order[0][1].features,
                         "holds": q.answerable and holds_fact(text, q.answer, evidence=q.evidence)})
     return out
 
@@ -86,6 +87,7 @@ def curve(recs: list[dict], weights: list[float], form) -> Curve:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     data = {name: answers(corpus, goldens) for name, corpus, goldens in SETS}
     ours = [r for r in data["ours"] if r["signals"] is not None]
     base = None

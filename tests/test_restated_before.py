@@ -31,7 +31,7 @@ def restated_before(a, unit):
     """The confidence's `restated_before` for `a` answered from `unit`."""
     first = [(z, c) for z, c in a.order if c is unit] + [(z, c) for z, c in a.order if c is not unit]
     chosen = replace(a, order=first)
-    return signals_of(chosen, compose(chosen, {"w": WRONG}))[CONFIDENCE_COL["restated_before"]]
+    return signals_of(chosen, compose(chosen, {"w": WRONG}), model())[CONFIDENCE_COL["restated_before"]]
 
 
 def test_a_unit_after_the_sentence_restating_the_question_reads_that_sentence_coverage():
@@ -46,7 +46,7 @@ def test_a_unit_after_the_sentence_restating_the_question_reads_that_sentence_co
 
 def test_an_answer_after_its_question_restated_is_trusted_more():
     a, _ = candidates()
-    signals = signals_of(a, compose(a, {"w": WRONG}))
+    signals = signals_of(a, compose(a, {"w": WRONG}), model())
     col = CONFIDENCE_COL["restated_before"]
     assert signals[col] == restated_before(a, a.order[0][1])
     restated = signals[:col] + [0.8] + signals[col + 1:]
