@@ -100,20 +100,26 @@ def gated(langs):
     return ok
 
 
-def local(w: float, langs=None):
-    """Inside the first hit's article, both sides min–max scaled over its chunks, mixed at w."""
+def inside_first(langs, reorder):
+    """A candidate's ranking: the served one, handed to `reorder(s, query, fused, order)` when there
+    is a first hit and the question and its article are in the pairs `langs` (`gated`)."""
     ok = gated(langs)
 
     def rank(s, query, fused):
         order = full_rank(s, query, fused)
-        if not order or not ok(s, query, order):
-            return order
+        return reorder(s, query, fused, order) if order and ok(s, query, order) else order
+    return rank
+
+
+def local(w: float, langs=None):
+    """Inside the first hit's article, both sides min–max scaled over its chunks, mixed at w."""
+    def reorder(s, query, fused, order):
         cos, lex = s.memo["parts"]
         own = article_chunks(s, s.r.docs[order[0]])
         c = span_scaled({i: cos[i] for i in own})
         b = span_scaled({i: lex.get(i, 0.0) for i in own})
         return reordered(order, s.r.docs, {i: w * c[i] + (1.0 - w) * b[i] for i in own})
-    return rank
+    return inside_first(langs, reorder)
 
 
 def counterparts(s) -> dict[int, int]:
@@ -132,17 +138,12 @@ def counterparts(s) -> dict[int, int]:
 
 
 def twin(g: float, langs=None):
-    ok = gated(langs)
-
-    def rank(s, query, fused):
-        order = full_rank(s, query, fused)
-        if not order or not ok(s, query, order):
-            return order
+    def reorder(s, query, fused, order):
         pair = counterparts(s)
         own = article_chunks(s, s.r.docs[order[0]])
         base = base_key(s, query, order, fused)
         return reordered(order, s.r.docs, {i: base[i] + (g * fused[pair[i]] if i in pair else 0.0) for i in own})
-    return rank
+    return inside_first(langs, reorder)
 
 
 def residual_norms(s, doc: str) -> dict[int, float]:
@@ -159,12 +160,7 @@ def residual_norms(s, doc: str) -> dict[int, float]:
 
 
 def residual(g: float, langs=None):
-    ok = gated(langs)
-
-    def rank(s, query, fused):
-        order = full_rank(s, query, fused)
-        if not order or not ok(s, query, order):
-            return order
+    def reorder(s, query, fused, order):
         cos = s.memo["parts"][0]
         doc = s.r.docs[order[0]]
         own = article_chunks(s, doc)
@@ -173,24 +169,19 @@ def residual(g: float, langs=None):
         r = span_scaled({i: (cos[i] - mean) / norms[i] for i in own})
         base = base_key(s, query, order, fused)
         return reordered(order, s.r.docs, {i: base[i] + g * r[i] for i in own})
-    return rank
+    return inside_first(langs, reorder)
 
 
 def local_ranks(k: float, langs=None):
     """Inside the first hit's article, reciprocal-rank fusion of the two sides' orders over its
     chunks, 1/(k + cosine rank) + 1/(k + BM25 rank), ties to the fused score."""
-    ok = gated(langs)
-
-    def rank(s, query, fused):
-        order = full_rank(s, query, fused)
-        if not order or not ok(s, query, order):
-            return order
+    def reorder(s, query, fused, order):
         cos, lex = s.memo["parts"]
         own = article_chunks(s, s.r.docs[order[0]])
         by_cos = {i: n for n, i in enumerate(sorted(own, key=lambda i: (-rounded(cos[i]), i)), 1)}
         by_lex = {i: n for n, i in enumerate(sorted(own, key=lambda i: (-rounded(lex.get(i, 0.0)), i)), 1)}
         return reordered(order, s.r.docs, {i: 1.0 / (k + by_cos[i]) + 1.0 / (k + by_lex[i]) + 1e-6 * fused[i] for i in own})
-    return rank
+    return inside_first(langs, reorder)
 
 
 def heading_cosines(s, query) -> dict[int, float]:
@@ -206,18 +197,13 @@ def heading(g: float, langs=None):
     """Inside the first hit's article, the fused score plus g × the heading path's cosine,
     min–max scaled over the article's chunks: every section of one article shares its text's
     topic, while its heading names what that section answers."""
-    ok = gated(langs)
-
-    def rank(s, query, fused):
-        order = full_rank(s, query, fused)
-        if not order or not ok(s, query, order):
-            return order
+    def reorder(s, query, fused, order):
         own = article_chunks(s, s.r.docs[order[0]])
         h = heading_cosines(s, query)
         scaled_h = span_scaled({i: h[i] for i in own})
         base = base_key(s, query, order, fused)
         return reordered(order, s.r.docs, {i: base[i] + g * scaled_h[i] for i in own})
-    return rank
+    return inside_first(langs, reorder)
 
 
 def section_of(s, i: int) -> tuple:
@@ -228,12 +214,7 @@ def continuation(place: int, depth: int | None, langs=None):
     """The other half of the first hit's section (a chunk of the same article under the same
     heading path: the chunker cut the section in two) moved up to `place` (1-based) when it ranks
     below it, among the first `depth` hits (None: anywhere, by the served fused score)."""
-    ok = gated(langs)
-
-    def rank(s, query, fused):
-        order = full_rank(s, query, fused)
-        if not order or not ok(s, query, order):
-            return order
+    def reorder(s, query, fused, order):
         first = section_of(s, order[0])
         halves = [i for i in article_chunks(s, s.r.docs[order[0]]) if i != order[0] and section_of(s, i) == first]
         if not halves:
@@ -245,7 +226,7 @@ def continuation(place: int, depth: int | None, langs=None):
             return order
         half = pool[got[0]]
         return (order[:place - 1] + [half] + [i for i in order[place - 1:] if i != half])[:len(order)]
-    return rank
+    return inside_first(langs, reorder)
 
 
 SAME = ("en>en", "bn>bn", "bn>en")  # not an English question whose first hit is Bangla: step 3 chose that chunk
