@@ -430,9 +430,9 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
     return x
 
 
-# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that withholds whatever the confidence (the chosen unit shares
-# no word with the question, names the other half of a contrast, counts another period, states no figure for a question asking one, or only the way for a fault);
-# or, when no rule does, the confidence below the threshold.
+# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that withholds
+# whatever the confidence (the chosen unit shares no word with the question, names the other half of a contrast,
+# counts another period, states no figure for a question asking one, or only the way for a fault); or a low confidence.
 WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way")
 
 

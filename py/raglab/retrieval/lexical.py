@@ -122,7 +122,7 @@ def alternatives(bm25: BM25, term: str, whole: str | None = None) -> list[tuple[
     return out
 
 
-def respelt(bm25: BM25, terms: list[str], wholes: list[str] | None = None) -> list[str]:
+def respelt(bm25: BM25, terms: list[str], wholes: list[str | None] | None = None) -> list[str]:
     """`terms` with each word the index lacks read as its nearest index word, when exactly one
     is searched for it (`alternatives`); any other term as it is. What the query expansion
     table is asked about a second time (`bilingual`): "রিচাজ" names a recharge only once it
@@ -148,7 +148,7 @@ def respelt_text(bm25: BM25, text: str) -> str:
     'Sent by mistake, any fee?'
     """
     found = tokens(text)
-    fixed = respelt(bm25, [t.term for t in found], [unstemmed(text[t.start:t.end]) for t in found])
+    fixed = respelt(bm25, [t.term for t in found], typed_forms(bm25, text, found))
     out, last = [], 0
     for token, term in zip(found, fixed):
         if term != token.term:
@@ -157,7 +157,7 @@ def respelt_text(bm25: BM25, text: str) -> str:
     return "".join(out) + text[last:]
 
 
-def weighted_terms(bm25: BM25, terms: list[str], wholes: list[str] | None = None) -> tuple[list[str], list[float]]:
+def weighted_terms(bm25: BM25, terms: list[str], wholes: list[str | None] | None = None) -> tuple[list[str], list[float]]:
     """The query terms to score with BM25 and their weights (see the module docstring);
     `wholes`, one per term, are the words as typed before stemming (`weighted_text`).
     A query whose terms the index all knows comes back unchanged, every weight 1.
@@ -178,7 +178,14 @@ def weighted_terms(bm25: BM25, terms: list[str], wholes: list[str] | None = None
 def weighted_text(bm25: BM25, text: str) -> tuple[list[str], list[float]]:
     """`weighted_terms` of the terms of `text`, each unknown one matched as stemmed or as typed."""
     found = tokens(text)
-    return weighted_terms(bm25, [t.term for t in found], [unstemmed(text[t.start:t.end]) for t in found])
+    return weighted_terms(bm25, [t.term for t in found], typed_forms(bm25, text, found))
+
+
+def typed_forms(bm25: BM25, text: str, found: list) -> list[str | None]:
+    """Per token of `text`, the word as typed before stemming (`analyzer.unstemmed`) where the
+    index lacks its term, the only place `alternatives` reads it; None elsewhere, so a query of
+    known words folds nothing twice."""
+    return [None if t.term in bm25.df else unstemmed(text[t.start:t.end]) for t in found]
 
 
 class LastQuery:

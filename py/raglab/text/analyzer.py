@@ -122,16 +122,16 @@ def _case_ending(text: str, start: int, end: int, surface: str, glued: bool) -> 
 PRE_BASE = frozenset("\u09bf\u09c7\u09c8")
 
 
+def _consonant(ch: str) -> bool:
+    return "\u0995" <= ch <= "\u09b9" or ch == KHANDA_TA
+
+
 def _consonant_ends(chars: list[str]) -> bool:
     """Whether `chars` ends in a consonant (ড় ঢ় য় as letter + nukta too): a vowel sign may follow."""
     last = chars[-1] if chars else ""
     if last == NUKTA and len(chars) > 1:
         last = chars[-2]
-    return "\u0995" <= last <= "\u09b9" or last == KHANDA_TA
-
-
-def _consonant(ch: str) -> bool:
-    return "\u0995" <= ch <= "\u09b9" or ch == KHANDA_TA
+    return _consonant(last)
 
 
 def prebase_after(word: str) -> str:

@@ -320,8 +320,8 @@ class Reader:
                 lambda m: m.group() if not particles and _particle(m) else self._read_word(m.group()), question)
         return found
 
-
     def _read_word(self, typed: str) -> str:
+        """One Latin word as read: a Bangla word it sounds like, else two it runs together, else as typed."""
         return self.word(typed) or self.two_words(typed) or typed
 
 
