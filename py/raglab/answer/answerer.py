@@ -36,6 +36,7 @@ from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import aside, case_words, limit_beside_price
+from raglab.question.subjects import VALUE_TYPES, other_subject
 from raglab.retrieval.ranking import rounded
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
@@ -175,6 +176,7 @@ class Assessment:
     order: list  # (logit, Candidate), best first
     probs: list[float]
     signals: list[float]  # `sentences.confidence_features`
+    other_subject: bool = False  # the chosen unit names none of the services (or prices) a value question asks about
 
 
 def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], float],
@@ -207,7 +209,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
                                   order[0][0], typed, best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
-    return Assessment(q, order, probs, signals)
+    return Assessment(q, order, probs, signals, other_subject(q, asks_two(q.text), best.unit.text, (docs or {}).get(best.quote.doc), best.quote.start))
 
 
 def the_other_fact(a: Assessment, m: Model) -> Candidate | None:
@@ -308,8 +310,7 @@ def answer(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     same thing, so a unit holding one of them covers that term; `docs` maps article ids to
     Documents (the quotes are their units); `closest(term)` names the index word(s) a term
     the index does not hold stands for (`Pipeline.closest`; () for none); `m` is
-    the sentence model (the shipped one unless a fit passes another). Abstains when the
-    confidence is below `threshold`.
+    the sentence model (the shipped one unless a fit passes another). Abstains below `threshold`.
     """
     m = m or model()
     a = assess(question_terms, chunks, idf, aliases, question, scores, docs, closest, m)
@@ -337,9 +338,6 @@ def counts_another_period(a: Assessment) -> bool:
     taken?" names a day in its story, and "… taken from your wallet at once" answers it."""
     return ((a.q.limit or a.q.qtype in ("amount", "count")) and a.order[0][1].features[COL["period_clash"]] > 0
             or shorter_than_asked(a.q, a.order[0][1].unit.text))  # "within 5 working days" for "how many months"
-
-
-VALUE_TYPES = ("amount", "count", "percent")
 
 
 def states_no_value(a: Assessment, composed: Answer) -> bool:
@@ -432,8 +430,9 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
 
 # Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that withholds
 # whatever the confidence (the chosen unit shares no word with the question, names the other half of a contrast,
-# counts another period, states no figure for a question asking one, or only the way for a fault); or a low confidence.
-WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way")
+# counts another period, states no figure for a question asking one, only the way for a fault, or names none of the
+# services or prices a value question asks about: `question/subjects.py`); or a low confidence.
+WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way", "other-subject")
 
 
 def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> str | None:
@@ -446,5 +445,6 @@ def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> 
     abstains does not depend on the order: only which reason it gives."""
     rule = ("no-match" if not speaks_to(a.signals) else "other-half" if names_other_half(a)
             else "other-period" if counts_another_period(a) else "one-case" if states_one_case(a.q, a.order[0][1])
-            else "no-value" if states_no_value(a, composed) else "only-the-way" if the_way_for_a_fault(a.q, a.order[0][1].unit.text) else None)
+            else "no-value" if states_no_value(a, composed) else "only-the-way" if the_way_for_a_fault(a.q, a.order[0][1].unit.text)
+            else "other-subject" if a.other_subject else None)
     return rule if rule is not None else "low-confidence" if conf < threshold else None

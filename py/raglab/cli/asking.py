@@ -62,6 +62,7 @@ WITHHELD_WORDS = {
     "one-case": "a limit was asked and the passage closest to the question gives one worked example's figure",
     "no-value": "a figure was asked and the passage closest to the question states none",
     "only-the-way": "a fault was reported and the passage closest to the question only says how the thing is done",
+    "other-subject": "a figure was asked about a service or a kind of price that the passage closest to the question does not name",
 }
 
 

@@ -1,0 +1,51 @@
+"""Whether the chosen unit speaks of another subject than the one a value question asks about.
+
+A question the help centre has no answer to is often answered with a neighbouring value: the
+loan's limit for its late fee, the recharge limit for a merchant account's daily payments, the
+add-money limit for paying bills, the merchant's fee for a call to the hotline. The value is of
+the asked type, so the confidence's `typed` bonus carried such answers past the threshold. What
+gives them away is the subject: the asking sentence names a service, or a kind of price, (a
+concept of the expansion table, `retrieval/expansion.py`, through any of its wordings in either
+language) and neither the chosen unit nor the heading path of its section names any of them.
+Read only over the sentences that ask (a story told first names the shop, the mother, the bakery:
+who asks, not what), and not for a question asking two things, whose halves the quoted units
+share between them (`half_answer` reads those). The answerer withholds such an answer
+(`answerer.WITHHELD`: "other-subject").
+"""
+
+from __future__ import annotations
+
+from raglab.retrieval.expansion import matches
+from raglab.text.answertypes import asking_sentences
+
+VALUE_TYPES = ("amount", "count", "percent")  # the answer types that ask for a figure
+
+# The services whose figures are their own: a limit or a fee of one is no answer for another.
+SERVICES = frozenset({"cash out", "cash in", "send money", "remittance", "mobile recharge", "utility bill",
+                      "merchant payment", "merchant account", "education fees", "savings", "loan", "reward points",
+                      "add money", "hotline"})
+# The kinds of price, each a family (a fee asked is answered by "free" too). Limits and minimums are
+# left out: the value's own shape states them ("between Tk 20 and Tk 1,000", "18 or older").
+PRICES = {"fee": "fee", "free of charge": "fee", "service charge": "fee", "interest or profit": "interest",
+          "incentive": "incentive", "cashback": "cashback"}
+
+
+def subjects_of(text: str) -> tuple[frozenset, frozenset]:
+    """The services and the price families `text` names (any phrase of the concept's group:
+    its wording, other ways customers say it, its kinds)."""
+    named = frozenset(g.concept for g, _ in matches(text))
+    return named & SERVICES, frozenset(PRICES[c] for c in named if c in PRICES)
+
+
+def other_subject(q, two: bool, unit: str, doc=None, at: int = 0) -> bool:
+    """Whether the asking sentence(s) of the question `q` (a `sentences.Question` asking a figure
+    or a limit) name services (or price families) none of which `unit` or the heading path of its
+    section (in the Document `doc`, at offset `at`; none without it) names. Never for a question
+    asking no figure (a yes/no question's side, a way, a time are not stated by such a word), nor
+    for one asking two things (`two`: `answer.facts.asks_two`)."""
+    if two or not (q.limit or q.qtype in VALUE_TYPES):
+        return False
+    asked = subjects_of(" ".join(asking_sentences(q.text)) or q.text)
+    heading = doc.section_at(at).heading if doc is not None else ()
+    said = subjects_of("\n".join((unit, *heading)))
+    return any(a and not a & s for a, s in zip(asked, said))
