@@ -38,6 +38,18 @@ def test_the_own_subject_still_answers():
     assert not other(ask("How much is the fee to cash in at an agent?"), "Cash in at an agent is free.")
 
 
+def test_a_charge_on_top_must_be_named_itself():
+    profit = "Shapla Sanchay pays a profit rate of 7% a year on your savings."
+    # The profit rate names the asked profit, not the tax cut from it; the deposit options no penalty.
+    assert other(ask("How much tax is cut from the Shapla Sanchay profit?"), profit)
+    assert other(ask("শাপলা সঞ্চয়ের মাসিক কিস্তি মিস করলে কত টাকা জরিমানা দিতে হয়?"),
+                 "You can choose a monthly deposit of Tk 500, 1,000, 2,000 or 5,000.")
+    assert other(ask("How much is the late fee on a savings deposit?"), "The monthly deposit is Tk 500.")
+    # Named, it answers; and a word that merely contains one ("taxi") asks none.
+    assert not other(ask("How much tax is cut from the profit?"), "A tax of 10% is cut from the profit.")
+    assert not other(ask("How much does a taxi ride cost to pay with the app?"), "Paying at a shop is free for you.")
+
+
 def test_only_for_one_figure_asked():
     # No figure asked (yes/no), or two things asked: the halves are the quotes' to share.
     assert not other(ask("Is there a late fee on a nano loan?"), LOAN)

@@ -16,6 +16,7 @@ share between them (`half_answer` reads those). The answerer withholds such an a
 from __future__ import annotations
 
 from raglab.retrieval.expansion import matches
+from raglab.text.analyzer import analyze
 from raglab.text.answertypes import asking_sentences
 
 VALUE_TYPES = ("amount", "count", "percent")  # the answer types that ask for a figure
@@ -28,6 +29,14 @@ SERVICES = frozenset({"cash out", "cash in", "send money", "remittance", "mobile
 # left out: the value's own shape states them ("between Tk 20 and Tk 1,000", "18 or older").
 PRICES = {"fee": "fee", "free of charge": "fee", "service charge": "fee", "interest or profit": "interest",
           "incentive": "incentive", "cashback": "cashback"}
+# Charges laid on top of a price, which a unit stating the price does not answer: the profit rate is no
+# answer to the tax cut from the profit, the loan's terms none to its late fee. Each asked must be named
+# itself. Words, not expansion concepts: a help centre that names none of them (ours) would otherwise
+# append their translations to every question that mentions a fee. Analyzer terms, so "taxes" and
+# "জরিমানার" count and "taxi" does not; "fine" is left out ("is it fine to …").
+ON_TOP = {"tax": "tax", "vat": "tax", "ট্যাক্স": "tax", "ভ্যাট": "tax", "penalty": "penalty", "জরিমানা": "penalty",
+          "জামানত": "security deposit"}
+ON_TOP_PHRASES = {("late", "fee"): "penalty", ("security", "deposit"): "security deposit"}
 
 
 def subjects_of(text: str) -> tuple[frozenset, frozenset]:
@@ -37,15 +46,27 @@ def subjects_of(text: str) -> tuple[frozenset, frozenset]:
     return named & SERVICES, frozenset(PRICES[c] for c in named if c in PRICES)
 
 
+def charges_on_top(text: str) -> frozenset:
+    """The charges on top of a price (`ON_TOP`) `text` names."""
+    terms = analyze(text)
+    named = {ON_TOP[t] for t in terms if t in ON_TOP}
+    for a, b in zip(terms, terms[1:]):
+        if (a, b) in ON_TOP_PHRASES:
+            named.add(ON_TOP_PHRASES[(a, b)])
+    return frozenset(named)
+
+
 def other_subject(q, two: bool, unit: str, doc=None, at: int = 0) -> bool:
     """Whether the asking sentence(s) of the question `q` (a `sentences.Question` asking a figure
     or a limit) name services (or price families) none of which `unit` or the heading path of its
-    section (in the Document `doc`, at offset `at`; none without it) names. Never for a question
+    section (in the Document `doc`, at offset `at`; none without it) names, or a charge on top of a
+    price (`charges_on_top`: a tax, a penalty) they do not name. Never for a question
     asking no figure (a yes/no question's side, a way, a time are not stated by such a word), nor
     for one asking two things (`two`: `answer.facts.asks_two`)."""
     if two or not (q.limit or q.qtype in VALUE_TYPES):
         return False
-    asked = subjects_of(" ".join(asking_sentences(q.text)) or q.text)
+    asking = " ".join(asking_sentences(q.text)) or q.text
     heading = doc.section_at(at).heading if doc is not None else ()
-    said = subjects_of("\n".join((unit, *heading)))
-    return any(a and not a & s for a, s in zip(asked, said))
+    stated = "\n".join((unit, *heading))
+    return any(a and not a & s for a, s in zip(subjects_of(asking), subjects_of(stated))) or \
+        not charges_on_top(asking) <= charges_on_top(stated)
