@@ -57,8 +57,20 @@ def test_only_for_one_figure_asked():
 
 
 def test_the_section_heading_names_the_subject():
+    # A unit naming no service is about its section's: the heading speaks for it.
     heading = SimpleNamespace(section_at=lambda at: SimpleNamespace(heading=("Fees and limits", "Paying bills")))
-    assert not other(ask("What is the daily limit for paying electricity bills?", limit=True), ADD, heading, 0)
+    limit = "The daily limit is Tk 50,000."
+    assert not other(ask("What is the daily limit for paying electricity bills?", limit=True), limit, heading, 0)
+    assert other(ask("What is the daily limit for paying electricity bills?", limit=True), limit)
+
+
+def test_a_unit_naming_its_own_service_speaks_for_itself():
+    # The recharge limit sits in a section on "Mobile recharge and merchant payment": the heading
+    # names the merchant, the unit the recharge it is about.
+    heading = SimpleNamespace(section_at=lambda at: SimpleNamespace(heading=("Fees and limits", "Mobile recharge and merchant payment")))
+    recharge = "A single mobile recharge must be between Tk 20 and Tk 1,000."
+    assert other(ask("How much can my shop take in merchant payments in a day?", limit=True), recharge, heading, 0)
+    assert not other(ask("What is the most I can recharge at once?", limit=True), recharge, heading, 0)
 
 
 @pytest.fixture(scope="module")

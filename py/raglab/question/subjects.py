@@ -68,5 +68,8 @@ def other_subject(q, two: bool, unit: str, doc=None, at: int = 0) -> bool:
     asking = " ".join(asking_sentences(q.text)) or q.text
     heading = doc.section_at(at).heading if doc is not None else ()
     stated = "\n".join((unit, *heading))
-    return any(a and not a & s for a, s in zip(subjects_of(asking), subjects_of(stated))) or \
+    # A unit that names a subject of a family itself speaks for itself: the recharge limit in a section
+    # on "Mobile recharge and merchant payment" is no merchant's limit. Else its heading speaks for it.
+    said = [own or under for own, under in zip(subjects_of(unit), subjects_of("\n".join(heading)))]
+    return any(a and not a & s for a, s in zip(subjects_of(asking), said)) or \
         not charges_on_top(asking) <= charges_on_top(stated)
