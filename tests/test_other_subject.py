@@ -28,6 +28,8 @@ ADD = "You can add up to Tk 50,000 a day to your wallet from banks and cards."
 def test_another_kind_of_price_or_another_service():
     assert other(ask("How much is the late fee on a nano loan?"), LOAN)
     assert other(ask("What is the daily limit for paying electricity bills?", limit=True), ADD)
+    assert other(ask("What is the most balance a verified account can hold?", limit=True),
+                 "You can cash in up to Tk 30,000 a day.")
     assert other(ask("হটলাইনে কল করলে প্রতি মিনিটে কত টাকা লাগে?"), "The merchant pays 1.5% of each payment to Shapla Pay as a service charge.")
 
 

@@ -21,9 +21,10 @@ from raglab.text.answertypes import asking_sentences
 
 VALUE_TYPES = ("amount", "count", "percent")  # the answer types that ask for a figure
 
-# The services whose figures are their own: a limit or a fee of one is no answer for another.
+# The services (and the balance) whose figures are their own: a limit or a fee of one is no answer for another
+# (the daily cash-in limit is no ceiling on the balance).
 SERVICES = frozenset({"cash out", "cash in", "send money", "remittance", "mobile recharge", "utility bill",
-                      "merchant payment", "merchant account", "education fees", "savings", "loan", "reward points",
+                      "merchant payment", "merchant account", "education fees", "savings", "loan", "reward points", "balance",
                       "add money", "hotline"})
 # The kinds of price, each a family (a fee asked is answered by "free" too). Limits and minimums are
 # left out: the value's own shape states them ("between Tk 20 and Tk 1,000", "18 or older").
