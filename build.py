@@ -293,9 +293,15 @@ def compile_kernel(compiler: str, extra: tuple[str, ...], out: str, force: bool 
             fh.write(key)
     # The loader (raglab.encoder.native) checks the library against this before dlopen: a
     # truncated or replaced library would otherwise crash the process (SIGBUS) with no word.
-    with open(out + ".sha256.tmp", "w") as fh:
-        fh.write(sha256_file(out) + "\n")
-    os.replace(out + ".sha256.tmp", out + ".sha256")
+    # Written only when it changes, through a temporary file of this process's own: the test
+    # workers each build the site at once, and a shared temporary name let one rename the
+    # other's file away.
+    digest = sha256_file(out) + "\n"
+    if not os.path.exists(out + ".sha256") or open(out + ".sha256").read() != digest:
+        tmp = f"{out}.sha256.{os.getpid()}.tmp"
+        with open(tmp, "w") as fh:
+            fh.write(digest)
+        os.replace(tmp, out + ".sha256")
 
 
 def best_kernel_variant(baseline: str) -> str | None:
