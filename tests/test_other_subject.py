@@ -17,8 +17,8 @@ def ask(text: str, limit: bool = False):
     return SimpleNamespace(text=text, qtype=question_type(text), limit=limit)
 
 
-def other(q, unit, doc=None, at=0):
-    return other_subject(q, asks_two(q.text), unit, doc, at)
+def other(q, unit, heading=()):
+    return other_subject(q, asks_two(q.text), unit, heading)
 
 
 LOAN = "You can borrow up to Tk 20,000 as a nano loan."
@@ -60,19 +60,19 @@ def test_only_for_one_figure_asked():
 
 def test_the_section_heading_names_the_subject():
     # A unit naming no service is about its section's: the heading speaks for it.
-    heading = SimpleNamespace(section_at=lambda at: SimpleNamespace(heading=("Fees and limits", "Paying bills")))
+    heading = ("Fees and limits", "Paying bills")
     limit = "The daily limit is Tk 50,000."
-    assert not other(ask("What is the daily limit for paying electricity bills?", limit=True), limit, heading, 0)
+    assert not other(ask("What is the daily limit for paying electricity bills?", limit=True), limit, heading)
     assert other(ask("What is the daily limit for paying electricity bills?", limit=True), limit)
 
 
 def test_a_unit_naming_its_own_service_speaks_for_itself():
     # The recharge limit sits in a section on "Mobile recharge and merchant payment": the heading
     # names the merchant, the unit the recharge it is about.
-    heading = SimpleNamespace(section_at=lambda at: SimpleNamespace(heading=("Fees and limits", "Mobile recharge and merchant payment")))
+    heading = ("Fees and limits", "Mobile recharge and merchant payment")
     recharge = "A single mobile recharge must be between Tk 20 and Tk 1,000."
-    assert other(ask("How much can my shop take in merchant payments in a day?", limit=True), recharge, heading, 0)
-    assert not other(ask("What is the most I can recharge at once?", limit=True), recharge, heading, 0)
+    assert other(ask("How much can my shop take in merchant payments in a day?", limit=True), recharge, heading)
+    assert not other(ask("What is the most I can recharge at once?", limit=True), recharge, heading)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from raglab.answer.candidates import MAX_WORDS, Candidate, missing_share, read_question, score_candidates, word_count
+from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import another_case, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
@@ -209,7 +209,8 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
                                   order[0][0], typed, best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
-    return Assessment(q, order, probs, signals, other_subject(q, asks_two(q.text), best.unit.text, (docs or {}).get(best.quote.doc), best.quote.start))
+    heading = heading_of(best.unit, chunks[best.rank], (docs or {}).get(best.quote.doc))
+    return Assessment(q, order, probs, signals, other_subject(q, asks_two(q.text), best.unit.text, heading))
 
 
 def the_other_fact(a: Assessment, m: Model) -> Candidate | None:

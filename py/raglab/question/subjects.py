@@ -57,17 +57,16 @@ def charges_on_top(text: str) -> frozenset:
     return frozenset(named)
 
 
-def other_subject(q, two: bool, unit: str, doc=None, at: int = 0) -> bool:
+def other_subject(q, two: bool, unit: str, heading: tuple[str, ...] = ()) -> bool:
     """Whether the asking sentence(s) of the question `q` (a `sentences.Question` asking a figure
-    or a limit) name services (or price families) none of which `unit` or the heading path of its
-    section (in the Document `doc`, at offset `at`; none without it) names, or a charge on top of a
+    or a limit) name services (or price families) none of which `unit` or `heading`, the heading
+    path of its section (`candidates.heading_of`), names, or a charge on top of a
     price (`charges_on_top`: a tax, a penalty) they do not name. Never for a question
     asking no figure (a yes/no question's side, a way, a time are not stated by such a word), nor
     for one asking two things (`two`: `answer.facts.asks_two`)."""
     if two or not (q.limit or q.qtype in VALUE_TYPES):
         return False
     asking = " ".join(asking_sentences(q.text)) or q.text
-    heading = doc.section_at(at).heading if doc is not None else ()
     stated = "\n".join((unit, *heading))
     # A unit that names a subject of a family itself speaks for itself: the recharge limit in a section
     # on "Mobile recharge and merchant payment" is no merchant's limit. Else its heading speaks for it.
