@@ -209,8 +209,7 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
                                   order[0][0], typed, best.features[COL["score_ratio"]],
                                   q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
-    heading = heading_of(best.unit, chunks[best.rank], (docs or {}).get(best.quote.doc))
-    return Assessment(q, order, probs, signals, other_subject(q, asks_two(q.text), best.unit.text, heading))
+    return Assessment(q, order, probs, signals, other_subject(q, asks_two(q.text), best.unit.text, heading_of(best.unit, chunks[best.rank], (docs or {}).get(best.quote.doc))))
 
 
 def the_other_fact(a: Assessment, m: Model) -> Candidate | None:
