@@ -180,3 +180,45 @@ def test_hyphenated_phrasal_verbs_and_the_status_words_of_both_languages():
     assert all(pair != 7 for pair, _ in asked_halves("আমার লেনদেন পেন্ডিং অবস্থায় আছে"))
     assert all(pair != 7 for pair, _ in asked_halves("My transaction is in a pending state"))
     assert (7, 0) in asked_halves("অবস্থা অপেক্ষমাণ দেখালে কী করব?")
+
+
+def _pair(name_start: str) -> int:
+    pairs = json.loads(read_table("contrasts.json"))["pairs"]
+    return next(i for i, row in enumerate(pairs) if row["name"].startswith(name_start))
+
+
+def test_money_the_customer_sent_by_mistake_is_not_money_someone_says_they_sent():
+    # "I sent money to the wrong number" was answered, at 0.71, with the fraud section's "A caller
+    # claims to have sent you money by mistake and begs you to send it back."
+    pair = _pair("money the customer sent")
+    fraud = ("A caller claims to have sent you money by mistake and begs you to send it back.",
+             "একটি পরিচিত প্রতারণা হলো, অচেনা কেউ ফোন করে বলে সে ভুল করে আপনার নম্বরে টাকা পাঠিয়েছে এবং টাকাটি ফেরত চায়।")
+    steps = "Call our hotline 16789 or report the transfer in the app as soon as possible."
+    for q in ("I sent money to the wrong number", "I accidentally sent 2,000 taka to a wrong number, what now?",
+              "ভুল নম্বরে টাকা পাঠিয়ে ফেলেছি, কী করব?", "vul number e taka pathiye felechi"):
+        asked = asked_halves(q)
+        assert (pair, 0) in asked, q
+        assert all(clashes(asked, unit) for unit in fraud), q
+        assert not clashes(asked, steps), q
+    for q in ("A stranger says they sent me money by mistake; what should I do?",
+              "Someone called saying he sent me money by mistake and wants it back",
+              "একজন ফোন করে বলছে ভুল করে আমার নম্বরে টাকা পাঠিয়েছে, ফেরত চায়"):
+        asked = asked_halves(q)
+        assert (pair, 1) in asked, q
+        assert not any(clashes(asked, unit) for unit in fraud), q
+    # Outside a mistake, "I sent" names no half: money sent to a brother asks about a fee.
+    assert all(p != pair for p, _ in asked_halves("I sent 500 to my brother, what is the fee?"))
+
+
+def test_a_limit_that_names_no_bound_is_the_maximum():
+    # "What is the minimum amount I can cash in?" was answered "Total amount per day — Amount:
+    # Tk 30,000" once the confidence moved by 0.02: a limit stated without "minimum" is a cap.
+    asked = asked_halves("What is the minimum amount I can cash in?")
+    assert clashes(asked, "Total amount per day — Amount: Tk 30,000", "Cash in at an agent\nCash in limits")
+    assert clashes(asked_halves("ন্যূনতম কত টাকা ক্যাশ ইন করা যায়?"), "প্রতিদিন মোট — পরিমাণ: ৩০,০০০ টাকা", "ক্যাশ ইনের সীমা")
+    assert not clashes(asked_halves("What is the maximum cash in per day?"), "Total amount per day — Amount: Tk 30,000", "Cash in limits")
+    # A range states both bounds; a limit section's sentence without a figure is about neither.
+    assert not clashes(asked_halves("What is the minimum recharge?"), "A single mobile recharge must be between Tk 20 and Tk 1,000.",
+                       "Fees and limits\nMobile recharge and merchant payment")
+    assert not clashes(asked_halves("ন্যূনতম কত টাকা রিচার্জ করা যায়?"), "একবারে ২০ থেকে ১,০০০ টাকা রিচার্জ করা যায়।", "রিচার্জের সীমা")
+    assert not clashes(asked, "Limits are set by Bangladesh Bank.", "Cash in limits")

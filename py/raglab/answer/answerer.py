@@ -359,9 +359,9 @@ def signals_of(a: Assessment, composed: Answer, m: Model) -> list[float]:
     for the confidence") and whether a question asking two things got one quote with at most one
     short answer (`half_answer`; "The minimum recharge is Tk 20 and the maximum is Tk 1,000" answers
     both halves; out of fold such answers were confident and wrong, bench/confidence_generalise.py).
-    Two quotes are half an answer too when the question names one half of a contrast and neither
-    quote names it (a recipient who refuses, answered with the deadline and a sentence about the
-    money held), unless a figure names that half by itself (`contrasts.by_value`: the smallest
+    Two quotes are half an answer too when the question names a half of a contrast that neither quote
+    names, whatever other half they name (a recipient who refuses, answered with the deadline and a
+    sentence about the money held), unless a figure names that half by itself (`contrasts.by_value`: the smallest
     deposit listed); and when the second is the other fact's unit (`the_other_fact`), at most one
     short answer is shown and none is read from it while its half asks for a value (`facts.asks_a_value`:
     "which terms can I choose from?", answered "The profit is added at the end of the term …" at 0.92).
@@ -375,7 +375,7 @@ def signals_of(a: Assessment, composed: Answer, m: Model) -> list[float]:
         shown = {(x.doc, x.start) for x in composed.quotes}
         said = [c.halves for _, c in a.order if (c.quote.doc, c.quote.start) in shown and c.halves]
         asked = [(pair, side) for pair, side in a.q.contrast if not by_value()[pair]]
-        half = bool(asked) and not any(h[pair][side] for h in said for pair, side in asked)
+        half = any(not any(h[pair][side] for h in said) for pair, side in asked)
     best = a.order[0][1].features  # the unit before restates more of the question than the chosen one: the answer follows it
     return [*a.signals, best[COL["prev_cover"]] if best[COL["prev_gap"]] > 0 else 0.0, 1.0 if half and asks_two(a.q.text) else 0.0]
 
