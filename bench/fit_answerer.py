@@ -40,7 +40,9 @@ on our dev split, on out-of-fold choices: the most answers that state the fact, 
 `LENGTH_COST` per answer they lengthen to two quotes (a second fact is always looked for). The
 confidence learns from the answers composed under every setting of the three that the objective
 cannot tell from the chosen one (`shares.tied`, within `TIE_BAND` questions; each question weighs
-one in all): a near tie that flips the choice leaves its weights as they were. The answers are
+one in all): a near tie that flips the choice leaves its weights as they were. Of the tied settings,
+the one served is the one whose answers that confidence ranks best out of fold (`shares.served`, the
+least AURC): it reads no shipped model either. The answers are
 composed with the trial's own model throughout, never the shipped one, so a re-fit does not
 depend on the last (nor on the served threshold: tests/test_fit_answerer.py).
 """
@@ -70,6 +72,7 @@ from raglab.retrieval.ranking import rounded  # noqa: E402
 from raglab.text.analyzer import analyze, memo  # noqa: E402
 from risk_rule import dump_wrong, risk_figures  # noqa: E402 - other trials import them from here
 from shares import TIE_BAND, pooled, settings, tied  # noqa: E402
+from shares import served as served_setting  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.path.join(ROOT, "py", "raglab", "data", "sentence_model.json")
@@ -320,7 +323,6 @@ def _fit(data: dict[str, list[dict]]) -> dict:
     best = max(trials, key=lambda t: (t["objective"], t["short_f1"], t["runner"], t["adjacent"], t["second"]))
     by_setting = {(t["second"], t["adjacent"], t["runner"]): t for t in trials}
     best = by_setting[SHARES] if SHARES else best
-    outcomes = [(answerable, speaks, right, f1) for _, right, answerable, speaks, f1 in labelled(ours, best["answers"])]
 
     def answered(answers):  # (signals, label) per question, None where the answerer abstains whatever the confidence
         return [(x[0], 1 if x[1] else 0) if x[0] is not None else None for x in labelled(ours, answers)]
@@ -331,7 +333,6 @@ def _fit(data: dict[str, list[dict]]) -> dict:
     near = tied({s: t["objective"] for s, t in by_setting.items()}, (best["second"], best["adjacent"], best["runner"]),
                 TIE_BAND / answerable)
     per_setting = [answered(by_setting[s]["answers"]) for s in near]
-    served = per_setting[0]
     conf_rows, conf_labels, conf_weights, conf_folds = [], [], [], []
     for e, rows in zip(ours, pooled(per_setting)):
         for signals, label, weight in rows:
@@ -339,12 +340,11 @@ def _fit(data: dict[str, list[dict]]) -> dict:
             conf_labels.append(label)
             conf_weights.append(weight)
             conf_folds.append(fold_of[e["question"].id])
-    shown = [(x[0], fold_of[e["question"].id]) for e, x in zip(ours, served) if x is not None]
     ext_rows, ext_labels, ext_weights = [], [], []
     for name in CONFIDENCE_SETS if CONFIDENCE_EXTERNAL else ():
         got = [x for x in labelled(data[name], served_answers(data[name], weights, best["second"], best["adjacent"], k,
                                                                 best["runner"])) if x[0] is not None]
-        share = CONFIDENCE_EXTERNAL * len(shown) / len(CONFIDENCE_SETS) / len(got)
+        share = CONFIDENCE_EXTERNAL * sum(1 for x in per_setting[0] if x is not None) / len(CONFIDENCE_SETS) / len(got)
         ext_rows += [x[0] for x in got]
         ext_labels += [1 if x[1] else 0 for x in got]
         ext_weights += [share] * len(got)
@@ -355,17 +355,27 @@ def _fit(data: dict[str, list[dict]]) -> dict:
                             l2=CONFIDENCE_L2, weights=[conf_weights[i] for i in keep] + ext_weights)
 
     conf = fit_conf()
-    # The confidence out of fold (fitted without the fifth of our questions it scores) on the
-    # served answers, and what the risk rule makes of it: an honest dev figure for its signals.
+    # The confidence out of fold (fitted without the fifth of our questions it scores) on each
+    # tied setting's answers, and what the risk rule makes of it: an honest dev figure for its
+    # signals, and what chooses the setting served among the tied (`shares.served`).
     fold_conf = [fit_conf(f) for f in range(FOLDS)]
-    oof_conf = [logistic(dot(fold_conf[g], signals)) for signals, g in shown]
-    it = iter(oof_conf)
-    oof_all = [next(it) if a[0] is not None else 0.0 for a in best["answers"]]
+
+    def oof_figures(answers):
+        outcomes = [(answerable, speaks, right, f1) for _, right, answerable, speaks, f1 in labelled(ours, answers)]
+        oof_all = [logistic(dot(fold_conf[fold_of[e["question"].id]], a[0])) if a[0] is not None else 0.0
+                   for e, a in zip(ours, answers)]
+        figures = risk_figures(outcomes, oof_all)
+        figures["aurc"] = rounded(Curve([c if o[1] else None for o, c in zip(outcomes, oof_all)],
+                                        [0 if o[2] else 1 for o in outcomes]).aurc())
+        return figures, outcomes, oof_all
+
+    by_oof = {s: oof_figures(by_setting[s]["answers"]) for s in near}
+    chosen = near[0] if SHARES else served_setting(near, {s: f[0]["aurc"] for s, f in by_oof.items()})
+    best = by_setting[chosen]
+    oof_risk, outcomes, oof_all = by_oof[chosen]
+    served = answered(best["answers"])
     if DUMP_WRONG:
         dump_wrong(ours, best["answers"], oof_all, outcomes, DUMP_WRONG)
-    oof_risk = risk_figures(outcomes, oof_all)
-    oof_risk["aurc"] = rounded(Curve([c if o[1] else None for o, c in zip(outcomes, oof_all)],
-                                     [0 if o[2] else 1 for o in outcomes]).aurc())
     fit_info = {"questions": {name: len(v) for name, v in data.items()},
                 "candidates": {name: sum(len(e["candidates"]) for e in v) for name, v in data.items()},
                 "with_evidence": {name: sum(1 for e in v if any(e["labels"])) for name, v in data.items()},
@@ -375,7 +385,8 @@ def _fit(data: dict[str, list[dict]]) -> dict:
                 "second_trials": [{x: t[x] for x in ("second", "adjacent", "runner", "holds", "short_f1", "two_quotes",
                                                      "objective")}
                                   for t in trials],
-                "confidence_settings": [list(s) for s in near], "confidence_rows": len(shown),
+                "confidence_settings": [list(s) for s in near], "confidence_settings_oof_aurc": [by_oof[s][0]["aurc"] for s in near],
+                "confidence_rows": sum(1 for x in served if x is not None),
                 "confidence_positives": sum(x[1] for x in served if x is not None), "confidence_pooled_rows": len(conf_rows),
                 "confidence_external_rows": len(ext_rows), "confidence_external_positives": sum(ext_labels),
                 "oof_confidence_risk_rule": oof_risk}

@@ -43,6 +43,20 @@ def tied(objective: dict[tuple, float], chosen: tuple, band: float) -> list[tupl
     return [chosen] + [s for s, o in objective.items() if s != chosen and abs(o - objective[chosen]) <= band + 1e-12]
 
 
+def served(near: list[tuple], oof_aurc: dict[tuple, float]) -> tuple:
+    """The setting to serve among `near` (`tied`, the objective's choice first): the one whose answers
+    the confidence ranks best out of fold (the least AURC), a tie going to the earlier. The objective
+    cannot tell them apart, and the flip it once made on 0.0015 (adjacent 0.1 to 0.2) moved the
+    served threshold from 0.65 to 0.70 (docs/pipeline.md).
+
+    >>> served([(0.0, 0.2, 0.8), (0.0, 0.1, 0.8)], {(0.0, 0.2, 0.8): 0.2723, (0.0, 0.1, 0.8): 0.2563})
+    (0.0, 0.1, 0.8)
+    >>> served([(0.0, 0.1, 0.8), (0.0, 0.2, 0.8)], {(0.0, 0.1, 0.8): 0.25, (0.0, 0.2, 0.8): 0.25})
+    (0.0, 0.1, 0.8)
+    """
+    return min(near, key=lambda s: (oof_aurc[s], near.index(s)))
+
+
 def pooled(per_setting: list[list]) -> list[list[tuple[list[float], int, float]]]:
     """Per question, its distinct (signals, label) over the settings with the share of settings
     that gave it as its weight (first seen first); `per_setting[s][i]` is question i's (signals,

@@ -76,3 +76,17 @@ def test_the_answers_the_confidence_learns_from_read_neither_the_served_threshol
     served = dataclasses.replace(fit.OURS, threshold=0.2)
     after = fit.served_answers(fit.examples(list(docs()), two_facts, served), list(shipped.weights), 0.05, 0.1, Config().k, 0.8)
     assert after == before
+
+
+def test_the_setting_served_among_near_ties_is_the_one_the_confidence_ranks_best():
+    # The composition objective put adjacent 0.2 a hair (0.0015) above 0.1 after one dev answer
+    # moved, and serving it moved the dev threshold from 0.65 to 0.70: among the settings it cannot
+    # tell apart, the served one is the one whose answers the out-of-fold confidence ranks best.
+    shares = bench_script("shares")
+    near = [(0.0, 0.2, 0.8), (0.0, 0.1, 0.8), (0.01, 0.2, 0.8)]
+    assert shares.served(near, {near[0]: 0.272, near[1]: 0.256, near[2]: 0.274}) == (0.0, 0.1, 0.8)
+    assert shares.served(near, {s: 0.25 for s in near}) == near[0]  # a tie goes to the objective's choice
+    committed = model()
+    fit = json.loads(open(os.path.join(ROOT, "py", "raglab", "data", "sentence_model.json"), encoding="utf-8").read())["fit"]
+    aurc = dict(zip(map(tuple, fit["confidence_settings"]), fit["confidence_settings_oof_aurc"]))
+    assert (committed.second, committed.adjacent, committed.runner) == min(aurc, key=aurc.get)
