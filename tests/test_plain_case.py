@@ -52,6 +52,15 @@ def test_the_conditions_read():
     assert not names_condition("where do I send a complaint?") and not names_condition("অভিযোগ কোথায় পাঠাব?")
 
 
+def test_an_english_negative_contraction_names_the_failed_case():
+    # `cue_text` writes the apostrophe as a space ("didn t"), and askers often leave it out ("didnt").
+    from raglab.question.modality import still_failed
+    for question in ("the GRO replied but it didn't solve anything, where now?", "my complaint hasn't been answered",
+                     "the refund isnt back yet, whom do I write to?", "the agent doesnt reply"):
+        assert names_condition(question) and still_failed(question), question
+    assert not still_failed("Where can I send money to my aunt's account?") and not names_condition("what is an agent's fee?")
+
+
 def test_a_question_reporting_what_went_wrong_names_the_failed_case():
     assert names_condition("Where do I email about a failed transaction?") and names_condition("ভুল চার্জ কাটলে কোথায় অভিযোগ করব?")
     assert names_condition("লেনদেনে সমস্যার কথা কোথায় জানাব?") and names_condition("my payment is stuck, who do I call?")

@@ -69,3 +69,13 @@ def test_a_story_questions_answer_is_no_sections_opening_by_place(served, questi
     assert detail in text, text
     assert all(c.features[COL["first"]] == 0.0 for _, c in _order(served, question))
 
+
+
+def test_a_story_how_to_questions_answer_is_no_ways_first_step(served):
+    # A how-to question telling its case first: the story names the way already taken (a loan seen in
+    # the app), so the first step of the way ("Open the Shapla Pay app and tap Loans.") is no sign of
+    # the answer; the case's own section answers ("If you see a loan you did not request, call 16789").
+    question = "অ্যাপে দেখি আমার নামে একটা লোন, অথচ আমি কোনো লোনের আবেদন করিনি। এখন কী করব?"
+    text = served.ask(question).answer.text or ""
+    assert "16789" in text and "tap Loans" not in text, text
+    assert all(c.features[COL["first"]] == 0.0 for _, c in _order(served, question))

@@ -323,11 +323,12 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
         inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
         first = (i == 0 or units[i - 1].block != u.block) and not aside(u.text)  # a "Note:" opens no section's rule
-        if first and detail and (q.asked and q.qtype != "procedure" or detail_after(q, units, i, found, in_heading, doc, mass)):
+        if first and detail and (q.asked or detail_after(q, units, i, found, in_heading, doc, mass)):
             # The opening states the section's topic; the question asks a detail it states later. A
             # story question (one that tells first and asks after) names the topic in its story, so
             # the section that restates it is no sign of the answer: its opening has no bonus at all.
-            # Not for a how-to question: a way's first step is where it begins (`howto.the_named_way`).
+            # A how-to question too: its story tells the way taken or the case met ("I paid …, what
+            # now?"), so a way's first step ("Open the app and tap Loans.") is no sign of the answer.
             first = False
         if first and case - info.terms and any((case - info.terms) & text_info(v.text).terms for v in _rest_of_block(units, i)):
             first = False  # the opening states the rule; a later sentence of its paragraph names the case asked

@@ -49,7 +49,7 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     worked example (`asking.illustrates_in`: a sentence that opens as one, a row
                     or item of a table or list of examples) of
                     another case than the question's, nor, for a question asking no typed value
-                    and no two facts, an opening when q tells a story first and asks no way (its story names the topic),
+                    and no two facts, an opening when q tells a story first (its story names the topic, or the way taken),
                     or of a section whose later unit holds a fifth of q's idf mass in words neither u
                     nor the heading holds (a detail asked after the topic: `candidates.detail_after`) (1/0)
     item            u is a list item (1/0)

@@ -334,7 +334,10 @@ def conditional(text: str) -> bool:
 # wrong ("a failed payment", "ভুল চার্জ", "সমস্যা": the asker is in the failed case already) or asks to go
 # past the first step ("escalate", "appeal", the grievance officer, after a reply). Then the conditional
 # unit may be its answer; the rule reads no further (which condition, which step): the model does.
-_STILL_FAILED = re.compile(f" (?:not|n t|no|never|still|again|unresolved|unhappy|unsatisfied|dissatisfied|after|"
+# An English negative contraction as `cue_text` writes it: the apostrophe is a space ("didn't" is
+# "didn t", "hasn't" "hasn t"), or typed without it ("didnt", "isnt").
+_EN_NT = "[a-z]*n t|(?:do|does|did|is|are|was|were|has|have|had|could|would|ca|wo)nt"
+_STILL_FAILED = re.compile(f" (?:not|{_EN_NT}|no|never|still|again|unresolved|unhappy|unsatisfied|dissatisfied|after|"
                            f"na|nai|ni|hoyni|abar|ekhono|erpor|না|নি|নাই|নেই|ন{YA}|এখনও|এখনো|আবার|এরপর|এরপরও|তারপর|পরও|পরেও|অসন্তুষ্ট)"
                            f"(?![ঀ-৿a-z])|(?:হ{YA}|হ{YA}ে|মেটে|মিটে|পাই|দে{YA}|দে|করে|আসে|পে{YA}ে|পা)নি(?![ঀ-৿])")
 _NAMES_CONDITION = re.compile(_STILL_FAILED.pattern + "| (?:escalate|escalating|escalation|appeal|grievance|gro|জিআরও|fail|failed|fails|"
@@ -365,5 +368,7 @@ def still_failed(question: str) -> bool:
     (True, True)
     >>> still_failed("What is the GRO's email address?"), still_failed("my payment failed, who do I call?")
     (False, False)
+    >>> still_failed("I called 16789 but it didn't help"), still_failed("the money hasnt come back"), still_failed("I don't know the fee")
+    (True, True, True)
     """
     return bool(_STILL_FAILED.search(cue_text(question)))
