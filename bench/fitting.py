@@ -164,6 +164,26 @@ def paired_cells(before: list, after: list, members: list[int], measures) -> lis
     return cells
 
 
+def print_slice_tables(questions: list, ranks: dict, candidates, title: str = "") -> None:
+    """For each candidate of `ranks` (a key: per question, the evidence's 1-based rank or None), a
+    Markdown table of every slice (all, each language, each language and kind) against the served
+    ranking (`ranks[("served", 0)]`): MRR@10 and recall@3 before → after with their paired 95%
+    intervals, and how many questions move up and down."""
+    groups: dict[str, list[int]] = {"all": list(range(len(questions)))}
+    for n, q in enumerate(questions):
+        groups.setdefault(q.lang, []).append(n)
+        groups.setdefault(f"{q.lang} {q.kind}", []).append(n)
+    base = ranks[("served", 0)]
+    for cand in candidates:
+        print(f"\n## {title}{cand[0]}={cand[1]}\n\n| slice | n | MRR@10 before → after | paired 95% | recall@3 before → after | paired 95% | up / down |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for name, members in sorted(groups.items()):
+            cells = paired_cells(base, ranks[cand], members, (reciprocal, recall3))
+            up = sum(1 for n in members if reciprocal(ranks[cand][n]) > reciprocal(base[n]))
+            down = sum(1 for n in members if reciprocal(ranks[cand][n]) < reciprocal(base[n]))
+            print(f"| {name} | {len(members)} | " + " | ".join(cells) + f" | {up} / {down} |")
+
+
 def write_table(name: str, record: dict) -> str:
     """Write a fitted table to py/raglab/data/`name` (sorted keys, as committed); its path."""
     path = os.path.join(DATA, name)

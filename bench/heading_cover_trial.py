@@ -99,7 +99,7 @@ def trial(setname: str, chunker: str) -> None:
     1-6 then rank as served): `path=b` adds b x the `path` reading, `own=b` and `said=b` likewise,
     `waive=t` gives an opening chunk its penalty back when its title holds at least t of the
     question (`own`). MRR@10 and recall@3 per slice, paired bootstrap, up / down."""
-    from fitting import paired_cells, recall3, reciprocal
+    from fitting import print_slice_tables
     docs, questions, chunks, cover, r = load(setname, chunker)
     mixed = r.mixed
     bonus: dict[int, float] = {}
@@ -123,19 +123,7 @@ def trial(setname: str, chunker: str) -> None:
                 bonus.update({i: r.opening_penalty for i, rd in enumerate(read) if r.opening[i] and rd["own"] >= x})
             hits = r.search(query, 10)
             ranks[cand].append(next((k for k, h in enumerate(hits, 1) if h.index in cover[q.id]), None))
-    groups: dict[str, list[int]] = {"all": list(range(len(questions)))}
-    for n, q in enumerate(questions):
-        groups.setdefault(q.lang, []).append(n)
-        groups.setdefault(f"{q.lang} {q.kind}", []).append(n)
-    base = ranks[("served", 0)]
-    for cand in CANDIDATES:
-        print(f"\n## {setname} {cand[0]}={cand[1]}\n\n| slice | n | MRR@10 before → after | paired 95% | recall@3 before → after | paired 95% | up / down |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        for name, members in sorted(groups.items()):
-            cells = paired_cells(base, ranks[cand], members, (reciprocal, recall3))
-            up = sum(1 for n in members if reciprocal(ranks[cand][n]) > reciprocal(base[n]))
-            down = sum(1 for n in members if reciprocal(ranks[cand][n]) < reciprocal(base[n]))
-            print(f"| {name} | {len(members)} | " + " | ".join(cells) + f" | {up} / {down} |")
+    print_slice_tables(questions, ranks, CANDIDATES, f"{setname} ")
 
 
 def main() -> None:

@@ -46,7 +46,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from fit_fusion import default_sets  # noqa: E402
-from fitting import dev_ranking, paired_cells, recall3, reciprocal, served_queries  # noqa: E402
+from fitting import dev_ranking, print_slice_tables, served_queries  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -129,19 +129,7 @@ def main() -> None:
                 key = {h.index: fused[h.index] + (a * said.get(h.index, 0.0) / top if top else 0.0)
                        - (p if r.opening[h.index] else 0.0) for h in served}
             ranks[(name, x)].append(first_rank(sections_reordered(served, chunk_docs, key), cover[q.id]))
-    groups: dict[str, list[int]] = {"all": list(range(len(questions)))}
-    for n, q in enumerate(questions):
-        groups.setdefault(q.lang, []).append(n)
-        groups.setdefault(f"{q.lang} {q.kind}", []).append(n)
-    base = ranks[("served", 0)]
-    for cand in CANDIDATES:
-        print(f"\n## {cand[0]}={cand[1]}\n\n| slice | n | MRR@10 before → after | paired 95% | recall@3 before → after | paired 95% | up / down |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        for name, members in sorted(groups.items()):
-            cells = paired_cells(base, ranks[cand], members, (reciprocal, recall3))
-            up = sum(1 for n in members if reciprocal(ranks[cand][n]) > reciprocal(base[n]))
-            down = sum(1 for n in members if reciprocal(ranks[cand][n]) < reciprocal(base[n]))
-            print(f"| {name} | {len(members)} | " + " | ".join(cells) + f" | {up} / {down} |")
+    print_slice_tables(questions, ranks, CANDIDATES)
 
 
 if __name__ == "__main__":
