@@ -324,15 +324,14 @@ def _fit(data: dict[str, list[dict]]) -> dict:
     by_setting = {(t["second"], t["adjacent"], t["runner"]): t for t in trials}
     best = by_setting[SHARES] if SHARES else best
 
-    def answered(answers):  # (signals, label) per question, None where the answerer abstains whatever the confidence
-        return [(x[0], 1 if x[1] else 0) if x[0] is not None else None for x in labelled(ours, answers)]
-
     # The confidence learns from the answers of every setting tied with the chosen one (`shares`):
     # the choice is a near tie, and it decides which answers are the positives.
     answerable = sum(1 for e in ours if e["question"].answerable)
     near = tied({s: t["objective"] for s, t in by_setting.items()}, (best["second"], best["adjacent"], best["runner"]),
                 TIE_BAND / answerable)
-    per_setting = [answered(by_setting[s]["answers"]) for s in near]
+    judged = {s: labelled(ours, by_setting[s]["answers"]) for s in near}  # each tied setting's answers judged once
+    # (signals, label) per question, None where the answerer abstains whatever the confidence
+    per_setting = [[(x[0], 1 if x[1] else 0) if x[0] is not None else None for x in judged[s]] for s in near]
     conf_rows, conf_labels, conf_weights, conf_folds = [], [], [], []
     for e, rows in zip(ours, pooled(per_setting)):
         for signals, label, weight in rows:
@@ -360,20 +359,20 @@ def _fit(data: dict[str, list[dict]]) -> dict:
     # signals, and what chooses the setting served among the tied (`shares.served`).
     fold_conf = [fit_conf(f) for f in range(FOLDS)]
 
-    def oof_figures(answers):
-        outcomes = [(answerable, speaks, right, f1) for _, right, answerable, speaks, f1 in labelled(ours, answers)]
-        oof_all = [logistic(dot(fold_conf[fold_of[e["question"].id]], a[0])) if a[0] is not None else 0.0
-                   for e, a in zip(ours, answers)]
+    def oof_figures(setting):
+        outcomes = [(answerable, speaks, right, f1) for _, right, answerable, speaks, f1 in judged[setting]]
+        oof_all = [logistic(dot(fold_conf[fold_of[e["question"].id]], x[0])) if x[0] is not None else 0.0
+                   for e, x in zip(ours, judged[setting])]
         figures = risk_figures(outcomes, oof_all)
         figures["aurc"] = rounded(Curve([c if o[1] else None for o, c in zip(outcomes, oof_all)],
                                         [0 if o[2] else 1 for o in outcomes]).aurc())
         return figures, outcomes, oof_all
 
-    by_oof = {s: oof_figures(by_setting[s]["answers"]) for s in near}
+    by_oof = {s: oof_figures(s) for s in near}
     chosen = near[0] if SHARES else served_setting(near, {s: f[0]["aurc"] for s, f in by_oof.items()})
     best = by_setting[chosen]
     oof_risk, outcomes, oof_all = by_oof[chosen]
-    served = answered(best["answers"])
+    served = per_setting[near.index(chosen)]
     if DUMP_WRONG:
         dump_wrong(ours, best["answers"], oof_all, outcomes, DUMP_WRONG)
     fit_info = {"questions": {name: len(v) for name, v in data.items()},

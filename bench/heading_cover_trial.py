@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(ROOT, "py"))
 
 from fit_fusion import default_sets  # noqa: E402
 from fitting import bundled_corpus_dir, dev_ranking, served_queries  # noqa: E402
-from raglab.answer.candidates import ASKING, COURTESY  # noqa: E402
+from raglab.answer.candidates import ASKING, COURTESY, _present  # noqa: E402
 from raglab.corpus.articles import load_corpus  # noqa: E402
 from raglab.corpus.chunking import chunk_corpus  # noqa: E402
 from raglab.corpus.goldens import load_goldens  # noqa: E402
@@ -51,23 +51,14 @@ MOST = 0.5
 READINGS = ("path", "own", "said")
 
 
-def found(terms: frozenset[str], weights: dict[str, float], alias: dict) -> set[str]:
-    """The question's weighted terms found in `terms`: literally or through an alias."""
-    out = {t for t in weights if t in terms}
-    for t, alts in alias.items():
-        if t in weights and t not in out and any(terms.issuperset(a) for a in alts):
-            out.add(t)
-    return out
-
-
 def readings(heading: tuple[str, ...], weights: dict[str, float], alias: dict) -> dict[str, float]:
     total = math.fsum(weights.values())
     path = frozenset(analyze(" ".join(index_heading(heading))))
     own = frozenset(analyze(index_heading(heading)[-1])) if heading else frozenset()
     if total <= 0:
         return {r: 0.0 for r in READINGS}
-    hit_path = found(path, weights, alias)
-    hit_own = found(own, weights, alias)
+    hit_path = _present(path, weights, alias)  # as the answerer's heading_cover finds them
+    hit_own = _present(own, weights, alias)
     # the heading's own terms that are the question's (literally, or inside one of its aliases)
     q_side = set(weights) | {t for alts in alias.values() for a in alts for t in a}
     return {"path": math.fsum(weights[t] for t in hit_path) / total,
@@ -80,16 +71,15 @@ CANDIDATES = ([("path", b) for b in (0.01, 0.02, 0.04)] + [("own", b) for b in (
 
 
 def load(setname: str, chunker: str):
+    if setname == "ours":
+        return dev_ranking(ROOT, chunker)
     if setname.endswith(".jsonl"):  # a probe file over the bundled corpus (all its answerable questions)
         docs = load_corpus(bundled_corpus_dir())
         questions = [q for q in load_goldens(setname, docs) if q.answerable]
-        chunks = chunk_corpus(docs, chunker)
-        return docs, questions, chunks, coverage_index(chunks, questions, 0.5), BilingualRetriever(chunks, chunker=chunker)
-    if setname == "ours":
-        return dev_ranking(ROOT, chunker)
-    corpus, goldens = next((c, g) for name, c, g in default_sets() if name == setname)
-    docs = load_corpus(corpus)
-    questions = [q for q in load_goldens(goldens, docs) if q.split == "dev" and q.answerable]
+    else:
+        corpus, goldens = next((c, g) for name, c, g in default_sets() if name == setname)
+        docs = load_corpus(corpus)
+        questions = [q for q in load_goldens(goldens, docs) if q.split == "dev" and q.answerable]
     chunks = chunk_corpus(docs, chunker)
     return docs, questions, chunks, coverage_index(chunks, questions, 0.5), BilingualRetriever(chunks, chunker=chunker)
 
