@@ -32,8 +32,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_answerer  # noqa: E402
 from fit_answerer import FOLDS, MODEL, assessed, choice_accuracy, fit_choice, labelled, risk_figures, served_answers, sets  # noqa: E402
 from fitting import fit_logistic  # noqa: E402
+from raglab.answer.answerer import compose, withheld  # noqa: E402
 from raglab.answer.faq import section_reading  # noqa: E402
-from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, dot, logistic, softmax  # noqa: E402
+from raglab.answer.sentences import CONFIDENCE_COL, CONFIDENCE_FEATURES, Model, dot, logistic, softmax  # noqa: E402
 from raglab.evaluation.stats import THRESHOLDS  # noqa: E402
 from raglab.pipeline import Config  # noqa: E402
 from raglab.retrieval.ranking import rounded  # noqa: E402
@@ -78,13 +79,25 @@ def decided(outcomes, conf, t) -> dict:
 CONF_L2 = 0.0  # --conf-l2: the confidence reads a second sentence model fitted at this L2 (0: the choosing one)
 
 
+def ruled_out(exs, got, weights, m) -> list[bool]:
+    """Per example: whether the served answerer withholds its answer by a rule whatever the
+    confidence (`answerer.withheld`: another service, no figure, only the way …). The fit keeps
+    these answers among its negatives, as `fit_answerer` does, but the served page never shows
+    them, so the figures of what a question meets are judged without them."""
+    model = Model(tuple(weights), tuple([0.0] * len(CONFIDENCE_FEATURES)), m["second"], m["adjacent"], m["runner"])
+    return [a is not None and withheld(a, compose(a, e["pipe"].docs, model), 1.0, 0.0) is not None
+            for e, a in zip(exs, got)]
+
+
 def answers_of(exs, weights, m, k, smooth=None):
-    """`served_answers`, with the confidence's probability, margin and logit read from a second
-    sentence model `smooth` (fitted at `CONF_L2`) over the same candidates, the choice unchanged."""
+    """`served_answers` and `ruled_out`, with the confidence's probability, margin and logit read
+    from a second sentence model `smooth` (fitted at `CONF_L2`) over the same candidates, the
+    choice unchanged."""
     got = assessed(exs, weights, k)
     out = served_answers(exs, weights, m["second"], m["adjacent"], k, m["runner"], got)
+    ruled = ruled_out(exs, got, weights, m)
     if smooth is None:
-        return out
+        return out, ruled
     for n, (e, a, ans) in enumerate(zip(exs, got, out)):
         if ans[0] is None:
             continue
@@ -100,7 +113,7 @@ def answers_of(exs, weights, m, k, smooth=None):
         sig[CONFIDENCE_COL["margin"]] = min(margin, 4.0) / 4.0
         sig[CONFIDENCE_COL["logit"]] = logits[0] / 10.0
         out[n] = (sig,) + tuple(ans[1:])
-    return out
+    return out, ruled
 
 
 def list_wrong(late, late_lab, late_answers, late_conf, t: float) -> None:
@@ -126,11 +139,12 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None,
         smooth = fit_choice(data, skip=skip_late)
         fold_s = [fit_choice(data, skip=lambda e, f=f: skip_late(e) or fold.get(id(e)) == f) for f in range(FOLDS)]
         fit_answerer.CHOICE_L2 = choice_l2
-    oof = [None] * len(early)
+    oof, oof_ruled = [None] * len(early), [False] * len(early)
     for f in range(FOLDS):
         idx = [i for i, e in enumerate(early) if fold[id(e)] == f]
-        for i, got in zip(idx, answers_of([early[i] for i in idx], fold_w[f], m, k, fold_s[f])):
-            oof[i] = got
+        got, ruled = answers_of([early[i] for i in idx], fold_w[f], m, k, fold_s[f])
+        for i, x, r in zip(idx, got, ruled):
+            oof[i], oof_ruled[i] = x, r
     lab = pick(labelled(early, oof), cols)
     rows = [(x[0], 1 if x[1] else 0, fold[id(e)]) for e, x in zip(early, lab) if x[0] is not None]
     conf_w = fit_logistic([r for r, _, _ in rows], [y for _, y, _ in rows], l2=l2)
@@ -141,14 +155,17 @@ def run(data, early, late, m, how: str, l2: float, dump: float = 0.0, cols=None,
             if g == f:
                 oof_conf[j] = logistic(dot(w, r))
     it = iter(range(len(rows)))
+    # An answer a rule withholds is never shown: confidence 0 at every threshold, as `raglab compare` judges it.
     oof_all = [oof_conf[next(it)] if x[0] is not None else 0.0 for x in lab]
+    oof_all = [0.0 if r else c for c, r in zip(oof_all, oof_ruled)]
     t_oof = risk_figures(outcomes_of(lab), oof_all)["threshold"]
-    in_lab = pick(labelled(early, answers_of(early, weights, m, k, smooth)), cols)
-    in_conf = [logistic(dot(conf_w, x[0])) if x[0] is not None else 0.0 for x in in_lab]
+    in_answers, in_ruled = answers_of(early, weights, m, k, smooth)
+    in_lab = pick(labelled(early, in_answers), cols)
+    in_conf = [0.0 if r or x[0] is None else logistic(dot(conf_w, x[0])) for x, r in zip(in_lab, in_ruled)]
     t_in = risk_figures(outcomes_of(in_lab), in_conf)["threshold"]
-    late_answers = answers_of(late, weights, m, k, smooth)
+    late_answers, late_ruled = answers_of(late, weights, m, k, smooth)
     late_lab = pick(labelled(late, late_answers), cols)
-    late_conf = [logistic(dot(conf_w, x[0])) if x[0] is not None else 0.0 for x in late_lab]
+    late_conf = [0.0 if r or x[0] is None else logistic(dot(conf_w, x[0])) for x, r in zip(late_lab, late_ruled)]
     out = outcomes_of(late_lab)
     if show_wrong:
         print(f"shown wrong at t_in {t_in} ({how} folds):", file=sys.stderr)
