@@ -5,9 +5,9 @@ no place, and a fee's share with its base. The sentences are made up for the tes
 import pytest
 
 from raglab.answer.candidates import text_info
+from raglab.answer.sentences import spans_of
 from raglab.answer.short import short_spans
 from raglab.question.factoid import share_base, superlative_name
-from raglab.answer.sentences import spans_of
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import question_type
 
