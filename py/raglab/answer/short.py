@@ -32,7 +32,7 @@ import re
 
 from raglab.answer.sentences import spans_of
 from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, price_for_limit
-from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, which_one_in
+from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, share_base, superlative_name, which_one_in
 from raglab.question.places import places_for
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
@@ -215,6 +215,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
             continue  # a footnote mark ("[16]"), an era ("BCE")
         if s > 0 and e < len(text) and text[s - 1] in _QUOTE_MARKS and text[e] in _QUOTE_MARKS and stype in ("time", "number"):
             continue  # a title in quotation marks ("the previous episode, "2009""), no value
+        if qtype == "place" and stype == "name" and _POSSESSIVE.search(text[s:e]):
+            continue  # "in Earth's crust": the owner of a place, not the place
         if stype == "contact" and other_channel(question, text[s:e]):
             continue  # an e-mail address for "which number do I call?", or the reverse
         if abroad and stype == "contact" and text[s:e][:1].isdigit():
@@ -248,7 +250,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # place is no one for any who-question ("Who identified melioidosis?": not "in Kuala Lumpur").
         if (agent or qtype == "person") and (_IN_PLACE.search(text[max(0, s - 40):s]) or stype == "name" and demonym(text, s, e)):
             continue
-        off += 1 if agent and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
+        off += 1 if (agent or qtype == "person" and _WHO.match(question)) and not _BY_BEFORE.search(text[max(0, s - 40):s]) else 0
         # "When was … born?", "When did … die?": the date the sentence gives for it ("born 6 May 1856",
         # the first or the second date of a lifespan, "(26 September 1889 – 26 May 1976)").
         off += 1 if lived and i not in lived else 0
@@ -312,7 +314,8 @@ def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, te
     if qtype == "place":  # a place with the region it lies in ("Birkdale, Southport", "Pawtucket, Rhode Island")
         out = [(s, m.end()) if (m := _REGION.match(text, e)) and _NAME_START.match(text, s) else (s, e) for s, e in out]
     if qtype in ("person", "entity") or qtype == "other" and (WHICH_NOUN.match(question) or which_one_in(question, text)):
-        first = opening_name(text, question_terms, order)
+        # The name right after the question's superlative ("the most famous of all, Notre-Dame de Paris"), else the opening one.
+        first = superlative_name(question, text, [sp for sp in spans_of(text) if sp.type == "name"]) or opening_name(text, question_terms, order)
         if first is not None:
             return ([first] + [(s, e) for s, e in out if e <= first[0] or s >= first[1]])[:n]
     return out
@@ -322,7 +325,9 @@ _AGENT = re.compile(r"^\s*who (?:\S+ ){0,2}?(?:founded|created|made|invented|dev
                     r"designed|built|composed|discovered|directed|produced|established|started)(?![A-Za-z])", re.IGNORECASE)
 # A place: a name after "in", "at", "near", or after a place and a comma ("in Pawtucket, Rhode Island").
 _IN_PLACE = re.compile("(?:^|[^A-Za-z])(?:in|at|near) (?:[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*, )?$")
+_WHO = re.compile(r"^\s*who (?!(?:is|was|are|were|s|be|been|do|does|did|will|would|can|could|should|may|might|must)(?![A-Za-z]))[A-Za-z]", re.I)
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
+_POSSESSIVE = re.compile("['\u2019]s?$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
 _INITIALISM = re.compile("[A-Z]{2,6}s?")  # "FDHs", "NFL": a body or a thing, not who
 _AGO = re.compile(" ago(?![A-Za-z])")
@@ -392,8 +397,8 @@ def with_extra(spans, text: str, qtype: str) -> list:
 def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
                  question: str, n: int) -> list[tuple[int, int]]:
     if qtype == "place":  # a place the sentence sends the reader to, nearest the question's words; else a name
-        located = _by_nearness([(s, e) for s, e in places_for(question, text)
-                                if not all(t in question_terms for t, a, b in order if s <= a and b <= e)], order, question_terms)
+        located = _by_nearness([(s, e) for s, e in places_for(question, text) if not _POSSESSIVE.search(text[s:e])
+                                and not all(t in question_terms for t, a, b in order if s <= a and b <= e)], order, question_terms)
         if located:
             return sorted(located[:n])
     if accepts(qtype):
@@ -408,9 +413,11 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
                                     question)
         for s, e in _named_end_first(text, ranked, end):
             pick = _one_end(text, spans, at[s], end)
+            kind = spans[at[s] if pick is None else pick].type
             s, e = _widen(text, spans[pick].start, spans[pick].end, spans[pick].type) if pick is not None else \
                 _widen(text, *_joined(text, spans, at[s]), spans[at[s]].type)
             e += 4 if qtype == "time" and _AGO.match(text, e) else 0  # when: "10,000 years ago", a time, not a duration
+            e = share_base(question, qtype, text, e) if kind == "percent" else e  # "1.85% of the amount"
             if all(e <= a or s >= b for a, b in out):
                 out.append((s, e))
             if len(out) == n:

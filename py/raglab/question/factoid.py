@@ -365,3 +365,55 @@ def how_phrase(question: str, text: str, question_spans) -> tuple[int, int] | No
     if means is None:
         return None
     return _trimmed(text, means.start(), sentence_end(text, means.start()))
+
+
+# "What is the most famous example of Gothic architecture?": "… and the most famous of all, Notre-Dame
+# de Paris": the name a sentence puts just after the question's own superlative ("the largest moon is
+# Ganymede", "the oldest, Tell Brak") names the asked one, though the sentence opens with another.
+_SUPERLATIVE = re.compile("(?<![a-z])(?:(?:most|least) [a-z]{3,}|(?!(?:inter|for|requ|cont|prot|gu|ch|qu|cr|harv|conqu|manif|hon|"
+                          "mod|sugg|dig|arr|inv|ever|temp|pri|b|l|r|w|n|t|v)est )[a-z]{2,}est)(?![a-z])")
+_TO_NAME = re.compile("^(?: [a-z]+){0,3}?(?: of all)?(?:,| is| was| are| were)(?: the)? $")
+
+
+def superlative_name(question: str, text: str, names) -> tuple[int, int] | None:
+    """(start, end) of the first of `names` (name spans of `text`) that the sentence puts right after
+    the question's superlative, its noun, "of all", and a comma or "is"/"was"; None otherwise.
+
+    >>> s = "Other examples followed, and the most famous of all, Notre-Dame de Paris, was begun in 1160."
+    >>> from types import SimpleNamespace as N
+    >>> s[slice(*superlative_name("What is the most famous example of Gothic architecture?", s, [N(start=53, end=72)]))]
+    'Notre-Dame de Paris'
+    """
+    m = _SUPERLATIVE.search(cue_text(question))
+    if m is None:
+        return None
+    lower = text.lower()
+    at = lower.find(m.group(0))
+    while at >= 0:
+        end = at + len(m.group(0))
+        for sp in names:
+            if sp.start >= end and _TO_NAME.match(text[end:sp.start]):
+                return sp.start, sp.end
+        at = lower.find(m.group(0), end)
+    return None
+
+
+# A fee's share comes with what it is taken of ("1.85% of the amount", "1.5% of each payment"): the
+# share alone answers only a question that asks for the share itself, which names its base ("What
+# percentage of Ireland is Catholic?", "How much of Romania is forest?").
+_ASKS_SHARE = re.compile(" how much of | (?:percentage|percent|share|proportion|portion|fraction) of ")
+_SHARE_OF = re.compile(" of (?:the|each|every|a|an|any) [A-Za-z][A-Za-z-]*(?![A-Za-z-])", re.IGNORECASE)
+
+
+def share_base(question: str, qtype: str, text: str, end: int) -> int:
+    """Where a share ending at `end` in `text` ends with its base (" of the amount"), for a question
+    of another type than "percent" that does not ask for a share; `end` otherwise.
+
+    >>> s = "Cash out at an agent costs 1.85% of the amount."
+    >>> s[:share_base("What is the cash out fee?", "amount", s, 32)], s[:share_base("What percent of the amount is the fee?", "percent", s, 32)]
+    ('Cash out at an agent costs 1.85% of the amount', 'Cash out at an agent costs 1.85%')
+    """
+    if qtype == "percent" or _ASKS_SHARE.search(cue_text(question)):
+        return end
+    m = _SHARE_OF.match(text, end)
+    return m.end() if m else end
