@@ -36,6 +36,7 @@ from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import aside, case_words, limit_beside_price
+from raglab.question.modality import names_nothing_needed
 from raglab.question.subjects import VALUE_TYPES, other_subject
 from raglab.retrieval.ranking import rounded
 from raglab.text.analyzer import analyze
@@ -431,20 +432,19 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
 # Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that withholds
 # whatever the confidence (the chosen unit shares no word with the question, names the other half of a contrast,
 # counts another period, states no figure for a question asking one, only the way for a fault, or names none of the
-# services or prices a value question asks about: `question/subjects.py`); or a low confidence.
-WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way", "other-subject")
+# services or prices a value question asks about: `question/subjects.py`, or nothing needed for a question asking what one needs); or a low confidence.
+WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way", "other-subject", "no-list")
 
 
 def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> str | None:
     """Why `decide` abstains (a word of `WITHHELD`), or None when it answers. The order is the
     one a user can act on first: a rule that withholds names what the help centre lacks or what
-    to ask instead (no word of the question, the other half, another period, no figure: 8 of
-    the 16 dev questions withheld below the threshold with no figure are ones the help centre
+    to ask instead (no word of the question, the other half, another period, no figure: 8 of the 16 dev questions withheld below the threshold with no figure are ones the help centre
     has no figure for), whatever the confidence; "not enough confidence" says only that the
     answerer is unsure, so it is the reason only when no rule holds. Whether the answerer
     abstains does not depend on the order: only which reason it gives."""
     rule = ("no-match" if not speaks_to(a.signals) else "other-half" if names_other_half(a)
             else "other-period" if counts_another_period(a) else "one-case" if states_one_case(a.q, a.order[0][1])
             else "no-value" if states_no_value(a, composed) else "only-the-way" if the_way_for_a_fault(a.q, a.order[0][1].unit.text)
-            else "other-subject" if a.other_subject else None)
+            else "other-subject" if a.other_subject else "no-list" if a.q.need and not asks_two(a.q.text) and names_nothing_needed([x.text for x in composed.quotes]) else None)
     return rule if rule is not None else "low-confidence" if conf < threshold else None

@@ -82,6 +82,46 @@ _STATES_NEED = re.compile(both_nukta_forms(
     "|লাগবে|লাগে|দরকার|প্রয়োজন|সঙ্গে নিন|সাথে নিন|নিয়ে যান|নিয়ে আসুন"))
 
 
+# "the bill number, the amount, the date and the transaction ID", "লেনদেন নম্বর, তারিখ ও টাকার পরিমাণ":
+# three or more things of a few words in a series, or a lead into a list, name what a question asking
+# for details or what one needs wants to hear, as "you will need …" does. A part that runs longer, or
+# opens with a conjunction or a pronoun, is a clause ("how to log in, how your account is linked to
+# your phone, and what happens …"; "…, but we keep them and you can ask …"), and two things ("X and Y")
+# are every other sentence of the articles.
+_WORD = r"[^\s,;:।.!?()]+"
+_THING = f"(?:{_WORD} ){{0,3}}{_WORD}"
+_NOT_CLAUSE = "(?!(?:but|so|if|when|which|who|that|then|because|and|or|i|you|we|they|it|he|she|তবে|কিন্তু|যদি|তাই|আর|এবং|ও|বা) )"
+_SERIES = re.compile(f"{_THING}, {_NOT_CLAUSE}{_THING},? (?:and|or|ও|এবং|বা|আর) {_NOT_CLAUSE}{_THING}(?![^\\s,;:।.!?()])")
+
+
+@functools.lru_cache(maxsize=50_000)
+def lists_things(text: str) -> bool:
+    """Whether a unit names three or more things in a series, or leads into a list (ends with ":").
+
+    >>> lists_things("The receipt shows the bill number, the amount, the date and the transaction ID.")
+    True
+    >>> lists_things("সংশ্লিষ্ট লেনদেন নম্বর, তারিখ ও টাকার পরিমাণ।"), lists_things("এই তথ্যগুলো হাতের কাছে রাখুন:")
+    (True, True)
+    >>> lists_things("This article explains how to log in, how your account is linked to your phone, and what happens.")
+    False
+    >>> lists_things("Older statements are not shown in the app, but we keep them and you can ask for them.")
+    False
+    """
+    return text.rstrip().endswith(":") or bool(_SERIES.search(text.lower()))
+
+
+# A thing to have at hand, named with the way ("call 16789 with your merchant number", "মূল জাতীয়
+# পরিচয়পত্র নিয়ে … সেন্টারে যান"): it answers what to bring even when no need is stated.
+_WITH_THING = re.compile(both_nukta_forms(" with (?:your|the) |নিয়ে "))
+
+
+def names_nothing_needed(units: list[str]) -> bool:
+    """Whether none of `units` (the quotes of an answer to a question asking what one needs or
+    which details) says what is needed, names things or a thing to have at hand (`states_need`,
+    `lists_things`, "with your …", "… নিয়ে")."""
+    return not any(states_need(u) or lists_things(u) or _WITH_THING.search(u.lower()) for u in units)
+
+
 def asks_need(question: str) -> bool:
     """Whether a question asks what one needs (documents, details, things to bring).
 
