@@ -104,3 +104,14 @@ def test_the_cli_and_the_page_have_words_for_every_reason():
     for reason in WITHHELD:
         if reason != "low-confidence":  # the page's ask.abstained says it
             assert page.count(f'"ask.withheld.{reason}":') == 2, reason  # English and Bangla
+
+
+def test_a_number_to_call_that_the_help_centre_does_not_give_is_withheld(served):
+    # The help centre gives the GRO's e-mail address, not a phone number: the sentence on escalating
+    # to the GRO was shown at 0.66 for "the GRO's phone number?". A number or an address asked is a
+    # value, as a figure is; the e-mail address asked is still answered.
+    anywhere = served.with_config(Config(threshold=0.0))
+    r = ask_json(anywhere.ask("What is the phone number of the GRO?"))
+    assert r["abstained"] and r["withheld"] == "no-value", (r["withheld"], r["answer"])
+    r = ask_json(served.ask("What is the email address of the GRO?"))
+    assert not r["abstained"] and "gro@shaplapay.example" in [s["text"] for s in r["short_answers"]]

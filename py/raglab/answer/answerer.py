@@ -348,8 +348,8 @@ def states_no_value(a: Assessment, composed: Answer) -> bool:
     answer says how to do the thing, or what it is, not the figure asked, and the help centre may
     state no figure at all (the operator's fee for a new SIM), so the answerer abstains, as for
     another period's figure. Not for a duration or a time: "until you ask to reopen it", "not yet
-    known" and "at once" answer "how long" without a number (dev q011; COVID-QA's x0053)."""
-    return (a.q.qtype in VALUE_TYPES and not composed.short_answers
+    known" and "at once" answer "how long" without a number (dev q011; COVID-QA's x0053). A number to call or an address to write to (`contact`) is such a value too: the sentence on whom to escalate to is no answer to "the GRO's phone number?"."""
+    return (a.q.qtype in (*VALUE_TYPES, "contact") and not composed.short_answers
             and a.order[0][1].features[COL["typed"]] <= 0)
 
 

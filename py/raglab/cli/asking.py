@@ -60,7 +60,7 @@ WITHHELD_WORDS = {
                   " (e.g. cash out for cash in)",
     "other-period": "the passage states a figure for another period than the one asked (e.g. a day for a month)",
     "one-case": "a limit was asked and the passage closest to the question gives one worked example's figure",
-    "no-value": "a figure was asked and the passage closest to the question states none",
+    "no-value": "a figure (or a number to call, an address to write to) was asked and the passage closest to the question states none",
     "only-the-way": "a fault was reported and the passage closest to the question only says how the thing is done",
     "other-subject": "a figure was asked about a service or a kind of price that the passage closest to the question does not name",
     "no-list": "what is needed (or which details) was asked and the passages quoted name nothing of the kind",
