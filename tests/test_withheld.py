@@ -115,3 +115,12 @@ def test_a_number_to_call_that_the_help_centre_does_not_give_is_withheld(served)
     assert r["abstained"] and r["withheld"] == "no-value", (r["withheld"], r["answer"])
     r = ask_json(served.ask("What is the email address of the GRO?"))
     assert not r["abstained"] and "gro@shaplapay.example" in [s["text"] for s in r["short_answers"]]
+
+
+def test_how_many_days_asked_and_no_number_stated_is_withheld(served):
+    # "You will receive reminders by SMS and in the app before each due date." states no number of
+    # days (at 0.76); a bare "how long" may be answered without one ("at once"), a count of days not.
+    r = ask_json(served.ask("How many days before the due date do I get the loan reminder?"))
+    assert r["abstained"] and r["withheld"] == "no-value", (r["withheld"], r["answer"])
+    r = ask_json(served.ask("How many days does eKYC take?"))
+    assert not r["abstained"] and "10 minutes" in r["answer"]

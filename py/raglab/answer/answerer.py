@@ -36,7 +36,7 @@ from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import aside, case_words, limit_beside_price
-from raglab.question.modality import names_nothing_needed
+from raglab.question.modality import counts_time, names_nothing_needed
 from raglab.question.subjects import VALUE_TYPES, other_subject
 from raglab.retrieval.ranking import rounded
 from raglab.text.analyzer import analyze
@@ -348,8 +348,8 @@ def states_no_value(a: Assessment, composed: Answer) -> bool:
     answer says how to do the thing, or what it is, not the figure asked, and the help centre may
     state no figure at all (the operator's fee for a new SIM), so the answerer abstains, as for
     another period's figure. Not for a duration or a time: "until you ask to reopen it", "not yet
-    known" and "at once" answer "how long" without a number (dev q011; COVID-QA's x0053). A number to call or an address to write to (`contact`) is such a value too: the sentence on whom to escalate to is no answer to "the GRO's phone number?"."""
-    return (a.q.qtype in (*VALUE_TYPES, "contact") and not composed.short_answers
+    known" and "at once" answer "how long" without a number (dev q011; COVID-QA's x0053), unless it counts a unit ("how many days", "কত মিনিট": `modality.counts_time`). A number to call or an address to write to (`contact`) is such a value too: the sentence on whom to escalate to is no answer to "the GRO's phone number?"."""
+    return ((a.q.qtype in (*VALUE_TYPES, "contact") or a.q.qtype == "duration" and counts_time(a.q.text)) and not composed.short_answers
             and a.order[0][1].features[COL["typed"]] <= 0)
 
 

@@ -122,6 +122,25 @@ def names_nothing_needed(units: list[str]) -> bool:
     return not any(states_need(u) or lists_things(u) or _WITH_THING.search(u.lower()) for u in units)
 
 
+# "how many days", "কত মিনিট", "koto din": a how-long question that counts a unit asks for a number,
+# which "until you ask to reopen it" or "at once" (answers to a bare "how long") do not give.
+_COUNTS_TIME = re.compile(both_nukta_forms(
+    "how many (?:working )?(?:days|hours|minutes|weeks|months|years)"
+    "|(?:কত|কতো) ?(?:দিন|ঘণ্টা|ঘন্টা|মিনিট|সপ্তাহ|মাস|বছর|কার্যদিবস)"
+    "|koto ?(?:din|ghonta|minute|minit|mash|hour|day)"))
+
+
+def counts_time(question: str) -> bool:
+    """Whether a question asks how many days, hours or minutes (a number of a unit of time).
+
+    >>> counts_time("How many days before the due date does the reminder come?"), counts_time("How long does eKYC take?")
+    (True, False)
+    >>> counts_time("ওটিপি কত মিনিট পর্যন্ত কাজ করে?"), counts_time("NID update korte koto din lage?")
+    (True, True)
+    """
+    return bool(_COUNTS_TIME.search(cue_text(question)))
+
+
 def asks_need(question: str) -> bool:
     """Whether a question asks what one needs (documents, details, things to bring).
 
