@@ -22,12 +22,26 @@ def served():
     return Pipeline(list(docs()), Config(threshold=0.0))
 
 
-def test_the_probe_is_a_valid_question_file_and_copies_no_golden():
-    probe = load_goldens(os.path.join(ROOT, "bench", "fresh_probe.jsonl"), list(docs()))
-    assert len(probe) >= 50 and {q.lang for q in probe} == {"en", "bn"} and all(q.split == "dev" for q in probe)
+PROBES = {"fresh_probe.jsonl": 50, "fresh_probe_basic.jsonl": 30, "fresh_probe_trouble.jsonl": 30, "fresh_probe_other.jsonl": 30}
+
+
+@pytest.mark.parametrize("name", sorted(PROBES))
+def test_the_probe_is_a_valid_question_file_and_copies_no_golden(name):
+    # Every probe loads as a golden file does (each evidence quote found in its article), is dev only,
+    # asks in both languages and copies no golden question: a probe measures questions not fitted on.
+    probe = load_goldens(os.path.join(ROOT, "bench", name), list(docs()))
+    assert len(probe) >= PROBES[name] and {q.lang for q in probe} == {"en", "bn"} and all(q.split == "dev" for q in probe)
     with open(os.path.join(ROOT, "goldens", "questions.jsonl"), encoding="utf-8") as f:
         golden = {json.loads(line)["question"].strip().lower() for line in f if line.strip()}
     assert not [q.id for q in probe if q.question.strip().lower() in golden]
+
+
+def test_the_probes_ids_are_their_own():
+    ids = []
+    for name in sorted(PROBES):
+        with open(os.path.join(ROOT, "bench", name), encoding="utf-8") as f:
+            ids += [json.loads(line)["id"] for line in f if line.strip()]
+    assert len(ids) == len(set(ids))
 
 
 def test_a_range_of_amounts_is_a_limit_and_no_price():
