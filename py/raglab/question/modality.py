@@ -91,10 +91,9 @@ _STATES_NEED = re.compile(both_nukta_forms(
 _WORD = r"[^\s,;:।.!?()]+"
 _THING = f"(?:{_WORD} ){{0,3}}{_WORD}"
 _NOT_CLAUSE = "(?!(?:but|so|if|when|which|who|that|then|because|and|or|i|you|we|they|it|he|she|তবে|কিন্তু|যদি|তাই|আর|এবং|ও|বা) )"
-_SERIES = re.compile(f"{_THING}, {_NOT_CLAUSE}{_THING},? (?:and|or|ও|এবং|বা|আর) {_NOT_CLAUSE}{_THING}(?![^\\s,;:।.!?()])")
+_SERIES = re.compile(f"{_THING}, {_NOT_CLAUSE}{_THING},? (?:and|or|ও|এবং|বা|আর) {_NOT_CLAUSE}{_WORD}")
 
 
-@functools.lru_cache(maxsize=50_000)
 def lists_things(text: str) -> bool:
     """Whether a unit names three or more things in a series, or leads into a list (ends with ":").
 
