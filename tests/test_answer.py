@@ -145,6 +145,9 @@ def test_a_question_asking_two_kinds_of_value_gets_one_of_each(question, shorts)
     "When I recharge a prepaid SIM, does the money go to the main balance or some bonus balance?",
     "ব্যাংকের বুথ থেকে কি শাপলা পে-র টাকা তোলা যায়? খরচ কি এজেন্টের মতোই, নাকি বেশি?",
     "When did the story of David and Goliath take place?",
+    # Typed without a "?": the story's "and" is no second thing asked; the sentence with a cue asks.
+    "my phone got stolen on the bus this morning and the shapla app was on it. what do i do",
+    "the agent in our village showed success on his phone but my sms still hasnt come and signal here is weak. is that normal",
 ])
 def test_a_story_a_choice_or_one_phrase_is_no_second_fact(question):
     assert not asks_two(question)

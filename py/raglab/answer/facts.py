@@ -18,7 +18,7 @@ import re
 
 from raglab.answer.sentences import fresh_spans, lang_of, numbers_of, spans_of
 from raglab.text.analyzer import analyze
-from raglab.text.answertypes import accepts, asks_choice, question_type
+from raglab.text.answertypes import accepts, asks_choice, asks_something, question_type
 from raglab.text.contrasts import asked_place, left_out, names_both_asked
 from raglab.text.numbers import one_worked_case
 from raglab.text.splitter import abbreviation_goes_on
@@ -40,14 +40,15 @@ def asking_sentences(question: str) -> list[tuple[int, str]]:
     """(offset, text) of the sentences of a question that ask: those that hold a "?", or every
     sentence when none does. A customer often tells the story first ("made my account yesterday,
     my cousin sent me 2000 tk and i can see it in the balance. what's wrong?"): an "and" there
-    joins what happened, not two things asked."""
+    joins what happened, not two things asked. With no "?", those that hold a cue of what is asked
+    (`answertypes.asks_something`: "my phone got stolen … and the app was on it. what do i do")."""
     cuts = [m.start() for m in _SENTENCE_END.finditer(question)
             if question[m.start() - 1] != "." or not abbreviation_goes_on(question, m.start() - 1)]
     out = []
     for at, stop in zip([0, *cuts], [*cuts, len(question)]):
         if question[at:stop].strip():
             out.append((at, question[at:stop]))
-    asking = [(i, t) for i, t in out if "?" in t]
+    asking = [(i, t) for i, t in out if "?" in t] or [(i, t) for i, t in out if asks_something(t)]
     return asking or out
 
 

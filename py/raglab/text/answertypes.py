@@ -204,6 +204,16 @@ def question_type(text: str) -> str:
     return min(hits, key=lambda h: h[1])[2]
 
 
+def asks_something(text: str) -> bool:
+    """Whether a sentence holds a cue of what is asked ("what do i do", "is that normal"): in a
+    message without a "?", the sentence that asks.
+
+    >>> asks_something("my phone got stolen on the bus."), asks_something("what do i do")
+    (False, True)
+    """
+    return bool(_cue_hits(text))
+
+
 def asks_choice(text: str) -> bool:
     """Whether a question (or a clause of one) offers a choice ("…, or only in shops?", "…, নাকি
     …?"): a cue of type "other" matches, and every such cue is a choice's (`answer_types.json`).
