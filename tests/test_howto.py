@@ -99,6 +99,23 @@ def test_how_do_i_change_my_pin_gets_the_steps_under_changing_your_pin(served):
     assert not any("straight away" in t for t in shown)
 
 
+def test_how_do_i_open_an_account_gets_the_steps_under_the_heading_that_tells_the_way(served):
+    # "Who can open an account" holds as much of the question as "Steps to open your account"; the
+    # heading that says it tells the way wins, not a remark on one account per NID.
+    shown = quotes(served, "How do I open an account?")
+    assert shown[0] == "Install the Shapla Pay app and open it.", shown
+
+
+def test_a_heading_tells_the_way_for_a_question_asking_how_only():
+    from raglab.answer.howto import _HOW, _WAY_HEADING
+    assert all(_WAY_HEADING.search(h) for h in ("How to cash in", "Steps to open your account", "ক্যাশ ইন করবেন যেভাবে",
+                                                 "অ্যাপে অ্যাকাউন্ট খোলার ধাপ", "কীভাবে টাকা পাঠাবেন"))
+    assert not any(_WAY_HEADING.search(h) for h in ("Who can open an account", "If you cannot open an account"))
+    assert _HOW.search("How do I open an account?") and _HOW.search("টাকা কিভাবে পাঠাবো") and _HOW.search("pin kivabe change korbo")
+    # a story's "what do I do now" asks what to do about it, not the plain case's steps
+    assert not _HOW.search("অ্যাপে বিদ্যুৎ বিল সফল দেখাচ্ছে কিন্তু অফিস বলছে বিল বাকি। এখন কী করব?")
+
+
 def test_after_the_account_is_back_the_section_named_so_answers(served):
     # The steps under "After you get your account back". Since a story how-to question's openings get
     # no `first` (the story tells the way taken), the list's first step no longer leads: the second does.

@@ -80,6 +80,26 @@ def _named(heading: str) -> str:
     return heading + (" " + " ".join(extra) if extra else "")
 
 
+# A heading that says it tells the way ("How to cash in", "Steps to open your account", "ক্যাশ ইন করবেন
+# যেভাবে", "অ্যাপে অ্যাকাউন্ট খোলার ধাপ", "কীভাবে টাকা পাঠাবেন") names the way of what it names: "How do I
+# open an account?" was answered "Each person can hold only one personal account per NID." (under
+# "Who can open an account", holding both its words), 0.2 logits above the first step under "Steps to
+# open your account", which holds no more of the question. Such a heading counts a word more, for a
+# question that asks how (`_HOW`); "… এখন কী করব?" (what do I do now) after a story asks what to do
+# about it, which the steps of the plain case do not say.
+_WAY_HEADING = re.compile("^(?:how to|steps? (?:to|\\d))|ধাপ|যেভাবে|কীভাবে|কিভাবে", re.IGNORECASE)
+_HOW = re.compile("\\bhow\\b|কীভাবে|কিভাবে|কি ভাবে|কেমনে|\\bki ?bhabe\\b|\\bki ?vabe\\b|\\bkemne\\b", re.IGNORECASE)
+
+
+def way_share(q: Question, c, docs: dict | None) -> float:
+    """`names_share`, and `NAMES_MORE` more when the question asks how and the unit's own heading
+    says it tells the way."""
+    doc = docs.get(c.quote.doc) if docs else None
+    heading = doc.section_at(c.quote.start).heading if doc is not None else ()
+    way = len(heading) > 1 and _WAY_HEADING.search(heading[-1].strip()) is not None and _HOW.search(q.text) is not None
+    return names_share(q, c, docs) + (NAMES_MORE if way else 0.0)
+
+
 def names_share(q: Question, c, docs: dict | None) -> float:
     """The share of the question's idf mass that the own heading of `c`'s section holds (0 for an
     article's opening, whose heading is the title: every section has that one)."""
@@ -105,8 +125,8 @@ def the_named_way(q: Question, order: list, docs: dict | None, margin: float = H
     if not order or not docs or q.qtype != "procedure" or asks_may(q.text) or asks_need(q.text):
         return order
     best = order[0][1]
-    own, lang = names_share(q, best, docs) + NAMES_MORE, lang_of(best.unit.text)
-    return promoted(order, lambda c: lang_of(c.unit.text) == lang and says_what_to_do(q, c) and names_share(q, c, docs) >= own,
+    own, lang = way_share(q, best, docs) + NAMES_MORE, lang_of(best.unit.text)
+    return promoted(order, lambda c: lang_of(c.unit.text) == lang and says_what_to_do(q, c) and way_share(q, c, docs) >= own,
                     margin)
 
 
