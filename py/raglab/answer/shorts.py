@@ -192,25 +192,30 @@ _CLAUSE_BREAKS = (", ", "; ", " but ", " and ", " while ", " whereas ", " আর
 # before its comma ("… the receipt shows the bill number, …": "the bill number").
 _DETERMINERS = frozenset("the a an your my our their its his her any each".split())
 _CLAUSE_END = ",;:.।?!()\n"
+_TAIL = re.compile(r" (?:to|when|if|before|after|because|which|that|so|in|at|from|for|with|by|within|until) ")
 
 
 def series_span(text: str) -> tuple[int, int] | None:
     """The offsets of the series of three or more things `text` names (`modality.lists_things`),
     from its first thing (at its determiner, when the words before the first comma hold one) to the
-    end of its last (the clause's end), or None when it names none.
+    end of its last (the clause's end, or before a word that opens a phrase of its own: "to", "in",
+    "when" …), or None when it names none or is not in English.
 
     >>> t = "If your provider asks, the receipt from the app shows the bill number, the amount, the date and the transaction ID."
     >>> s, e = series_span(t); t[s:e]
     'the bill number, the amount, the date and the transaction ID'
-    >>> t = "সংশ্লিষ্ট লেনদেন নম্বর, তারিখ ও টাকার পরিমাণ।"
+    >>> t = "You need your NID, a photo and a phone number to open an account."
     >>> s, e = series_span(t); t[s:e]
-    'সংশ্লিষ্ট লেনদেন নম্বর, তারিখ ও টাকার পরিমাণ'
+    'your NID, a photo and a phone number'
     >>> series_span("You can reset a forgotten PIN yourself in the app.") is None
     True
+
+    A Bangla unit gives none: its clause ends on its verb ("… এবং আপনার নতুন ব্যালেন্স থাকে"), and
+    where its last thing ends is not read.
     """
     low = text.lower()
-    if len(low) != len(text):
-        return None
+    if len(low) != len(text) or lang_of(text) != "en":
+        return None  # a Bangla clause ends on its verb: where its last thing ends is not read
     m = _SERIES.search(low)
     if m is None:
         return None
@@ -229,7 +234,8 @@ def series_span(text: str) -> tuple[int, int] | None:
     end = m.end()
     while end < len(text) and text[end] not in _CLAUSE_END:
         end += 1
-    return start, len(text[:end].rstrip())
+    tail = _TAIL.search(low, m.end(), end)  # the last thing ends before a clause or phrase of its own
+    return start, len(text[:tail.start() if tail else end].rstrip())
 
 
 def series_short(c: Candidate) -> list[ShortAnswer]:
