@@ -222,12 +222,12 @@ def series_span(text: str) -> tuple[int, int] | None:
     start = m.start()
     while low[:start].endswith(", "):  # the series goes on leftwards: "the bill number, the amount, the date and …"
         before = max(low.rfind(ch, 0, start - 2) for ch in _CLAUSE_END) + 1
-        words = [w.start() for w in re.finditer(r"\S+", low[before:start - 2])][-4:]
-        if not words:
+        starts = [w.start() for w in re.finditer(r"\S+", low[before:start - 2])][-4:]
+        if not starts:
             break
-        start = before + words[0]
-    words = [(w.start(), w.group()) for w in re.finditer(r"\S+", low[start:low.index(",", start)])]
-    for at, word in words[:0:-1]:
+        start = before + starts[0]
+    first = [(w.start(), w.group()) for w in re.finditer(r"\S+", low[start:low.index(",", start)])]
+    for at, word in first[:0:-1]:
         if word in _DETERMINERS:
             start += at
             break
