@@ -101,10 +101,14 @@ def test_a_served_quote_that_leans_back_is_shown_with_the_sentence_before():
     assert (alone["confidence"], alone["short_answers"]) == (got["confidence"], got["short_answers"])
 
 
-def test_an_answer_of_two_quotes_gets_no_third_sentence():
+def test_an_answer_of_two_quotes_gets_no_third_sentence(monkeypatch):
     # "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead, reset the PIN from the app") leans back, but
     # it is the first of two quotes: the sentence before it would be a third, and an answer is never
-    # more than two sentences. The answer stays as composed.
+    # more than two sentences. The answer stays as composed. (The answerer no longer quotes that
+    # sentence as context, `language.leans_elsewhere`: the rule is off here to compose the two.)
+    import raglab.answer.answerer as answerer
+
+    monkeypatch.setattr(answerer, "leans_elsewhere", lambda *a: False)
     pipe = Pipeline(list(docs()), Config(threshold=0.0))
     q = "পিন ভুলে গেলে অ্যাপে নতুন পিন সেট করতে কী কী তথ্য লাগে?"
     got = ask_json(pipe.ask(q))

@@ -29,7 +29,7 @@ from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_s
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
 from raglab.answer.howto import another_case, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
-from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, own_twin, promoted, unit_before, with_sentence_before
+from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, leans_elsewhere, own_twin, promoted, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.shorts import asked_order, shorts
@@ -264,9 +264,9 @@ def compose(a: Assessment, docs: dict | None = None, m: Model | None = None) -> 
     # remark on the answer, not more of it.
     best_aside = aside(best.unit.text)
     addable = lambda c: not c.items and (best_aside or not aside(c.unit.text))  # noqa: E731
-    if second is None:  # the sentence next to the best one, when the model finds it likely too
+    if second is None:  # the sentence next to the best one, when the model finds it likely too, and it leans on nothing unshown
         near = _adjacent(order, probs, best)
-        if near is not None and near[1] >= m.adjacent * probs[0] and addable(near[0]) and not _another_value(q, best, near[0]):
+        if near is not None and near[1] >= m.adjacent * probs[0] and addable(near[0]) and not _another_value(q, best, near[0]) and not leans_elsewhere(near[0], best, order, docs):
             second = near[0]
             picked = [second, best] if second.quote.start < best.quote.start else [best, second]
             second = None

@@ -173,14 +173,16 @@ def own_twin(q: Question, c, order: list, shown: list, kinds: list[str], known: 
 # or a pronoun or demonstrative that points back ("It", "This", "এটি", "সেক্ষেত্রে"). Matched at the
 # quote's start as whole words (`in_word`: "It" is not "Items", "তা" not "তাই"), English as written
 # at a sentence's start.
-LEANING = (
+CONNECTIVES = (
     "Instead", "Otherwise", "Then", "However", "But", "So", "Also", "Still", "Besides", "Therefore",
     "Thus", "Hence", "In that case", "In this case", "If so", "If not", "After that", "Afterwards",
-    "This", "That", "These", "Those", "Such", "It", "Its", "They", "Their", "He", "She", "His", "Her",
     "তার বদলে", "এর বদলে", "বরং", "তবে", "কিন্তু", "তাহলে", "তারপর", "এরপর", "এর পর", "তখন", "নইলে",
     "না হলে", "নাহলে", "অন্যথায়", "সেক্ষেত্রে", "সে ক্ষেত্রে", "এক্ষেত্রে", "এ ক্ষেত্রে", "তাই", "এজন্য",
-    "এ জন্য", "সেজন্য", "এছাড়া", "এ ছাড়া", "এটি", "এটা", "এতে", "এর", "এগুলো", "এসব", "সেটি", "সেটা",
-    "সেগুলো", "তা", "তার", "তারা", "তাদের", "তিনি", "ওই", "এই",
+    "এ জন্য", "সেজন্য", "এছাড়া", "এ ছাড়া",
+)
+LEANING = CONNECTIVES + (
+    "This", "That", "These", "Those", "Such", "It", "Its", "They", "Their", "He", "She", "His", "Her",
+    "এটি", "এটা", "এতে", "এর", "এগুলো", "এসব", "সেটি", "সেটা", "সেগুলো", "তা", "তার", "তারা", "তাদের", "তিনি", "ওই", "এই",
 )
 
 
@@ -197,13 +199,40 @@ def leans_back(text: str) -> bool:
     >>> [leans_back(t) for t in ("Instead, visit an agent.", "Items are listed.", "তার বদলে এজেন্টের কাছে যান।", "তাই হবে")]
     [True, False, True, True]
     """
+    return opens_on(text, LEANING)
+
+
+def opens_on(text: str, words: tuple) -> bool:
+    """Whether `text` opens on one of `words` as a whole word (after quotes, brackets, emphasis)."""
     text = text.lstrip(" \t\"'“‘(*_")
-    for word in LEANING:
+    for word in words:
         if text.startswith(word):
             after = text[len(word):len(word) + 1]
             if not after or not in_word(after):
                 return True
     return False
+
+
+def leans_elsewhere(c, best, order: list, docs: dict | None) -> bool:
+    """Whether `c`, a unit quoted beside `best` as context, turns on a sentence the answer does not
+    show: it opens on a connective (`CONNECTIVES`: "তার বদলে …", "However, …") or says "also" ("Many
+    providers also send their own confirmation."), and the unit before it in its section
+    (`unit_before`) is not `best`. A connective makes a sentence the second half of a turn (instead
+    of what, also besides what) whose first half the page would not show. A pronoun or demonstrative
+    at its start ("This charge is the shop's cost …, so a shop should not ask you to pay extra")
+    does not count: it names a thing the question usually names too, and such a sentence still
+    states its own fact. A `c` right before a `best` that leans back is what `best` leans on, and
+    stays ("ওই মাসে …" before "তবে ১০০ টাকা বা তার কম …")."""
+    if not (opens_on(c.quote.text, CONNECTIVES) or ALSO.search(c.quote.text)):
+        return False
+    before = unit_before(c, order, docs)
+    if before is not None and before.quote == best.quote:
+        return False
+    after = unit_before(best, order, docs)
+    return not (after is not None and after.quote == c.quote and leans_back(best.quote.text))
+
+
+ALSO = re.compile(r"(?<![A-Za-z])also(?![A-Za-z])", re.IGNORECASE)  # an additive word: more of what the sentence before said
 
 
 def unit_before(c, order: list, docs: dict | None):

@@ -6,12 +6,15 @@ and puts them in the order the question asks them (`asked_order`).
 
 from __future__ import annotations
 
+import re
+
 from raglab.answer.candidates import Candidate, text_info
 from raglab.answer.facts import _CLAUSE, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
 from raglab.answer.results import ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
 from raglab.question.asking import periods_of
+from raglab.question.modality import _SERIES
 from raglab.question.persons import house_names
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
@@ -26,6 +29,8 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
     or two values from one unit that holds both halves. A unit that names only another
     period than the question ("the daily amount is Tk 25,000" for a month), or states the case of
     another amount or count ("100 points for Tk 10" for 350 points), gives none: its value answers another question."""
+    if q.need and not two and q.qtype in ("other", "entity"):
+        return series_short(best)  # what one needs or which details: the things named, not one word of them
     out: list[ShortAnswer] = []
     read_from: list[int] = []  # which of `units` each short answer is read from
     units = ([best] + [c for c in picked if c is not best]) if two else [best]
@@ -181,3 +186,64 @@ def clause_halves(question: str, c: Candidate, bold: list[ShortAnswer]) -> list[
 
 
 _CLAUSE_BREAKS = (", ", "; ", " but ", " and ", " while ", " whereas ", " আর ", " এবং ", " কিন্তু ", " তবে ", "। ")
+
+
+# Words that open an English noun phrase: a series' first thing starts at the last of them in the words
+# before its comma ("… the receipt shows the bill number, …": "the bill number").
+_DETERMINERS = frozenset("the a an your my our their its his her any each".split())
+_CLAUSE_END = ",;:.।?!()\n"
+_TAIL = re.compile(r" (?:to|when|if|before|after|because|which|that|so|in|at|from|for|with|by|within|until) ")
+
+
+def series_span(text: str) -> tuple[int, int] | None:
+    """The offsets of the series of three or more things `text` names (`modality.lists_things`),
+    from its first thing (at its determiner, when the words before the first comma hold one) to the
+    end of its last (the clause's end, or before a word that opens a phrase of its own: "to", "in",
+    "when" …), or None when it names none or is not in English.
+
+    >>> t = "If your provider asks, the receipt from the app shows the bill number, the amount, the date and the transaction ID."
+    >>> s, e = series_span(t); t[s:e]
+    'the bill number, the amount, the date and the transaction ID'
+    >>> t = "You need your NID, a photo and a phone number to open an account."
+    >>> s, e = series_span(t); t[s:e]
+    'your NID, a photo and a phone number'
+    >>> series_span("You can reset a forgotten PIN yourself in the app.") is None
+    True
+
+    A Bangla unit gives none: its clause ends on its verb ("… এবং আপনার নতুন ব্যালেন্স থাকে"), and
+    where its last thing ends is not read.
+    """
+    low = text.lower()
+    if len(low) != len(text) or lang_of(text) != "en":
+        return None  # a Bangla clause ends on its verb: where its last thing ends is not read
+    m = _SERIES.search(low)
+    if m is None:
+        return None
+    start = m.start()
+    while low[:start].endswith(", "):  # the series goes on leftwards: "the bill number, the amount, the date and …"
+        before = max(low.rfind(ch, 0, start - 2) for ch in _CLAUSE_END) + 1
+        starts = [w.start() for w in re.finditer(r"\S+", low[before:start - 2])][-4:]
+        if not starts:
+            break
+        start = before + starts[0]
+    first = [(w.start(), w.group()) for w in re.finditer(r"\S+", low[start:low.index(",", start)])]
+    for at, word in first[:0:-1]:
+        if word in _DETERMINERS:
+            start += at
+            break
+    end = m.end()
+    while end < len(text) and text[end] not in _CLAUSE_END:
+        end += 1
+    tail = _TAIL.search(low, m.end(), end)  # the last thing ends before a clause or phrase of its own
+    return start, len(text[:tail.start() if tail else end].rstrip())
+
+
+def series_short(c: Candidate) -> list[ShortAnswer]:
+    """The short answer to a question asking what one needs or which details (`Question.need`):
+    the series of things unit `c` names (`series_span`), or none. A name or value taken out of the
+    series ("ID" of "… and the transaction ID") is one thing of several, not the answer."""
+    span = series_span(c.unit.text) if c.unit.kind != "row" else None
+    if span is None:
+        return []
+    s, e = span
+    return [ShortAnswer(c.unit.text[s:e], c.quote.chunk, c.quote.start + s, c.quote.start + e)]
