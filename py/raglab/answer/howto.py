@@ -95,7 +95,7 @@ def way_share(q: Question, c, docs: dict | None) -> float:
     """`names_share`, and `NAMES_MORE` more when the question asks how and the unit's own heading
     says it tells the way."""
     doc = docs.get(c.quote.doc) if docs else None
-    heading = doc.section_at(c.quote.start).heading if doc is not None else ()
+    heading: tuple[str, ...] = doc.section_at(c.quote.start).heading if doc is not None else ()
     way = len(heading) > 1 and _WAY_HEADING.search(heading[-1].strip()) is not None and _HOW.search(q.text) is not None
     return names_share(q, c, docs) + (NAMES_MORE if way else 0.0)
 
