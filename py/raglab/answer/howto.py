@@ -24,6 +24,7 @@ import re
 from raglab.answer.candidates import heading_match
 from raglab.answer.language import promoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
+from raglab.question.asking import aside, case_words
 from raglab.question.durations import asked_unit, counts_in, shorter_than
 from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
 from raglab.question.places import asks_whom, places_for
@@ -352,3 +353,31 @@ def the_next_step_first(q: Question, order: list, margin: float = HEADING_MARGIN
     text = order[0][1].unit.text
     gives = _said(q, frozenset(t for s in spans_of(text) for t in analyze(text[s.start:s.end]))) & frozenset(q.weights)
     return promoted(order, lambda c: c.features[typed] > 0 and bool(gives & _clause(q, c.unit.text)), margin) if gives else order
+
+
+# Two more promotions within a margin, for a value question: the rule over an aside stating the same
+# value, and the case asked over the rule.
+ASIDE_MARGIN = 1.0  # logits: a unit stating the asked value this close to an aside ("Note: …") is quoted instead
+
+
+def rule_before_aside(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that is no aside and states a value of the asked kind put first, when the best is an aside
+    (`asking.aside`: "নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।" holds
+    every word of "সেন্ড মানির দৈনিক সীমা কত?" and was quoted over the rule "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০
+    টাকা …" 0.3 logits below it). An aside still answers what only it states ("do I need my PIN to
+    receive money from abroad?": "নোট: প্রবাসী আয় গ্রহণ করতে আপনার পিন বা ওটিপি লাগে না।")."""
+    if not order or not accepts(q.qtype) or not aside(order[0][1].unit.text):
+        return order
+    return promoted(order, lambda c: not aside(c.unit.text) and c.features[COL["typed"]] > 0, margin)
+
+
+def case_before_rule(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
+    """`order` with the first unit within `margin` logits of the best that names the weekday the
+    question asks about (`asking.case_words`) and states a value of the asked kind put first, when the
+    best unit names none: "… বৃহস্পতিবার (Thursday) বিক্রির টাকা কবে আসবে?" is answered by "… so sales
+    from a Thursday are settled on the following Saturday …", not the rule two sentences before it."""
+    case = frozenset(t for w in case_words(q.text) for t in analyze(w))
+    if not order or not case or case & order[0][1].found or not accepts(q.qtype):
+        return order
+    return promoted(order, lambda c: bool(case & c.found) and c.features[COL["typed"]] > 0, margin)
