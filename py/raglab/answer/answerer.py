@@ -28,7 +28,7 @@ from typing import Callable
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
-from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
+from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault, with_steps
 from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, leans_elsewhere, own_twin, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -369,8 +369,11 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     reason = withheld(a, composed, conf, threshold)
     if reason is not None:
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
-    # A quote opening "Instead," or "It" is shown with the sentence it leans on (once its confidence is known).
-    shown = with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed
+    # A quote opening "Instead," or "It" is shown with the sentence it leans on, a step of a how-to list
+    # with the steps from the first (`howto.the_steps`), once its confidence is known: the fit reads the unit.
+    steps = the_steps(a.q, a.order[0][1], docs)
+    shown = (with_steps(composed, steps) if steps else
+             with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
     return replace(shown, confidence=conf)
 
 
