@@ -95,7 +95,7 @@ def test_how_do_i_escalate_a_complaint_keeps_the_sentence_that_says_how(served):
 
 def test_how_do_i_change_my_pin_gets_the_steps_under_changing_your_pin(served):
     shown = quotes(served, "How do I change my PIN?")
-    assert shown[0] == "Go to Settings and then Change PIN."
+    assert shown[:2] == ["Log in to the app.", "Go to Settings and then Change PIN."]  # the steps from the first
     assert not any("straight away" in t for t in shown)
 
 
@@ -114,6 +114,23 @@ def test_a_heading_tells_the_way_for_a_question_asking_how_only():
     assert _HOW.search("How do I open an account?") and _HOW.search("টাকা কিভাবে পাঠাবো") and _HOW.search("pin kivabe change korbo")
     # a story's "what do I do now" asks what to do about it, not the plain case's steps
     assert not _HOW.search("অ্যাপে বিদ্যুৎ বিল সফল দেখাচ্ছে কিন্তু অফিস বলছে বিল বাকি। এখন কী করব?")
+
+
+def test_how_do_i_cash_in_gets_the_steps_from_the_first(served):
+    # The step holding the asked word ("Hand over the cash.") was quoted with the one after it.
+    got = ask_json(served.ask("How do I cash in?"))
+    shown = [q["text"] for q in got["quotes"]]
+    assert shown[0] == "Go to any Shapla Pay agent point.", shown
+    assert "Hand over the cash." in shown and len(shown) >= 4
+    assert sum(len(t.split()) for t in shown) <= 60
+
+
+def test_the_steps_need_a_numbered_list_and_a_question_asking_how(served):
+    from raglab.answer.howto import _numbered
+    assert _numbered("1") and _numbered("১") and not _numbered("-") and not _numbered("a")
+    # "what do I do" after a story asks what to do about it: no list of the plain case's steps
+    shown = quotes(served, "I cashed in at an agent but no SMS came and my balance did not change. What should I do?")
+    assert shown[:1] != ["Go to any Shapla Pay agent point."], shown
 
 
 def test_after_the_account_is_back_the_section_named_so_answers(served):

@@ -28,55 +28,30 @@ from typing import Callable
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
-from raglab.answer.howto import another_case, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault
-from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, leans_elsewhere, own_twin, promoted, unit_before, with_sentence_before
+from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault, with_steps
+from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, leans_elsewhere, own_twin, unit_before, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
-from raglab.question.asking import aside, case_words, limit_beside_price
+from raglab.question.asking import aside, limit_beside_price
 from raglab.question.modality import counts_time, names_nothing_needed
 from raglab.question.subjects import VALUE_TYPES, other_subject
 from raglab.retrieval.ranking import rounded
-from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
 LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
+
+
 def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[tuple[float, Candidate]]:
     """(logit, candidate), best first; ties go to the better-ranked chunk, then article order."""
     m = m or model()
     scored = [(rounded(dot(m.weights, c.features)), c) for c in cands]
     scored.sort(key=lambda x: (-x[0], x[1].rank, x[1].quote.start, x[1].unit.focus_start))
     return scored
-
-
-ASIDE_MARGIN = 1.0  # logits: a unit stating the asked value this close to an aside ("Note: …") is quoted instead
-
-
-def rule_before_aside(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
-    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
-    that is no aside and states a value of the asked kind put first, when the best is an aside
-    (`asking.aside`: "নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।" holds
-    every word of "সেন্ড মানির দৈনিক সীমা কত?" and was quoted over the rule "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০
-    টাকা …" 0.3 logits below it). An aside still answers what only it states ("do I need my PIN to
-    receive money from abroad?": "নোট: প্রবাসী আয় গ্রহণ করতে আপনার পিন বা ওটিপি লাগে না।")."""
-    if not order or not accepts(q.qtype) or not aside(order[0][1].unit.text):
-        return order
-    return promoted(order, lambda c: not aside(c.unit.text) and c.features[COL["typed"]] > 0, margin)
-
-
-def case_before_rule(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
-    """`order` with the first unit within `margin` logits of the best that names the weekday the
-    question asks about (`asking.case_words`) and states a value of the asked kind put first, when the
-    best unit names none: "… বৃহস্পতিবার (Thursday) বিক্রির টাকা কবে আসবে?" is answered by "… so sales
-    from a Thursday are settled on the following Saturday …", not the rule two sentences before it."""
-    case = frozenset(t for w in case_words(q.text) for t in analyze(w))
-    if not order or not case or case & order[0][1].found or not accepts(q.qtype):
-        return order
-    return promoted(order, lambda c: bool(case & c.found) and c.features[COL["typed"]] > 0, margin)
 
 
 def _other_fact(q: Question, best: Candidate, c: Candidate, step: int = 2) -> bool:
@@ -394,8 +369,11 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     reason = withheld(a, composed, conf, threshold)
     if reason is not None:
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
-    # A quote opening "Instead," or "It" is shown with the sentence it leans on (once its confidence is known).
-    shown = with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed
+    # A quote opening "Instead," or "It" is shown with the sentence it leans on, a step of a how-to list
+    # with the steps from the first (`howto.the_steps`), once its confidence is known: the fit reads the unit.
+    steps = the_steps(a.q, a.order[0][1], docs)
+    shown = (with_steps(composed, steps) if steps else
+             with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
     return replace(shown, confidence=conf)
 
 

@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
-from raglab.answer.candidates import heading_match
+from raglab.answer.candidates import MAX_WORDS, heading_match, word_count
 from raglab.answer.language import promoted
+from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
+from raglab.answer.units import introduced
+from raglab.question.asking import aside, case_words
 from raglab.question.durations import asked_unit, counts_in, shorter_than
 from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
 from raglab.question.places import asks_whom, places_for
@@ -352,3 +356,71 @@ def the_next_step_first(q: Question, order: list, margin: float = HEADING_MARGIN
     text = order[0][1].unit.text
     gives = _said(q, frozenset(t for s in spans_of(text) for t in analyze(text[s.start:s.end]))) & frozenset(q.weights)
     return promoted(order, lambda c: c.features[typed] > 0 and bool(gives & _clause(q, c.unit.text)), margin) if gives else order
+
+
+# Two more promotions within a margin, for a value question: the rule over an aside stating the same
+# value, and the case asked over the rule.
+ASIDE_MARGIN = 1.0  # logits: a unit stating the asked value this close to an aside ("Note: …") is quoted instead
+
+
+def rule_before_aside(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that is no aside and states a value of the asked kind put first, when the best is an aside
+    (`asking.aside`: "নোট: মাসের ফ্রি ২৫,০০০ টাকা আর দৈনিক সীমার ২৫,০০০ টাকা দুটি আলাদা হিসাব।" holds
+    every word of "সেন্ড মানির দৈনিক সীমা কত?" and was quoted over the rule "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০
+    টাকা …" 0.3 logits below it). An aside still answers what only it states ("do I need my PIN to
+    receive money from abroad?": "নোট: প্রবাসী আয় গ্রহণ করতে আপনার পিন বা ওটিপি লাগে না।")."""
+    if not order or not accepts(q.qtype) or not aside(order[0][1].unit.text):
+        return order
+    return promoted(order, lambda c: not aside(c.unit.text) and c.features[COL["typed"]] > 0, margin)
+
+
+def case_before_rule(q: Question, order: list, margin: float = ASIDE_MARGIN) -> list:
+    """`order` with the first unit within `margin` logits of the best that names the weekday the
+    question asks about (`asking.case_words`) and states a value of the asked kind put first, when the
+    best unit names none: "… বৃহস্পতিবার (Thursday) বিক্রির টাকা কবে আসবে?" is answered by "… so sales
+    from a Thursday are settled on the following Saturday …", not the rule two sentences before it."""
+    case = frozenset(t for w in case_words(q.text) for t in analyze(w))
+    if not order or not case or case & order[0][1].found or not accepts(q.qtype):
+        return order
+    return promoted(order, lambda c: bool(case & c.found) and c.features[COL["typed"]] > 0, margin)
+
+
+# The steps from the first. "How do I cash in?" was answered "Hand over the cash." and "The agent makes
+# the transfer from their phone.": steps 3 and 4 of "How to cash in", the step holding the asked word.
+# Asked how to do a thing, a reader needs the way from its start, and a help centre writes it as a
+# numbered list: so when the best unit is a step of one, the answer is its steps from the first, as
+# many whole steps as fit in `MAX_WORDS` words together, when they reach the best one. Not for a
+# question asking whether (`asks_may`) or what is needed (`asks_need`), nor one that does not ask how
+# (`_HOW`: "… এখন কী করব?" after a story asks what to do about it, and the step it needs is the one
+# after the way taken: `the_next_step_first`).
+def _numbered(ch: str) -> bool:
+    """Whether a list's first character numbers it ("1.", "১."): by code point, as the browser reads it too."""
+    return "0" <= ch <= "9" or "\u09e6" <= ch <= "\u09ef"
+
+
+def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
+    """The quotes of the numbered list's steps from the first (each step's first sentence), when
+    `best` is a step of one and a how-question asks (see above); () otherwise."""
+    doc = docs.get(best.quote.doc) if docs else None
+    if (doc is None or best.unit.kind != "item" or q.qtype != "procedure" or _HOW.search(q.text) is None
+            or asks_may(q.text) or asks_need(q.text) or not _numbered(doc.text[best.unit.block:best.unit.block + 1])):
+        return ()
+    steps, words = [], 0
+    for u in introduced(doc.text, best.unit.block - 1):
+        if u.kind != "item":
+            continue
+        words += word_count(u.text)
+        if words > MAX_WORDS:
+            break
+        steps.append(Quote(best.quote.chunk, best.quote.doc, u.start, u.end, u.text))
+    reached = any(s.start == best.quote.start for s in steps)
+    return tuple(steps) if reached and len(steps) > 1 else ()
+
+
+def with_steps(composed: Answer, steps: tuple[Quote, ...]) -> Answer:
+    """`composed` quoting `steps` (`the_steps`) in place of its quotes, with the short answers that
+    lie in them."""
+    kept = [s for s in composed.short_answers if any(x.doc == composed.quotes[0].doc and x.start <= s.start < x.end for x in steps)]
+    return replace(composed, text="\n".join(x.text for x in steps), citations=[steps[0].chunk], quotes=list(steps),
+                   short_answers=kept)
