@@ -125,6 +125,13 @@ def test_how_do_i_cash_in_gets_the_steps_from_the_first(served):
     assert sum(len(t.split()) for t in shown) <= 60
 
 
+def test_how_can_i_make_a_complaint_gets_every_channel_the_sentence_announces(served):
+    # The app's row alone was shown at 0.81; the sentence announces a table of three channels.
+    shown = quotes(served, "How can I make a complaint?")
+    assert shown[0] == "You can make a complaint through any of these channels:", shown
+    assert [t.split(" — ")[0] for t in shown[1:]] == ["Hotline", "App", "Email"]
+
+
 def test_the_steps_need_a_numbered_list_and_a_question_asking_how(served):
     from raglab.answer.howto import _numbered
     assert _numbered("1") and _numbered("১") and not _numbered("-") and not _numbered("a")

@@ -390,32 +390,46 @@ def case_before_rule(q: Question, order: list, margin: float = ASIDE_MARGIN) -> 
 # the transfer from their phone.": steps 3 and 4 of "How to cash in", the step holding the asked word.
 # Asked how to do a thing, a reader needs the way from its start, and a help centre writes it as a
 # numbered list: so when the best unit is a step of one, the answer is its steps from the first, as
-# many whole steps as fit in `MAX_WORDS` words together, when they reach the best one. Not for a
-# question asking whether (`asks_may`) or what is needed (`asks_need`), nor one that does not ask how
-# (`_HOW`: "… এখন কী করব?" after a story asks what to do about it, and the step it needs is the one
-# after the way taken: `the_next_step_first`).
+# many whole steps as fit in `MAX_WORDS` words together, when they reach the best one. Likewise the ways
+# a sentence announces ("You can make a complaint through any of these channels:" over a table of the
+# hotline, the app and e-mail): "How can I make a complaint?" was answered by the app's row alone, so a
+# row or item of an announced list or table is shown with the sentence that announces it and all of it,
+# when they fit. Not for a question asking whether (`asks_may`) or what is needed (`asks_need`), nor one
+# that does not ask how (`_HOW`: "… এখন কী করব?" after a story asks what to do about it, and the step it
+# needs is the one after the way taken: `the_next_step_first`).
 def _numbered(ch: str) -> bool:
     """Whether a list's first character numbers it ("1.", "১."): by code point, as the browser reads it too."""
     return "0" <= ch <= "9" or "\u09e6" <= ch <= "\u09ef"
 
 
 def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
-    """The quotes of the numbered list's steps from the first (each step's first sentence), when
-    `best` is a step of one and a how-question asks (see above); () otherwise."""
+    """The quotes of the numbered list's steps from the first (each step's first sentence), or of an
+    announced list or table with the sentence announcing it, when `best` is a step, an item or a row
+    of one and a how-question asks (see above); () otherwise."""
     doc = docs.get(best.quote.doc) if docs else None
-    if (doc is None or best.unit.kind != "item" or q.qtype != "procedure" or _HOW.search(q.text) is None
-            or asks_may(q.text) or asks_need(q.text) or not _numbered(doc.text[best.unit.block:best.unit.block + 1])):
+    if (doc is None or best.unit.kind not in ("item", "row") or q.qtype != "procedure" or _HOW.search(q.text) is None
+            or asks_may(q.text) or asks_need(q.text)):
         return ()
-    steps, words = [], 0
-    for u in introduced(doc.text, best.unit.block - 1):
-        if u.kind != "item":
+    text, block, lead = doc.text, best.unit.block, best.unit.lead
+    announced = lead.rstrip().endswith(":")
+    if not announced and not (best.unit.kind == "item" and _numbered(text[block:block + 1])):
+        return ()
+    out: list[Quote] = []
+    if announced:
+        at = text.rfind(lead, 0, block)
+        out.append(Quote(best.quote.chunk, best.quote.doc, at, at + len(lead), lead))
+    for u in introduced(text, block - 1):
+        if u.kind not in ("item", "row") or out and out[-1].start == u.start:  # a row's other cells: one quote
             continue
-        words += word_count(u.text)
+        out.append(Quote(best.quote.chunk, best.quote.doc, u.start, u.end, u.text, "row" if u.kind == "row" else "sentence"))
+    words = 0
+    for n, x in enumerate(out):
+        words += word_count(x.text)
         if words > MAX_WORDS:
+            out = [] if announced else out[:n]  # an announced list whole or not at all
             break
-        steps.append(Quote(best.quote.chunk, best.quote.doc, u.start, u.end, u.text))
-    reached = any(s.start == best.quote.start for s in steps)
-    return tuple(steps) if reached and len(steps) > 1 else ()
+    reached = any(x.start == best.quote.start for x in out)
+    return tuple(out) if reached and len(out) > 1 else ()
 
 
 def with_steps(composed: Answer, steps: tuple[Quote, ...]) -> Answer:
