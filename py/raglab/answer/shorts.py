@@ -13,13 +13,13 @@ from raglab.answer.facts import _CLAUSE, facets, half_of, half_text, held, missi
 from raglab.answer.results import ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
-from raglab.question.asking import periods_of
+from raglab.question.asking import asks_end, periods_of
 from raglab.question.modality import _SERIES
 from raglab.question.persons import house_names
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import asked_place, halves_of, named, names_both_asked
-from raglab.text.numbers import another_amount, another_count, states_a_case
+from raglab.text.numbers import another_amount, another_count, number_values, states_a_case
 
 
 def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | None, two: bool,
@@ -68,7 +68,9 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
             if spans:
                 break
         house = house_names(docs) if kind == "person" else frozenset()
+        end = asks_end(q.text) if q.qtype in ("amount", "count") else None
         for s, e in spans:
+            s, e = extreme_of(text, s, e, end) if end else (s, e)
             value = text[s:e]
             if any(value == o.text for o in out) or value in house:  # the wallet's own name is no one
                 continue
@@ -247,3 +249,25 @@ def series_short(c: Candidate) -> list[ShortAnswer]:
         return []
     s, e = span
     return [ShortAnswer(c.unit.text[s:e], c.quote.chunk, c.quote.start + s, c.quote.start + e)]
+
+
+# A choice of values in one span ("a monthly deposit of Tk 500, 1,000, 2,000 or 5,000") answers a
+# question asking the minimum or the maximum by one of them: "What is the minimum amount for a Shapla
+# Sanchay deposit?" showed the whole choice in bold.
+_ITEM_SEP = re.compile(", (?:or |and )?| or | and | বা | ও | এবং | অথবা ")
+
+
+def extreme_of(text: str, s: int, e: int, end: str) -> tuple[int, int]:
+    """(start, end) in `text` of the smallest ("lower") or largest ("upper") value of the series that
+    text[s:e] is, when it is a series of two or more values each with one number; (s, e) otherwise."""
+    items, at = [], s
+    for m in _ITEM_SEP.finditer(text, s, e):
+        items.append((at, m.start()))
+        at = m.end()
+    items.append((at, e))
+    values = [number_values(text[a:b]) for a, b in items]
+    if len(items) < 2 or any(len(v) != 1 for v in values):
+        return s, e
+    numbers = [float(v[0]) for v in values]
+    pick = numbers.index(min(numbers) if end == "lower" else max(numbers))
+    return items[pick]

@@ -201,6 +201,14 @@ def asks_upper(question: str, states_number: bool = False) -> bool:
     return states_number or bool(_HOW_MUCH.search(cue))
 
 
+def asks_end(question: str) -> str | None:
+    """"lower" when a question asks for the minimum and not the maximum ("What is the minimum
+    deposit?", "সর্বনিম্ন কত?"), "upper" the other way round, None for neither or both."""
+    cue = cue_text(question)
+    lower, upper = bool(_ASKS_LOWER.search(cue)), bool(_ASKS_HIGHER.search(cue))
+    return "lower" if lower and not upper else "upper" if upper and not lower else None
+
+
 @functools.lru_cache(maxsize=4096)
 def asks_more(question: str, qtype: str) -> bool:
     """Whether the question asks for an upper limit (`asks_upper`): how much (or how many
