@@ -26,7 +26,7 @@ from raglab.answer.candidates import MAX_WORDS, heading_match, word_count
 from raglab.answer.language import promoted
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
-from raglab.answer.units import introduced
+from raglab.answer.units import introduced, whole_items
 from raglab.question.asking import aside, case_words
 from raglab.question.durations import asked_unit, counts_in, shorter_than
 from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
@@ -403,8 +403,8 @@ def _numbered(ch: str) -> bool:
 
 
 def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
-    """The quotes of the numbered list's steps from the first (each step's first sentence), or of an
-    announced list or table with the sentence announcing it, when `best` is a step, an item or a row
+    """The quotes of the numbered list's steps from the first (each step whole, with its later sentences,
+    when as many steps fit so, else its first sentence: `_fitting`), or of an announced list or table with the sentence announcing it, when `best` is a step, an item or a row
     of one and a how-question asks (see above); () otherwise."""
     doc = docs.get(best.quote.doc) if docs else None
     if (doc is None or best.unit.kind not in ("item", "row") or q.qtype != "procedure" or _HOW.search(q.text) is None
@@ -414,21 +414,29 @@ def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
     announced = lead.rstrip().endswith(":")
     if not announced and not (best.unit.kind == "item" and _numbered(text[block:block + 1])):
         return ()
-    out: list[Quote] = []
+    head: list[Quote] = []
     if announced:
         at = text.rfind(lead, 0, block)
-        out.append(Quote(best.quote.chunk, best.quote.doc, at, at + len(lead), lead))
-    for u in introduced(text, block - 1):
+        head.append(Quote(best.quote.chunk, best.quote.doc, at, at + len(lead), lead))
+    units = introduced(text, block - 1)
+    first = _fitting(best.quote, head, units, announced)
+    whole = _fitting(best.quote, head, whole_items(text, units), announced)  # each step with its note
+    return whole if len(whole) >= len(first) else first
+
+
+def _fitting(best: Quote, head: list[Quote], units, announced: bool) -> tuple[Quote, ...]:
+    out = list(head)
+    for u in units:
         if u.kind not in ("item", "row") or out and out[-1].start == u.start:  # a row's other cells: one quote
             continue
-        out.append(Quote(best.quote.chunk, best.quote.doc, u.start, u.end, u.text, "row" if u.kind == "row" else "sentence"))
+        out.append(Quote(best.chunk, best.doc, u.start, u.end, u.text, "row" if u.kind == "row" else "sentence"))
     words = 0
     for n, x in enumerate(out):
         words += word_count(x.text)
         if words > MAX_WORDS:
             out = [] if announced else out[:n]  # an announced list whole or not at all
             break
-    reached = any(x.start == best.quote.start for x in out)
+    reached = any(x.start == best.start for x in out)
     return tuple(out) if reached and len(out) > 1 else ()
 
 
