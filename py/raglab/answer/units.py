@@ -29,7 +29,7 @@ its piece there is a unit of its own, as a quote of it would be cut at
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from raglab.text.analyzer import WHITESPACE, analyze
 from raglab.text.limits import MAX_ANSWER_CHARS, cut_at_word
@@ -314,25 +314,6 @@ def introduced(text: str, end: int) -> tuple[Unit, ...]:
             break
         stop = nb
     return units_around(text, start, stop)
-
-
-def whole_items(text: str, units) -> tuple[Unit, ...]:
-    """`units` with each list item's later sentences (the rest of its line) joined to the item: a
-    step is read whole, its note with it ("2. Choose the start and end dates. Both must fall within
-    the last 12 months.").
-
-    >>> text = "Steps:\\n\\n1. Pick a date. It must be recent.\\n2. Tap Export."
-    >>> [u.text for u in whole_items(text, introduced(text, text.index(":") + 1))]
-    ['Pick a date. It must be recent.', 'Tap Export.']
-    """
-    out: list[Unit] = []
-    for u in units:
-        if u.kind == "sentence" and out and out[-1].kind == "item" and text.rfind("\n", 0, u.start) < out[-1].start:
-            item = out[-1]
-            out[-1] = replace(item, end=u.end, text=text[item.start:u.end], focus_end=u.end)
-        else:
-            out.append(u)
-    return tuple(out)
 
 
 def overlapping(units, start: int, end: int) -> list[Unit]:
