@@ -192,3 +192,26 @@ def test_a_place_that_is_only_the_app_is_no_answer_to_where():
 def test_where_a_sender_sends_from_keeps_the_branch_website_or_app(served):
     shown = quotes(served, "প্রবাসী প্রেরক অংশীদার মানি ট্রান্সফার কোম্পানির কোথা থেকে শাপলা পে-তে টাকা পাঠাতে পারেন?")
     assert "শাখা, ওয়েবসাইট বা অ্যাপ থেকে" in shown[0]
+
+
+def test_a_step_is_shown_whole_with_its_note(served):
+    # "2. Choose the start and end dates. Both must fall within the last 12 months." was shown as its
+    # first sentence alone, and the 12 months, which the asker needs, was cut off (dev q728).
+    shown = quotes(served, "how do i downlod a pdf statment of my transactons from the app")
+    assert shown[0] == 'Go to "Transactions" and tap "Statement".', shown
+    at = shown.index("Choose the start and end dates.")
+    assert shown[at + 1] == "Both must fall within the last 12 months.", shown
+    assert sum(len(t.split()) for t in shown) <= 60
+
+
+
+def test_a_steps_note_is_the_rest_of_its_line_and_only_when_asked_for():
+    from raglab.answer.howto import _fitting
+    from raglab.answer.results import Quote
+    from raglab.answer.units import introduced
+    text = "Steps:\n\n1. Pick a date. It must be recent.\n2. Tap Export.\n\nThen wait. It is quick."
+    units = introduced(text, text.index(":") + 1)
+    best = Quote("c", "d", units[0].start, units[0].end, units[0].text)
+    n, shown = _fitting(best, [], units, False, text)
+    assert n == 2 and [x.text for x in shown] == ["Pick a date.", "It must be recent.", "Tap Export."]
+    assert [x.text for x in _fitting(best, [], units, False)[1]] == ["Pick a date.", "Tap Export."]

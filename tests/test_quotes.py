@@ -246,3 +246,15 @@ def test_a_spare_second_quote_gives_way_in_the_synthetic_case():
     got = with_sentence_before(shown, order, {"d": NS(text=text)}, spare=after.quote)
     assert [x.text for x in got.quotes] == ["Do not guess it.", "Instead, reset it in the app."]
     assert got.citations == ["d#1", "d#2"]
+
+
+def test_a_worked_examples_row_is_shown_whole_and_a_named_rows_cell_alone():
+    # "১০,০০০ টাকা — মোট যা পাবেন: ১০,২৫০ টাকা" hid the ২৫০ টাকা added (dev q950); a row opening on
+    # a service's name lists facts each complete alone: the fee is not shown with the daily limit.
+    pipe = Pipeline(list(docs()), Config(threshold=0.0))
+    got = ask_json(pipe.ask("বিদেশ থেকে ১০,০০০ টাকা রেমিট্যান্স এলে প্রণোদনাসহ মোট কত টাকা পাব?"))
+    rows = [q["text"] for q in got["quotes"] if q["kind"] == "row"]
+    assert rows == ["১০,০০০ টাকা — প্রণোদনা (২.৫%): ২৫০ টাকা — মোট যা পাবেন: ১০,২৫০ টাকা"], got["quotes"]
+    got = ask_json(pipe.ask("gonna cash out 4000 taka at the agent shop near my mess, how much fee will they cut?"))
+    rows = [q["text"] for q in got["quotes"] if q["kind"] == "row"]
+    assert rows and all("Daily limit" not in t for t in rows), rows

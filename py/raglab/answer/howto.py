@@ -390,7 +390,8 @@ def case_before_rule(q: Question, order: list, margin: float = ASIDE_MARGIN) -> 
 # the transfer from their phone.": steps 3 and 4 of "How to cash in", the step holding the asked word.
 # Asked how to do a thing, a reader needs the way from its start, and a help centre writes it as a
 # numbered list: so when the best unit is a step of one, the answer is its steps from the first, as
-# many whole steps as fit in `MAX_WORDS` words together, when they reach the best one. Likewise the ways
+# many whole steps as fit in `MAX_WORDS` words together, when they reach the best one; a step with its note
+# ("Choose the start and end dates. Both must fall within the last 12 months.") unless fewer fit so. Likewise the ways
 # a sentence announces ("You can make a complaint through any of these channels:" over a table of the
 # hotline, the app and e-mail): "How can I make a complaint?" was answered by the app's row alone, so a
 # row or item of an announced list or table is shown with the sentence that announces it and all of it,
@@ -403,9 +404,8 @@ def _numbered(ch: str) -> bool:
 
 
 def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
-    """The quotes of the numbered list's steps from the first (each step's first sentence), or of an
-    announced list or table with the sentence announcing it, when `best` is a step, an item or a row
-    of one and a how-question asks (see above); () otherwise."""
+    """The quotes of the numbered list's steps from the first (each with its note when as many fit so), or of an
+    announced list or table with the sentence announcing it, when `best` is one's step, item or row and a how-question asks."""
     doc = docs.get(best.quote.doc) if docs else None
     if (doc is None or best.unit.kind not in ("item", "row") or q.qtype != "procedure" or _HOW.search(q.text) is None
             or asks_may(q.text) or asks_need(q.text)):
@@ -414,22 +414,32 @@ def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
     announced = lead.rstrip().endswith(":")
     if not announced and not (best.unit.kind == "item" and _numbered(text[block:block + 1])):
         return ()
-    out: list[Quote] = []
-    if announced:
-        at = text.rfind(lead, 0, block)
-        out.append(Quote(best.quote.chunk, best.quote.doc, at, at + len(lead), lead))
-    for u in introduced(text, block - 1):
-        if u.kind not in ("item", "row") or out and out[-1].start == u.start:  # a row's other cells: one quote
+    at = text.rfind(lead, 0, block)
+    head = [Quote(best.quote.chunk, best.quote.doc, at, at + len(lead), lead)] if announced else []
+    units = introduced(text, block - 1)
+    first, whole = _fitting(best.quote, head, units, announced), _fitting(best.quote, head, units, announced, text)
+    return whole[1] if whole[0] >= first[0] else first[1]  # each step with its note, when as many steps fit
+
+
+def _fitting(best: Quote, head: list[Quote], units, announced: bool, notes: str = "") -> tuple[int, tuple[Quote, ...]]:
+    """(how many, the quotes of) the steps from the first that fit in `MAX_WORDS` words, a step being an
+    item or row, with its item's later sentences (its note, on its line of `notes`, the article's text)."""
+    steps, item = [[x] for x in head], -1
+    for u in units:
+        if u.kind == "sentence" and notes and item >= 0 and notes.rfind("\n", 0, u.start) < item:
+            steps[-1].append(Quote(best.chunk, best.doc, u.start, u.end, u.text))
+        if u.kind not in ("item", "row") or steps and steps[-1][0].start == u.start:  # a row's other cells: one quote
             continue
-        out.append(Quote(best.quote.chunk, best.quote.doc, u.start, u.end, u.text, "row" if u.kind == "row" else "sentence"))
+        item = u.start if u.kind == "item" else -1
+        steps.append([Quote(best.chunk, best.doc, u.start, u.end, u.text, "row" if u.kind == "row" else "sentence")])
     words = 0
-    for n, x in enumerate(out):
-        words += word_count(x.text)
+    for n, step in enumerate(steps):
+        words += sum(word_count(x.text) for x in step)
         if words > MAX_WORDS:
-            out = [] if announced else out[:n]  # an announced list whole or not at all
+            steps = [] if announced else steps[:n]  # an announced list whole or not at all
             break
-    reached = any(x.start == best.quote.start for x in out)
-    return tuple(out) if reached and len(out) > 1 else ()
+    out = tuple(x for step in steps for x in step)
+    return (len(steps), out) if any(x.start == best.start for x in out) and len(steps) > 1 else (0, ())
 
 
 def with_steps(composed: Answer, steps: tuple[Quote, ...]) -> Answer:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
 from raglab.answer.facts import asks_two
-from raglab.answer.sentences import COL, Question, lang_of, numbers_of
+from raglab.answer.sentences import COL, Question, lang_of, numbers_of, spans_of
 from raglab.answer.short import short_spans
+from raglab.answer.units import DASH, units_around
 from raglab.text.analyzer import tokens
 from raglab.text.numbers import numbers
 
@@ -283,6 +284,32 @@ def with_sentence_before(composed, order: list, docs: dict | None, spare=None):
     quotes = [c.quote, composed.quotes[0]]
     cited = list(dict.fromkeys(x.chunk for x in quotes))
     return replace(composed, text="\n".join(x.text for x in quotes), citations=cited, quotes=quotes)
+
+
+# A worked example's row read whole. A table whose rows open on a value works each example out from it
+# ("| ১০,০০০ টাকা | ২৫০ টাকা | ১০,২৫০ টাকা |" under "পাঠানো টাকা | প্রণোদনা (২.৫%) | মোট যা পাবেন"): its
+# other cells are steps of one sum, and a cell alone hides how it was reached. "… ১০,০০০ টাকা রেমিট্যান্স
+# এলে প্রণোদনাসহ মোট কত টাকা পাব?" was shown "১০,০০০ টাকা — মোট যা পাবেন: ১০,২৫০ টাকা", not the ২৫০ টাকা
+# added. A row that opens on a name (a service, a status) lists facts each complete alone: "Cash out at
+# an agent — Fee: …" is not shown with its daily and monthly limits.
+def with_whole_example(composed, docs: dict | None):
+    """`composed` (an `Answer`) with each quoted cell of a row that opens on a value shown as the whole
+    row, every cell with its column's name (two cells of one row: one quote), when all of it fits in
+    `MAX_WORDS` words; otherwise `composed` itself. Its confidence and short answers are unchanged."""
+    if composed.abstained or not docs:
+        return composed
+    out = []
+    for x in composed.quotes:
+        doc = docs.get(x.doc)
+        cells = [u for u in units_around(doc.text, x.start, x.end) if u.start == x.start and u.kind == "row" and u.cell] if doc and x.kind == "row" else []
+        label = cells[0].text[:len(cells[0].text) - len(DASH + cells[0].cell)] if len(cells) > 1 else ""
+        if label and [(s.start, s.end) for s in spans_of(label) if s.type in ("amount", "number")] == [(0, len(label))]:
+            x = replace(x, text=label + DASH + DASH.join(u.cell for u in cells))
+        if x not in out:
+            out.append(x)
+    if out == list(composed.quotes) or sum(word_count(x.text) for x in out) > MAX_WORDS:
+        return composed
+    return replace(composed, text="\n".join(x.text for x in out), quotes=out)
 
 
 @dataclass(frozen=True)
