@@ -358,8 +358,7 @@ def the_next_step_first(q: Question, order: list, margin: float = HEADING_MARGIN
     return promoted(order, lambda c: c.features[typed] > 0 and bool(gives & _clause(q, c.unit.text)), margin) if gives else order
 
 
-# Two more promotions within a margin, for a value question: the rule over an aside stating the same
-# value, and the case asked over the rule.
+# Two more promotions within a margin, for a value question: the rule over an aside, the case asked over the rule.
 ASIDE_MARGIN = 1.0  # logits: a unit stating the asked value this close to an aside ("Note: …") is quoted instead
 
 
@@ -403,9 +402,9 @@ def _numbered(ch: str) -> bool:
     return "0" <= ch <= "9" or "\u09e6" <= ch <= "\u09ef"
 
 
-def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
-    """The quotes of the numbered list's steps from the first (each with its note when as many fit so), or of an
-    announced list or table with the sentence announcing it, when `best` is one's step, item or row and a how-question asks."""
+def the_steps(q: Question, best, docs: dict | None, seen: frozenset) -> tuple[Quote, ...]:
+    """The quotes of the numbered list's steps from the first (each with its note when as many fit so), or of an announced list or
+    table with its sentence, when `best` is one's step, item or row and a how-question asks; all within its chunk (`seen`: its units' starts)."""
     doc = docs.get(best.quote.doc) if docs else None
     if (doc is None or best.unit.kind not in ("item", "row") or q.qtype != "procedure" or _HOW.search(q.text) is None
             or asks_may(q.text) or asks_need(q.text)):
@@ -418,7 +417,8 @@ def the_steps(q: Question, best, docs: dict | None) -> tuple[Quote, ...]:
     head = [Quote(best.quote.chunk, best.quote.doc, at, at + len(lead), lead)] if announced else []
     units = introduced(text, block - 1)
     first, whole = _fitting(best.quote, head, units, announced), _fitting(best.quote, head, units, announced, text)
-    return whole[1] if whole[0] >= first[0] else first[1]  # each step with its note, when as many steps fit
+    got = whole[1] if whole[0] >= first[0] else first[1]  # each step with its note, when as many steps fit
+    return got if all(x.start in seen for x in got) else ()  # cited by the chunk it was found through, so within it
 
 
 def _fitting(best: Quote, head: list[Quote], units, announced: bool, notes: str = "") -> tuple[int, tuple[Quote, ...]]:
