@@ -371,8 +371,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
     # A quote opening "Instead," or "It" is shown with the sentence it leans on, a step of a how-to list
     # with the steps from the first (`howto.the_steps`), once its confidence is known: the fit reads the unit.
-    best = a.order[0][1]
-    steps = the_steps(a.q, best, docs, frozenset(c.quote.start for _, c in a.order if c.quote.chunk == best.quote.chunk))
+    steps = the_steps(a.q, a.order[0][1], docs, a.order)
     shown = (with_steps(composed, steps) if steps else
              with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
     return replace(with_whole_example(shown, docs), confidence=conf)  # a worked example's row whole

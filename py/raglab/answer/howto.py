@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
 
 from raglab.answer.candidates import MAX_WORDS, heading_match, word_count
 from raglab.answer.language import promoted
-from raglab.answer.results import Answer, Quote
+from raglab.answer.results import Answer, Quote, requoted
 from raglab.answer.sentences import COL, Question, fresh_spans, lang_of, spans_of
 from raglab.answer.units import introduced
 from raglab.question.asking import aside, case_words
@@ -96,22 +95,15 @@ _HOW = re.compile("\\bhow\\b|কীভাবে|কিভাবে|কি ভা
 
 
 def way_share(q: Question, c, docs: dict | None) -> float:
-    """`names_share`, and `NAMES_MORE` more when the question asks how and the unit's own heading
-    says it tells the way."""
+    """The share of the question's idf mass that the own heading of `c`'s section holds (0 for an article's
+    opening, whose heading is the title: every section has that one), and `NAMES_MORE` more when the
+    question asks how and that heading says it tells the way."""
     doc = docs.get(c.quote.doc) if docs else None
     heading: tuple[str, ...] = doc.section_at(c.quote.start).heading if doc is not None else ()
-    way = len(heading) > 1 and _WAY_HEADING.search(heading[-1].strip()) is not None and _HOW.search(q.text) is not None
-    return names_share(q, c, docs) + (NAMES_MORE if way else 0.0)
-
-
-def names_share(q: Question, c, docs: dict | None) -> float:
-    """The share of the question's idf mass that the own heading of `c`'s section holds (0 for an
-    article's opening, whose heading is the title: every section has that one)."""
-    doc = docs.get(c.quote.doc) if docs else None
-    if doc is None:
+    if len(heading) < 2:
         return 0.0
-    heading = doc.section_at(c.quote.start).heading
-    return heading_match(q, _named(heading[-1]))[0] if len(heading) > 1 else 0.0
+    way = _WAY_HEADING.search(heading[-1].strip()) is not None and _HOW.search(q.text) is not None
+    return heading_match(q, _named(heading[-1]))[0] + (NAMES_MORE if way else 0.0)
 
 
 def says_what_to_do(q: Question, c) -> bool:
@@ -402,9 +394,9 @@ def _numbered(ch: str) -> bool:
     return "0" <= ch <= "9" or "\u09e6" <= ch <= "\u09ef"
 
 
-def the_steps(q: Question, best, docs: dict | None, seen: frozenset) -> tuple[Quote, ...]:
+def the_steps(q: Question, best, docs: dict | None, order: list) -> tuple[Quote, ...]:
     """The quotes of the numbered list's steps from the first (each with its note when as many fit so), or of an announced list or
-    table with its sentence, when `best` is one's step, item or row and a how-question asks; all within its chunk (`seen`: its units' starts)."""
+    table with its sentence, when `best` is one's step, item or row and a how-question asks; all within its chunk (its units in `order`)."""
     doc = docs.get(best.quote.doc) if docs else None
     if (doc is None or best.unit.kind not in ("item", "row") or q.qtype != "procedure" or _HOW.search(q.text) is None
             or asks_may(q.text) or asks_need(q.text)):
@@ -418,7 +410,8 @@ def the_steps(q: Question, best, docs: dict | None, seen: frozenset) -> tuple[Qu
     units = introduced(text, block - 1)
     first, whole = _fitting(best.quote, head, units, announced), _fitting(best.quote, head, units, announced, text)
     got = whole[1] if whole[0] >= first[0] else first[1]  # each step with its note, when as many steps fit
-    return got if all(x.start in seen for x in got) else ()  # cited by the chunk it was found through, so within it
+    seen = {c.quote.start for _, c in order if c.quote.chunk == best.quote.chunk}  # cited by that chunk, so within it
+    return got if all(x.start in seen for x in got) else ()
 
 
 def _fitting(best: Quote, head: list[Quote], units, announced: bool, notes: str = "") -> tuple[int, tuple[Quote, ...]]:
@@ -445,6 +438,5 @@ def _fitting(best: Quote, head: list[Quote], units, announced: bool, notes: str 
 def with_steps(composed: Answer, steps: tuple[Quote, ...]) -> Answer:
     """`composed` quoting `steps` (`the_steps`) in place of its quotes, with the short answers that
     lie in them."""
-    kept = [s for s in composed.short_answers if any(x.doc == composed.quotes[0].doc and x.start <= s.start < x.end for x in steps)]
-    return replace(composed, text="\n".join(x.text for x in steps), citations=[steps[0].chunk], quotes=list(steps),
-                   short_answers=kept)
+    kept = [s for s in composed.short_answers if any(x.chunk == s.chunk and x.start <= s.start < x.end for x in steps)]
+    return requoted(composed, list(steps), citations=[steps[0].chunk], short_answers=kept)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
 from raglab.answer.facts import asks_two
+from raglab.answer.results import requoted
 from raglab.answer.sentences import COL, Question, lang_of, numbers_of, spans_of
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH, units_around
@@ -283,7 +284,7 @@ def with_sentence_before(composed, order: list, docs: dict | None, spare=None):
         return composed
     quotes = [c.quote, composed.quotes[0]]
     cited = list(dict.fromkeys(x.chunk for x in quotes))
-    return replace(composed, text="\n".join(x.text for x in quotes), citations=cited, quotes=quotes)
+    return requoted(composed, quotes, citations=cited)
 
 
 # A worked example's row read whole. A table whose rows open on a value works each example out from it
@@ -309,7 +310,7 @@ def with_whole_example(composed, docs: dict | None):
             out.append(x)
     if out == list(composed.quotes) or sum(word_count(x.text) for x in out) > MAX_WORDS:
         return composed
-    return replace(composed, text="\n".join(x.text for x in out), quotes=out)
+    return requoted(composed, out)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ the evaluation read these; `answerer.py` makes them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -36,3 +36,8 @@ class Answer:
     short_answers: list[ShortAnswer] = field(default_factory=list)
     # Why an abstention is one (`answerer.WITHHELD`), None for an answer: the page and the CLI say it.
     withheld: str | None = None
+
+
+def requoted(answer: Answer, quotes: list[Quote], **changes) -> Answer:
+    """`answer` showing `quotes`, one per line (a table row or list item has no full stop to end it)."""
+    return replace(answer, text="\n".join(x.text for x in quotes), quotes=list(quotes), **changes)
