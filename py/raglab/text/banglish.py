@@ -13,7 +13,9 @@ without a vowel sign carries its inherent "o" (কত is "koto"; at the end of a
 optional, since কর is said "kor"). Candidates share the typed word's consonants in order
 (`skeleton`); among them the nearest by an edit distance in which vowels cost half wins
 (`VOWEL_COST`: Banglish writes a, o and e loosely), then the more frequent word, then the
-first in code-point order. A word farther than `MAX_DISTANCE` is kept as typed.
+first in code-point order. A word farther than `MAX_DISTANCE` is kept as typed, and so is one
+whose only near words end in the other of i and e, a verb's person ("gechi", I have gone, is not
+the articles' গেছে, it has gone: `_other_person`).
 
 Which questions: only one with no Bangla letter that holds at least two of `CUES`, words of
 Bangla grammar in their common Latin spellings that are not English words ("ki", "koto",
