@@ -204,6 +204,9 @@ def test_bangla_stems(word, stem):
     # a root of one letter keeps its ending (পা, দি, যা), and so do words that merely end alike
     ("পাবো", "পাবো"), ("দিলাম", "দিলাম"), ("যাচ্ছি", "যাচ্ছি"), ("ইসলাম", "ইসলাম"), ("স্বচ্ছ", "স্বচ্ছ"),
     ("তুচ্ছ", "তুচ্ছ"), ("গাছ", "গাছ"), ("কাছে", "কাছ"), ("হিসাব", "হিসাব"),
+    # nouns ending like the first person's bare future -ব stay whole (a rule for it was tried and not
+    # kept, docs/pipeline.md: any new one must keep these)
+    ("সম্ভব", "সম্ভব"), ("উৎসব", "উৎসব"), ("সব", "সব"), ("এসব", "এসব"), ("জবাব", "জবাব"), ("নিজস্ব", "নিজস্ব"),
 ])
 def test_bangla_verb_endings(word, stem):
     assert stem_bangla(word) == stem

@@ -141,6 +141,24 @@ def test_a_grammar_word_is_not_read_as_a_word_two_slips_away(reader, typed, not_
     assert reader.word("koto") == "কত" and reader.word("hobe") == "হবে"  # its own word still reads
 
 
+@pytest.mark.parametrize("typed, not_read_as", [("gechi", "গেছে"), ("pathiyechi", "পাঠিয়েছে"), ("pari", "পারে")])
+def test_a_first_person_verb_is_not_read_as_the_third(reader, typed, not_read_as):
+    # the last vowel of a verb is its person (গেছি "gechi" I have gone, গেছে "geche" it has gone); the
+    # help centre never speaks in the first person, so the nearest word was another person's
+    assert reader.word(typed) != not_read_as
+    assert reader.word("geche") == "গেছে" and reader.word("dite") == "দিতে"  # the same person still reads
+
+
+def test_a_forgotten_pin_typed_in_the_first_person_is_answered_by_the_reset_steps():
+    # "pin vule gechi ki korbo" (I have forgotten my PIN, what do I do) was read as "... গেছে ..."
+    # and met the heading "যদি মনে হয় পিন অন্য কেউ জেনে গেছে" (if someone has come to know your PIN)
+    pipe = Pipeline(list(docs()), Config())
+    got = pipe.ask("pin vule gechi ki korbo")
+    assert "গেছে" not in got.read_as and "gechi" in got.read_as
+    assert not got.answer.abstained and got.answer.citations[0].startswith("bn-pin#") and got.answer.citations[0] != "bn-pin#7"
+    assert pipe.chunks[pipe.search(got.read_as)[0].index].text.lstrip("# ").startswith("পিন ভুলে গেলে")
+
+
 def test_a_when_question_with_kobe_shows_no_answer_about_something_else():
     pipe = Pipeline(list(docs()), Config())
     got = pipe.ask("limit shesh hoye gele abar kobe theke send money korte parbo?")

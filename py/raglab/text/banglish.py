@@ -13,7 +13,9 @@ without a vowel sign carries its inherent "o" (কত is "koto"; at the end of a
 optional, since কর is said "kor"). Candidates share the typed word's consonants in order
 (`skeleton`); among them the nearest by an edit distance in which vowels cost half wins
 (`VOWEL_COST`: Banglish writes a, o and e loosely), then the more frequent word, then the
-first in code-point order. A word farther than `MAX_DISTANCE` is kept as typed.
+first in code-point order. A word farther than `MAX_DISTANCE` is kept as typed, and so is one
+whose only near words end in the other of i and e, a verb's person ("gechi", I have gone, is not
+the articles' গেছে, it has gone: `_other_person`).
 
 Which questions: only one with no Bangla letter that holds at least two of `CUES`, words of
 Bangla grammar in their common Latin spellings that are not English words ("ki", "koto",
@@ -38,7 +40,7 @@ koy kon konta kar kake er na ta te kara korbo korben korbe korte korle kore kors
 korar korlam hobe hoy hoi hoye hoise hoyeche hocche hoche holo hole hoile hoyni jay jabe jai jabo jete
 lage lagbe lagche lagse lagbo naki nai nei ami amar amake amra apni apnar apnake tumi tomar tar
 theke diye dite dibo dile dey dei dewa deya nibo nite nile ney nise pabo pai pailam pari parbo parbe
-parben pathabo pathate pathale pathaile pathaisi pathiyechi gele geche gese gelo jonno jnno sathe
+parben pathabo pathate pathale pathaile pathaisi pathiyechi gele geche gese gelo gechi gesi gelam jonno jnno sathe
 shathe porjonto moddhe modhe vitore bhitore ase achhe chilo silo thakle thake bolte dekhte keu kichu
 kono shob ekhon akhon abar onek ektu mash mashe bochor bochore ghonta dorkar ferot vul bhul notun
 shudhu sudhu jodi tahole kintu ebong taile
@@ -224,6 +226,15 @@ def distance(a: str, b: str, close: frozenset = CLOSE_VOWELS) -> float:
     return prev[-1]
 
 
+def _other_person(typed: str, said: str) -> bool:
+    """Whether two spellings differ in their last vowel as a verb's person does: a final i for
+    another's final e, or the other way round (করি "kori" I do, করে "kore" he does; গেছি "gechi"
+    I have gone, গেছে "geche" it has gone). The help centre never speaks in the first person, so a
+    customer's "gechi" read as গেছে was another verb's word ("জেনে গেছে", has come to know); typists
+    write a word's last vowel as they say it. Such a word stays as typed."""
+    return typed[-1:] in ("i", "e") and said[-1:] in ("i", "e") and typed[-1] != said[-1]
+
+
 @dataclass
 class Reader:
     """The Bangla words of a corpus, by the consonants of their sound."""
@@ -277,7 +288,8 @@ class Reader:
         limit = 0.0 if exact else VOWEL_COST if near else MAX_DISTANCE
         best = None
         for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
-            d = min(distance(sound, s, READER_CLOSE) for s in spellings)
+            d = min(distance(sound, s, READER_CLOSE) if not _other_person(sound, s) else MAX_DISTANCE + 1
+                    for s in spellings)
             if d <= limit and (best is None or (d, -count) < best[0]):
                 best = ((d, -count), w)
         return best[1] if best else None
