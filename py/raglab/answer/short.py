@@ -34,6 +34,8 @@ from raglab.answer.sentences import spans_of
 from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, share_base, superlative_name, which_one_in
 from raglab.question.places import places_for
+from raglab.question.qualifiers import after_total
+from raglab.question.qualifiers import before as qualified_before
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
 
@@ -71,8 +73,6 @@ _OR = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:or|অথবা|বা)(?=
 _RATE_AFTER = re.compile(r"^(?: (?:a|an) (?:day|month|year|week|transaction)| (?:per|each|every) "
                          r"(?:Tk\.? ?[0-9\u09e6-\u09ef](?:[,.]?[0-9\u09e6-\u09ef])*|(?:square |sq )?[A-Za-z][A-Za-z-]*)| in total(?= |[.,;]|$))",
                          re.IGNORECASE)
-_RATE_BEFORE = re.compile("(?:^|(?<=[^\u0980-\u09ff]))(?:দিনে|মাসে|বছরে|সপ্তাহে|প্রতিদিন|প্রতি মাসে|প্রতি বছর|"
-                          "প্রতিবার|বার্ষিক) $")
 
 
 def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, int]:
@@ -85,9 +85,7 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
     m = _BEFORE.search(text[max(0, start - 16):start])
     if m:
         start -= len(text[max(0, start - 16):start]) - m.start()
-    m = _RATE_BEFORE.search(text[max(0, start - 16):start])
-    if m:
-        start -= len(text[max(0, start - 16):start]) - m.start()
+    start = qualified_before(text, start, kind)  # "সর্বোচ্চ", "দিনে", "usually" (`question.qualifiers`)
     m = _MAGNITUDE.match(text[end:end + 12])
     if m:
         end += m.end()
@@ -99,7 +97,7 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
         end += m.end()
     m = _RATE_AFTER.match(text[end:end + 24])
     if m:
-        end += m.end()
+        end = after_total(text, end + m.end())
     return start, end
 
 
