@@ -33,7 +33,7 @@ import re
 from raglab.answer.sentences import spans_of
 from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, share_base, superlative_name, which_one_in
-from raglab.question.places import places_for
+from raglab.question.places import listed, places_for
 from raglab.question.qualifiers import after_total
 from raglab.question.qualifiers import before as qualified_before
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
@@ -398,7 +398,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         located = _by_nearness([(s, e) for s, e in places_for(question, text) if not _POSSESSIVE.search(text[s:e])
                                 and not all(t in question_terms for t, a, b in order if s <= a and b <= e)], order, question_terms)
         if located:
-            return sorted(located[:n])
+            return sorted(listed(text, s, e) for s, e in located[:n])  # "an agent point or a customer care centre"
     if accepts(qtype):
         out: list[tuple[int, int]] = []
         if price_for_limit(question, text) or limit_for_price(question, text) or other_end(question, asks_upper(question), text,
