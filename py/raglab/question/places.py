@@ -239,10 +239,21 @@ _LISTED_BN = re.compile(f"(?<![\u0980-\u09ff]){_ITEM_BN}(?:, {_ITEM_BN})*,? (?:�
 _LIST_JOIN = re.compile(r"^(?:,? (?:or|and|বা|ও|অথবা|এবং)|,) $")
 
 
+# A Bangla place in the app goes on to the option named in quotes, as an English path does (`_PATH_ON`):
+# 'লগইন পাতায় "পিন ভুলে গেছেন?" অপশনে', 'অ্যাপের মেনু থেকে "প্রিয় নম্বর" খুলে "নতুন নম্বর যোগ করুন"'.
+_PATH_ON_BN = re.compile(f'^(?: খুলে)? "[^"\n]{{1,40}}"(?: (?:অপশন|বাটন|ট্যাব)(?:ে|এ))?')
+
+
 def listed(text: str, start: int, end: int) -> tuple[int, int]:
     """The place text[start:end] with the places listed before it ("an agent point or a customer
-    care centre"): the reader may go to any of them, and one in bold hides the others."""
-    if os.environ.get("RAGLAB_LIST", "1") != "1":
+    care centre"): the reader may go to any of them, and one in bold hides the others; and a Bangla
+    place with the option it goes on to (`_PATH_ON_BN`)."""
+    if "path" in os.environ.get("RAGLAB_LIST", "list,path") and "\u0980" <= text[end - 1:end] <= "\u09ff":
+        m = _PATH_ON_BN.match(text[end:end + 120])
+        while m is not None and m.end():
+            end += m.end()
+            m = _PATH_ON_BN.match(text[end:end + 120])
+    if "list" not in os.environ.get("RAGLAB_LIST", "list,path"):
         return start, end
     found = places(text)
     moved = True
