@@ -34,8 +34,7 @@ from raglab.answer.sentences import spans_of
 from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, share_base, superlative_name, which_one_in
 from raglab.question.places import listed, places_for
-from raglab.question.qualifiers import after_total
-from raglab.question.qualifiers import before as qualified_before
+from raglab.question.qualifiers import after_total, before as qualified_before
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
 
@@ -69,7 +68,7 @@ _OR = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:or|অথবা|বা)(?=
 
 
 # The period or unit a value is counted in: "Tk 30,000 a day", "7% a year", "Tk 18.50 per Tk
-# 1,000", "Tk 50 per cash-out"; in Bangla it comes first: "দিনে ৩০,০০০ টাকা", "বছরে ৭%".
+# 1,000", "Tk 50 per cash-out"; in Bangla it comes first (`question.qualifiers`): "দিনে ৩০,০০০ টাকা".
 _RATE_AFTER = re.compile(r"^(?: (?:a|an) (?:day|month|year|week|transaction)| (?:per|each|every) "
                          r"(?:Tk\.? ?[0-9\u09e6-\u09ef](?:[,.]?[0-9\u09e6-\u09ef])*|(?:square |sq )?[A-Za-z][A-Za-z-]*)| in total(?= |[.,;]|$))",
                          re.IGNORECASE)
