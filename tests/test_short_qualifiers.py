@@ -62,3 +62,15 @@ def test_no_qualifier_where_the_word_is_no_qualifier(question, text, want):
 ])
 def test_a_place_keeps_the_places_listed_with_it_and_its_option(question, text, want):
     assert shorts(question, text, "place") == [want]
+
+
+@pytest.mark.parametrize("question, text, want", [
+    # Of two values, the one counted in the asked period: in Bangla the period comes before the value.
+    ("বিল পেমেন্টের মাসিক সীমা কত?", "দিনে সব মিলিয়ে সর্বোচ্চ ২০,০০০ টাকা এবং মাসে সর্বোচ্চ ১,০০,০০০ টাকা বিল দেওয়া যায়।",
+     "মাসে সর্বোচ্চ ১,০০,০০০ টাকা"),
+    ("বিল পেমেন্টের দৈনিক সীমা কত?", "দিনে সব মিলিয়ে সর্বোচ্চ ২০,০০০ টাকা এবং মাসে সর্বোচ্চ ১,০০,০০০ টাকা বিল দেওয়া যায়।",
+     "সর্বোচ্চ ২০,০০০ টাকা"),
+    ("What is the monthly limit for bill payments?", "You can pay bills of Tk 20,000 a day and Tk 1,00,000 a month.", "Tk 1,00,000 a month"),
+])
+def test_the_value_of_the_asked_period(question, text, want):
+    assert shorts(question, text) == [want]

@@ -31,10 +31,10 @@ from __future__ import annotations
 import re
 
 from raglab.answer.sentences import spans_of
-from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, price_for_limit
+from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, periods_of, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, share_base, superlative_name, which_one_in
 from raglab.question.places import listed, places_for
-from raglab.question.qualifiers import after_total, before as qualified_before
+from raglab.question.qualifiers import after_total, before as qualified_before, value_periods
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
 
@@ -195,6 +195,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     abroad = qtype == "contact" and bool(_ABROAD.search(cue_text(question)))
     life = life_event(question) if qtype == "time" else None
     lived = [i for i, sp in enumerate(spans) if life and sp.type == "time" and of_life(text, spans, i) == life]
+    asked = periods_of(question)  # a value counted in another period than the asked one comes after the others
     keyed = []
     ends = _sentence_ends(text)
     anchored = [(a, b, _sentence_of(ends, a)) for a, b in anchors]  # each question word with its sentence
@@ -251,6 +252,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # "When was … born?", "When did … die?": the date the sentence gives for it ("born 6 May 1856",
         # the first or the second date of a lifespan, "(26 September 1889 – 26 May 1976)").
         off += 1 if lived and i not in lived else 0
+        off += 1 if asked and (got := value_periods(text, spans, i)) and not got & asked else 0
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
     return [(s, e) for _, s, e in keyed]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from raglab.question.asking import periods_of
 from raglab.text.answertypes import YA
 
 # A Bangla qualifier before a value (the English ones are `short._BEFORE`): at most, the largest,
@@ -65,3 +66,20 @@ def after_total(text: str, end: int) -> int:
         return end
     m = _TOTAL_PERIOD.match(text, end, end + WINDOW)
     return m.end() if m else end
+
+
+_CLAUSE_STOP = ".;:!?।\n"
+
+
+def value_periods(text: str, spans, i: int) -> frozenset[str]:
+    """The periods the value spans[i] is counted in (`asking.periods_of`), read where its language
+    puts them: in Bangla before it, back to the value before it or the clause's start ("দিনে সব মিলিয়ে
+    সর্বোচ্চ ২৫,০০০ টাকা এবং মাসে সর্বোচ্চ ২,০০,০০০ টাকা": a day, then a month); in English after it, up
+    to the next value or the clause's end ("Tk 30,000 a day and Tk 2,00,000 a month")."""
+    s, e = spans[i].start, spans[i].end
+    if "\u0980" <= text[s:s + 1] <= "\u09ff":
+        a = max([text.rfind(ch, 0, s) for ch in _CLAUSE_STOP] + [spans[i - 1].end if i else -1]) + 1
+        return periods_of(" " + text[a:s])
+    nxt = [text.find(ch, e) for ch in _CLAUSE_STOP] + ([spans[i + 1].start] if i + 1 < len(spans) else [])
+    b = min([x for x in nxt if x >= 0], default=len(text))
+    return periods_of(text[e:b] + " ")
