@@ -34,7 +34,8 @@ from raglab.answer.sentences import spans_of
 from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, periods_of, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, share_base, superlative_name, which_one_in
 from raglab.question.places import listed, places_for
-from raglab.question.qualifiers import after_total, before as qualified_before, value_periods
+from raglab.question.qualifiers import after_total, value_periods
+from raglab.question.qualifiers import before as qualified_before
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
 

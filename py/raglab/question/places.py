@@ -241,7 +241,7 @@ _LIST_JOIN = re.compile(r"^(?:,? (?:or|and|বা|ও|অথবা|এবং)|,)
 
 # A Bangla place in the app goes on to the option named in quotes, as an English path does (`_PATH_ON`):
 # 'লগইন পাতায় "পিন ভুলে গেছেন?" অপশনে', 'অ্যাপের মেনু থেকে "প্রিয় নম্বর" খুলে "নতুন নম্বর যোগ করুন"'.
-_PATH_ON_BN = re.compile(f'^(?: খুলে)? "[^"\n]{{1,40}}"(?: (?:অপশন|বাটন|ট্যাব)(?:ে|এ))?')
+_PATH_ON_BN = re.compile('^(?: খুলে)? "[^"\n]{1,40}"(?: (?:অপশন|বাটন|ট্যাব)(?:ে|এ))?')
 
 
 def listed(text: str, start: int, end: int) -> tuple[int, int]:
