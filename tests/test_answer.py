@@ -122,7 +122,7 @@ def test_both_facts_when_two_are_asked():
     # Two kinds of value asked: each quote gives its own kind, even when the first quote names
     # the second half's words ("the loan") without its value; in the order asked.
     ("How much can I borrow with a nano loan, and at what interest rate?", ["up to Tk 20,000", "9% a year"]),
-    ("সেন্ড মানিতে দিনে কতবার এবং দিনে মোট কত টাকা পাঠানো যায়?", ["৫০ বার", "২৫,০০০ টাকা"]),
+    ("সেন্ড মানিতে দিনে কতবার এবং দিনে মোট কত টাকা পাঠানো যায়?", ["দিনে সর্বোচ্চ ৫০ বার", "সর্বোচ্চ ২৫,০০০ টাকা"]),
 ])
 def test_a_question_asking_two_kinds_of_value_gets_one_of_each(question, shorts):
     # The answer as composed, whatever the served threshold makes of its confidence.

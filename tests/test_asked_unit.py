@@ -26,7 +26,7 @@ MONTHS_WITHHELD = ("How many months old can a statement from the app be?",
 @pytest.mark.parametrize("question", MONTHS_QUOTED)
 def test_a_count_of_months_is_answered_in_months(served, question):
     a = served.ask(question).answer
-    assert not a.abstained and [s.text for s in a.short_answers][:1] == ["12 months"]
+    assert not a.abstained and [s.text for s in a.short_answers][:1] == ["the last 12 months"]
     assert "12 months" in a.quotes[0].text
 
 

@@ -31,9 +31,11 @@ from __future__ import annotations
 import re
 
 from raglab.answer.sentences import spans_of
-from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, price_for_limit
+from raglab.question.asking import asks_limit, asks_upper, limit_for_price, other_day, other_end, periods_of, price_for_limit
 from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_of, extra_spans, how_phrase, life_event, measures, of_life, opening_name, sentence_end, share_base, superlative_name, which_one_in
-from raglab.question.places import places_for
+from raglab.question.places import listed, places_for
+from raglab.question.qualifiers import after_total, value_periods
+from raglab.question.qualifiers import before as qualified_before
 from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
 
@@ -67,12 +69,10 @@ _OR = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:or|অথবা|বা)(?=
 
 
 # The period or unit a value is counted in: "Tk 30,000 a day", "7% a year", "Tk 18.50 per Tk
-# 1,000", "Tk 50 per cash-out"; in Bangla it comes first: "দিনে ৩০,০০০ টাকা", "বছরে ৭%".
+# 1,000", "Tk 50 per cash-out"; in Bangla it comes first (`question.qualifiers`): "দিনে ৩০,০০০ টাকা".
 _RATE_AFTER = re.compile(r"^(?: (?:a|an) (?:day|month|year|week|transaction)| (?:per|each|every) "
                          r"(?:Tk\.? ?[0-9\u09e6-\u09ef](?:[,.]?[0-9\u09e6-\u09ef])*|(?:square |sq )?[A-Za-z][A-Za-z-]*)| in total(?= |[.,;]|$))",
                          re.IGNORECASE)
-_RATE_BEFORE = re.compile("(?:^|(?<=[^\u0980-\u09ff]))(?:দিনে|মাসে|বছরে|সপ্তাহে|প্রতিদিন|প্রতি মাসে|প্রতি বছর|"
-                          "প্রতিবার|বার্ষিক) $")
 
 
 def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, int]:
@@ -85,9 +85,7 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
     m = _BEFORE.search(text[max(0, start - 16):start])
     if m:
         start -= len(text[max(0, start - 16):start]) - m.start()
-    m = _RATE_BEFORE.search(text[max(0, start - 16):start])
-    if m:
-        start -= len(text[max(0, start - 16):start]) - m.start()
+    start = qualified_before(text, start, kind)  # "সর্বোচ্চ", "দিনে", "usually" (`question.qualifiers`)
     m = _MAGNITUDE.match(text[end:end + 12])
     if m:
         end += m.end()
@@ -99,7 +97,7 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
         end += m.end()
     m = _RATE_AFTER.match(text[end:end + 24])
     if m:
-        end += m.end()
+        end = after_total(text, end + m.end())
     return start, end
 
 
@@ -198,6 +196,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
     abroad = qtype == "contact" and bool(_ABROAD.search(cue_text(question)))
     life = life_event(question) if qtype == "time" else None
     lived = [i for i, sp in enumerate(spans) if life and sp.type == "time" and of_life(text, spans, i) == life]
+    asked = periods_of(question)  # a value counted in another period than the asked one comes after the others
     keyed = []
     ends = _sentence_ends(text)
     anchored = [(a, b, _sentence_of(ends, a)) for a, b in anchors]  # each question word with its sentence
@@ -254,6 +253,7 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         # "When was … born?", "When did … die?": the date the sentence gives for it ("born 6 May 1856",
         # the first or the second date of a lifespan, "(26 September 1889 – 26 May 1976)").
         off += 1 if lived and i not in lived else 0
+        off += 1 if asked and (got := value_periods(text, spans, i)) and not got & asked else 0
         keyed.append(((per, off, counted, weak, distance, wanted.index(stype), s), s, e))
     keyed.sort()
     return [(s, e) for _, s, e in keyed]
@@ -400,7 +400,7 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         located = _by_nearness([(s, e) for s, e in places_for(question, text) if not _POSSESSIVE.search(text[s:e])
                                 and not all(t in question_terms for t, a, b in order if s <= a and b <= e)], order, question_terms)
         if located:
-            return sorted(located[:n])
+            return sorted(listed(text, s, e) for s, e in located[:n])  # "an agent point or a customer care centre"
     if accepts(qtype):
         out: list[tuple[int, int]] = []
         if price_for_limit(question, text) or limit_for_price(question, text) or other_end(question, asks_upper(question), text,

@@ -227,3 +227,44 @@ def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
              and not (a >= 5 and _FROM.match(text, a - 5)) and not text.endswith(" থেকে", a, b)]
     found += [(m.start(), m.end()) for m in _TO_EN.finditer(text)] + [(m.start(), m.end()) for m in _TO_BN.finditer(text)]
     return _apart(found)
+
+
+# Places listed with "or"/"and" share the case ending of the last one ("যেকোনো এজেন্ট পয়েন্ট বা কাস্টমার
+# কেয়ার সেন্টারে", "কোম্পানির শাখা, ওয়েবসাইট বা অ্যাপ থেকে") or each have their own ("লেনদেনের এসএমএসে ও
+# অ্যাপের লেনদেন তালিকায়", "in the SMS and in your transaction history").
+_NOUNS_BN = f"(?:অ্যাপ|স্টোর|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{YA}েন্ট|শাখা|অফিস|ও{YA}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)"
+# A listed place is named by a genitive or another place noun before its own ("কোম্পানির শাখা", "এজেন্ট পয়েন্ট").
+_ITEM_BN = f"(?:(?:[\u0980-\u09ff]+র|{_NOUNS_BN}) ){{0,2}}{_NOUNS_BN}(?:ে|তে|{YA}|এ)?"
+_LISTED_BN = re.compile(f"(?<![\u0980-\u09ff]){_ITEM_BN}(?:, {_ITEM_BN})*,? (?:বা|ও|অথবা|এবং) $")
+_LIST_JOIN = re.compile(r"^(?:,? (?:or|and|বা|ও|অথবা|এবং)|,) $")
+
+
+# A Bangla place in the app goes on to the option named in quotes, as an English path does (`_PATH_ON`):
+# 'লগইন পাতায় "পিন ভুলে গেছেন?" অপশনে', 'অ্যাপের মেনু থেকে "প্রিয় নম্বর" খুলে "নতুন নম্বর যোগ করুন"'.
+_PATH_ON_BN = re.compile('^(?: খুলে)? "[^"\n]{1,40}"(?: (?:অপশন|বাটন|ট্যাব)(?:ে|এ))?')
+
+
+def listed(text: str, start: int, end: int) -> tuple[int, int]:
+    """The place text[start:end] with the places listed with it ("an agent point or a customer
+    care centre"): the reader may go to any of them, and one in bold hides the others; and a Bangla
+    place with the option it goes on to (`_PATH_ON_BN`)."""
+    if "\u0980" <= text[end - 1:end] <= "\u09ff":
+        m = _PATH_ON_BN.match(text[end:end + 120])
+        while m is not None and m.end():
+            end += m.end()
+            m = _PATH_ON_BN.match(text[end:end + 120])
+    found = places(text)
+    moved = True
+    while moved:
+        moved = False
+        for a, b in found:
+            if a < start and b <= start and _LIST_JOIN.match(text[b:start]):
+                start, moved = a, True
+                break
+            if b > end and a >= end and _LIST_JOIN.match(text[end:a]):
+                end, moved = b, True
+                break
+        m = _LISTED_BN.search(text, max(0, start - 80), start)
+        if m and m.end() == start:
+            start, moved = m.start(), True
+    return start, end
