@@ -197,3 +197,22 @@ def test_a_question_sharing_more_with_a_sentence_than_with_the_closest_heading_k
     order, q, docs = _quick_first("Can a pregnancy test check a patient for the virus?")
     assert closest_heading(order, q, docs)[1].heading[-1] == "How do you test a patient for the virus?"
     assert heading_lead(order, q, docs) == order
+
+
+@pytest.fixture(scope="module")
+def help_centre():
+    return Pipeline(load_corpus(os.path.join(ROOT, "corpus")), Config(threshold=0.0))
+
+
+def test_an_faq_bare_no_is_shown_only_for_the_question_its_heading_asks(help_centre):
+    # "## Is there a fee?\n\nNo. Cash in … is free.": the "No." answers the heading; for "Is cash in
+    # free?" it reads as the opposite of the truth, so the quote opens after it. Its offsets still
+    # point at what it shows.
+    got = help_centre.ask("Is cash in free?")
+    first = got.answer.quotes[0]
+    assert first.text == "Cash in at a Shapla Pay agent is free."
+    doc = help_centre.docs[first.doc]
+    assert doc.text[first.start:first.end] == first.text
+    assert not got.answer.text.startswith("No.")
+    # The heading's own question keeps its reply.
+    assert help_centre.ask("Is there a fee for cash in?").answer.quotes[0].text.startswith("No. Cash in")

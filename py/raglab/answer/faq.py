@@ -8,8 +8,11 @@ closely, and `heading_asks` tells the confidence when the help centre's own head
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import replace
 
 from raglab.answer.candidates import Candidate, heading_match
+from raglab.answer.results import requoted
 from raglab.answer.sentences import COL
 from raglab.retrieval.ranking import rounded
 
@@ -143,3 +146,32 @@ def heading_lead(order: list, q, docs: dict | None) -> list:
         if c.quote.doc == doc and asking_section(c, docs) == sec and opens(c, sec, docs):
             return [order[i]] + order[:i] + order[i + 1:]
     return order
+
+
+# An FAQ's bare reply. "## Is there a fee?\n\nNo. Cash in at a Shapla Pay agent is free." answers its
+# heading with "No."; quoted for "Is cash in free?" the same "No." reads as the opposite of the truth. A
+# reply word answers the heading's own wording, so it is shown only when that heading restates the
+# reader's question more closely than any other around (`closest_heading`, as `heading_asks` reads it);
+# otherwise the quote opens after it. A reply bound to its sentence ("Yes, many schools …") is no bare reply.
+BARE_REPLY = re.compile(r"(?:yes|no|হ্যাঁ|না)\s*[.।!]\s+(?=\S)", re.IGNORECASE)
+
+
+def without_bare_reply(composed, order: list, q, docs: dict | None):
+    """`composed` (an `Answer`) with each quote that opens a section whose heading asks a question on a
+    bare "Yes."/"No." (`BARE_REPLY`) shown from the word after it, when that heading is not the one
+    that restates the question (see above); otherwise `composed` itself. Its confidence, citations and
+    short answers are unchanged: the quote's own words still hold them."""
+    if composed.abstained or not docs:
+        return composed
+    out, top = [], None
+    for x in composed.quotes:
+        doc = docs.get(x.doc)
+        sec = doc.section_at(x.start) if doc is not None else None
+        m = BARE_REPLY.match(x.text) if sec is not None and x.kind == "sentence" else None
+        if m is not None and len(sec.heading) > 1 and sec.heading[-1].rstrip().endswith(QUESTION_MARKS):
+            if top is None:
+                top = (closest_heading(order, q, docs),)
+            if top[0] != (x.doc, sec) and doc.text[x.start:x.start + m.end()] == x.text[:m.end()]:
+                x = replace(x, start=x.start + m.end(), text=x.text[m.end():])
+        out.append(x)
+    return composed if out == list(composed.quotes) else requoted(composed, out)
