@@ -31,7 +31,7 @@ from raglab.answer.sentences import COL, Question, lang_of, numbers_of, spans_of
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH, units_around
 from raglab.text.analyzer import tokens
-from raglab.text.numbers import numbers
+from raglab.text.numbers import number_values, numbers
 
 _NUMBER = re.compile("[0-9.,]+")  # a number term (the analyzer writes Bangla digits as ASCII ones)
 LANG_MARGIN = 1.0  # logits: a unit in the question's language this close to the best one is quoted instead
@@ -311,6 +311,35 @@ def with_whole_example(composed, docs: dict | None):
     if out == list(composed.quotes) or sum(word_count(x.text) for x in out) > MAX_WORDS:
         return composed
     return requoted(composed, out)
+
+
+# A worked example for the asker's own figure. "৪০ হাজার টাকা রেমিট্যান্স এলে প্রণোদনা কত পাব?" (40,000 taka
+# comes in: what incentive do I get?) was shown the rule "… ২.৫% সরকারি প্রণোদনা …" 0.41 logits above the
+# example row "৪০,০০০ টাকা — প্রণোদনা (২.৫%): ১,০০০ টাকা", which states the amount asked for that very figure.
+# A help centre works examples out from a figure in a row's first cell (`with_whole_example`); when the
+# question states that figure and asks a value, the row keyed by it is quoted, within `LANG_MARGIN` logits of
+# the best unit, in the best unit's language or the question's.
+def example_key(c) -> frozenset[str]:
+    """The numbers of `c`'s row key when `c` is a cell of a row that opens on a value (a worked
+    example's row: its first cell is one amount or number and nothing else); none otherwise."""
+    key = c.unit.row_key if c.unit.kind == "row" and c.unit.cell else ""
+    if not key or [(s.start, s.end) for s in spans_of(key) if s.type in ("amount", "number")] != [(0, len(key))]:
+        return frozenset()
+    return frozenset(number_values(key))
+
+
+def the_example_first(q: Question, order: list, margin: float = LANG_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first cell within `margin` logits of the best
+    whose row is the worked example of a figure the question states (`example_key`; "৪০ হাজার" is
+    40,000: `numbers.number_values`) and that states a
+    value of the asked kind put first, when the question asks a figure and the best unit is no such
+    cell (see above); otherwise `order` itself."""
+    stated = frozenset(number_values(q.text)) if order and q.qtype in ("amount", "count", "percent") else frozenset()
+    if not stated or example_key(order[0][1]) & stated:
+        return order
+    langs = (q.lang, lang_of(order[0][1].unit.text))
+    return promoted(order, lambda c: lang_of(c.unit.text) in langs and c.features[COL["typed"]] > 0
+                    and bool(example_key(c) & stated), margin)
 
 
 @dataclass(frozen=True)
