@@ -127,3 +127,11 @@ def test_a_figure_the_question_states_is_answered_by_its_worked_example_row():
     got = answerer.decide(a, 0.0, question, p.docs)
     assert got.quotes[0].text.startswith("৪০,০০০ টাকা — প্রণোদনা (২.৫%): ১,০০০ টাকা")
     assert [s.text for s in got.short_answers][:1] == ["১,০০০ টাকা"]
+
+
+def test_a_limit_asked_for_no_period_is_answered_with_every_period_stated():
+    # "send money limit koto": the best unit states the daily amount alone ("… the daily amount is the
+    # same Tk 25,000."); the unit 0.44 logits below states the day's and the month's limits.
+    got = pipe().ask("send money limit koto").answer
+    assert not got.abstained
+    assert "২,০০,০০০" in got.quotes[0].text and "২৫,০০০" in got.quotes[0].text
