@@ -27,7 +27,7 @@ from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
-from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, without_bare_reply
+from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply
 from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault, with_steps
 from raglab.answer.language import LANG_MARGIN, every_period_first, in_own_language, the_example_first, leans_back, leans_elsewhere, own_twin, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
@@ -180,11 +180,13 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
-    share, margin = section_reading(order, probs, docs) or (probs[0], margin)
+    faq = section_reading(order, probs, docs, q)
+    share, margin = faq or (probs[0], margin)
     typed = 1.0 if heading_asks(order, q, docs) else best.features[COL["typed"]]  # an FAQ's own question
     signals = confidence_features(best.features[COL["coverage"]] / kept, missing, share, margin,
                                   order[0][0], typed, best.features[COL["score_ratio"]],
-                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
+                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc or bool(faq) and any(
+                                  c.quote.doc == chunks[0].doc and twins(q, best, c) for _, c in order),
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
     return Assessment(q, order, probs, signals, other_subject(q, asks_two(q.text), best.unit.text, heading_of(best.unit, chunks[best.rank], (docs or {}).get(best.quote.doc))))
 

@@ -12,13 +12,22 @@ import re
 from dataclasses import replace
 
 from raglab.answer.candidates import Candidate, heading_match
+from raglab.answer.language import says_as_much
 from raglab.answer.results import requoted
-from raglab.answer.sentences import COL
+from raglab.answer.sentences import COL, lang_of
 from raglab.retrieval.ranking import rounded
 
 # What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
 # the full-width one.
 QUESTION_MARKS = ("?", "\uff1f")
+
+
+def twins(q, a: Candidate, b: Candidate) -> bool:
+    """Whether `a` and `b` are one sentence in the two languages: each can be quoted for the other
+    (`language.says_as_much`: the same values, or as much of the question)."""
+    if q is None or lang_of(a.unit.text) == lang_of(b.unit.text):
+        return False
+    return says_as_much(q, a, b) and says_as_much(q, b, a)
 
 
 def asking_section(c: Candidate, docs: dict | None):
@@ -61,19 +70,22 @@ def faq_lead(order: list, docs: dict | None) -> list:
     return order
 
 
-def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple[float, float] | None:
+def section_reading(order: list, probs: list[float], docs: dict | None, q=None) -> tuple[float, float] | None:
     """(probability, margin) for the confidence when the best unit opens a section whose heading
     asks a question (`faq_lead`), else None: it then answers for its section, so the probability
     is the share the sentence model gives all of the section's units, and the margin is the
     section's best logit over the best one outside it. The model spreads its belief over the
     sentences of one FAQ answer, which all point to the same question; read unit by unit, an
     FAQ's right answer looked as unsure as a wrong one. The weights are the ones fitted on our
-    answers, which nearly all come from named sections and keep their own unit's figures."""
+    answers, which nearly all come from named sections and keep their own unit's figures. The
+    best unit's twin in the other language (`twins`) speaks for the same answer too: "Is cash in
+    free?" read the English FAQ's "No. Cash in … is free." at 0.36 and its Bangla twin at 0.50,
+    and the margin over that twin was below 0 (`q`, the `sentences.Question`; without it, no twin)."""
     best = order[0][1]
     sec = asking_section(best, docs) if docs else None
     if sec is None or docs is None or not opens(best, sec, docs):
         return None
-    inside = [c.quote.doc == best.quote.doc and asking_section(c, docs) == sec for _, c in order]
+    inside = [c.quote.doc == best.quote.doc and asking_section(c, docs) == sec or twins(q, best, c) for _, c in order]
     top = max(z for (z, _), i in zip(order, inside) if i)
     outside = next((z for (z, _), i in zip(order, inside) if not i), top - 4.0)
     return rounded(math.fsum(p for p, i in zip(probs, inside) if i)), top - outside
