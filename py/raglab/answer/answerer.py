@@ -27,7 +27,7 @@ from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
-from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply
+from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply, without_twin
 from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault, with_steps
 from raglab.answer.language import LANG_MARGIN, every_period_first, in_own_language, the_example_first, leans_back, leans_elsewhere, own_twin, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
@@ -377,7 +377,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     steps = the_steps(a.q, a.order[0][1], docs, a.order)
     shown = (with_steps(composed, steps) if steps else
              with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
-    shown = without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs)  # an FAQ's bare "No." answers its heading only
+    shown = without_twin(without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs), a.order, a.q)  # an FAQ's bare "No." answers its heading only
     return replace(shown, confidence=conf)  # a worked example's row whole
 
 

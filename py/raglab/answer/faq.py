@@ -187,3 +187,21 @@ def without_bare_reply(composed, order: list, q, docs: dict | None):
                 x = replace(x, start=x.start + m.end(), text=x.text[m.end():])
         out.append(x)
     return composed if out == list(composed.quotes) else requoted(composed, out)
+
+
+def without_twin(composed, order: list, q, docs: dict | None = None):
+    """`composed` (an `Answer`) without a quote that is the twin (`twins`) of the best unit's in the
+    other language than the question's: "Cash in at a Shapla Pay agent is free." and then "এজেন্টের কাছে
+    ক্যাশ ইন সম্পূর্ণ বিনামূল্যে।" says the answer again in a language the reader did not ask in (the runner-up,
+    quoted when the model cannot tell the two apart; `language.own_twin` swaps only a unit stating a number).
+    Its confidence is unchanged; its short answers and citations are those of the quotes left."""
+    if composed.abstained or len(composed.quotes) != 2 or not order:
+        return composed
+    best = order[0][1]
+    keep = [x for x in composed.quotes if not any(
+        c.quote == x and c is not best and lang_of(c.unit.text) != q.lang and twins(q, best, c) for _, c in order)]
+    if len(keep) == len(composed.quotes) or not keep:
+        return composed
+    bold = [s for s in composed.short_answers if any(s.chunk == x.chunk and x.start <= s.start < x.end for x in keep)]
+    cited = list(dict.fromkeys(x.chunk for x in keep))
+    return requoted(composed, keep, citations=cited, short_answers=bold)
