@@ -178,9 +178,10 @@ def without_bare_reply(composed, order: list, q, docs: dict | None):
     out, top = [], None
     for x in composed.quotes:
         doc = docs.get(x.doc)
-        sec = doc.section_at(x.start) if doc is not None else None
-        m = BARE_REPLY.match(x.text) if sec is not None and x.kind == "sentence" else None
-        if m is not None and len(sec.heading) > 1 and sec.heading[-1].rstrip().endswith(QUESTION_MARKS):
+        m = BARE_REPLY.match(x.text) if doc is not None and x.kind == "sentence" else None
+        sec = doc.section_at(x.start) if doc is not None and m is not None else None
+        if m is not None and doc is not None and sec is not None and len(sec.heading) > 1 \
+                and sec.heading[-1].rstrip().endswith(QUESTION_MARKS):
             if top is None:
                 top = (closest_heading(order, q, docs),)
             if top[0] != (x.doc, sec) and doc.text[x.start:x.start + m.end()] == x.text[:m.end()]:
@@ -189,7 +190,7 @@ def without_bare_reply(composed, order: list, q, docs: dict | None):
     return composed if out == list(composed.quotes) else requoted(composed, out)
 
 
-def without_twin(composed, order: list, q, docs: dict | None = None):
+def without_twin(composed, order: list, q):
     """`composed` (an `Answer`) without a quote that is the twin (`twins`) of the best unit's in the
     other language than the question's: "Cash in at a Shapla Pay agent is free." and then "এজেন্টের কাছে
     ক্যাশ ইন সম্পূর্ণ বিনামূল্যে।" says the answer again in a language the reader did not ask in (the runner-up,
