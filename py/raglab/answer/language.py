@@ -16,6 +16,10 @@ question's candidates often hold the same sentence in both. Two rules prefer the
 Values, not words, tell twins apart (the two languages share no words, but write the same
 numbers, `text.numbers` folds Bangla digits), so a further quote that states no number is never
 swapped; a best unit that states none gives way only to a unit holding as much of the question.
+
+Two promotions that read values as these rules do, in either language, sit here too: the worked
+example's row of a figure the question states (`the_example_first`), and a limit stated for every
+period when the question names none (`every_period_first`).
 """
 
 from __future__ import annotations
