@@ -113,3 +113,25 @@ def test_a_twin_beyond_the_question_s_first_hits_is_found_by_the_quote_itself():
     got = ask_json(pipe().with_config(replace(Config(), threshold=0.0)).ask(question))
     assert got["answer"] == "The minimum amount is Tk 50 per cash-out."
     assert got["answer_language"] == {"asked": "bn", "quoted": "en", "twin": True}
+
+
+def test_a_figure_the_question_states_is_answered_by_its_worked_example_row():
+    # "40 thousand taka comes in: what incentive do I get?": the rule "… ২.৫% … প্রণোদনা …" scores 0.41
+    # logits above the example row worked out for 40,000 taka; the row states the amount asked.
+    from raglab.answer import answerer
+
+    p = pipe()
+    question = "৪০ হাজার টাকা রেমিট্যান্স এলে প্রণোদনা কত পাব?"
+    hits = p.search(question)
+    a = p.assess(question, [p.chunks[h.index] for h in hits], [h.score for h in hits])
+    got = answerer.decide(a, 0.0, question, p.docs)
+    assert got.quotes[0].text.startswith("৪০,০০০ টাকা — প্রণোদনা (২.৫%): ১,০০০ টাকা")
+    assert [s.text for s in got.short_answers][:1] == ["১,০০০ টাকা"]
+
+
+def test_a_limit_asked_for_no_period_is_answered_with_every_period_stated():
+    # "send money limit koto": the best unit states the daily amount alone ("… the daily amount is the
+    # same Tk 25,000."); the unit 0.44 logits below states the day's and the month's limits.
+    got = pipe().ask("send money limit koto").answer
+    assert not got.abstained
+    assert "২,০০,০০০" in got.quotes[0].text and "২৫,০০০" in got.quotes[0].text

@@ -11,6 +11,7 @@ import functools
 import pytest
 
 from helpers import docs, questions
+from raglab.answer.faq import BARE_REPLY
 from raglab.corpus.chunking import CHUNKERS
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
@@ -19,7 +20,8 @@ from raglab.text.splitter import is_heading, quote_span, sentences
 
 @functools.lru_cache(maxsize=None)
 def whole_units(doc_id: str) -> frozenset[tuple[int, int]]:
-    """Every span a quote may have in the article: its sentences (list marker stripped) and its table rows."""
+    """Every span a quote may have in the article: its sentences (list marker stripped), a sentence
+    after the bare "Yes."/"No." that opens it, and its table rows."""
     text = next(d for d in docs() if d.id == doc_id).text
     out = set()
     for s, e in sentences(text):
@@ -29,6 +31,10 @@ def whole_units(doc_id: str) -> frozenset[tuple[int, int]]:
             out.add(quote_span(text, line_start, len(text) if line_end < 0 else line_end))
         elif not is_heading(text, s):
             out.add(quote_span(text, s, e))
+            s, e = quote_span(text, s, e)
+            reply = BARE_REPLY.match(text, s)  # an FAQ's bare "No." may be left out (`faq.without_bare_reply`)
+            if reply is not None:
+                out.add((reply.end(), e))
     return frozenset(out)
 
 

@@ -27,9 +27,9 @@ from typing import Callable
 
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
-from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading
+from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply, without_twin
 from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault, with_steps
-from raglab.answer.language import LANG_MARGIN, in_own_language, leans_back, leans_elsewhere, own_twin, unit_before, with_sentence_before, with_whole_example
+from raglab.answer.language import LANG_MARGIN, every_period_first, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.shorts import asked_order, shorts
@@ -176,14 +176,17 @@ def assess(question_terms: list[str], chunks: list[Chunk], idf: Callable[[str], 
     order = the_place_first(q, half_words_first(q, case_before_rule(q, rule_before_aside(q, order)), ASIDE_MARGIN))  # the half's fact; a place
     order = the_advice_first(q, the_value_first(q, the_side_first(q, order)))  # a yes/no question: its side; a value's rule; what to do
     order = the_next_step_first(q, the_plain_case_first(q, the_unit_first(q, order), docs))  # the asked unit; no failed case unasked; the step after the one taken
+    order = every_period_first(q, the_example_first(q, order))  # the worked example of the asker's own figure; a limit for every period
     probs = softmax([z for z, _ in order])
     best = order[0][1]
     margin = order[0][0] - next((z for z, c in order[1:] if c.quote.text != best.quote.text), order[0][0] - 4.0)
-    share, margin = section_reading(order, probs, docs) or (probs[0], margin)
+    faq = section_reading(order, probs, docs, q)
+    share, margin = faq or (probs[0], margin)
     typed = 1.0 if heading_asks(order, q, docs) else best.features[COL["typed"]]  # an FAQ's own question
     signals = confidence_features(best.features[COL["coverage"]] / kept, missing, share, margin,
                                   order[0][0], typed, best.features[COL["score_ratio"]],
-                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc,
+                                  q.unmatched, lang_of(best.unit.text) == q.lang, best.quote.doc == chunks[0].doc or bool(faq) and any(
+                                  c.quote.doc == chunks[0].doc and twins(q, best, c) for _, c in order),
                                   lexical_ranks[best.rank] if lexical_ranks else best.rank)
     return Assessment(q, order, probs, signals, other_subject(q, asks_two(q.text), best.unit.text, heading_of(best.unit, chunks[best.rank], (docs or {}).get(best.quote.doc))))
 
@@ -374,7 +377,8 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     steps = the_steps(a.q, a.order[0][1], docs, a.order)
     shown = (with_steps(composed, steps) if steps else
              with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
-    return replace(with_whole_example(shown, docs), confidence=conf)  # a worked example's row whole
+    shown = without_twin(without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs), a.order, a.q)  # an FAQ's bare "No." answers its heading only
+    return replace(shown, confidence=conf)  # a worked example's row whole
 
 
 def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) -> Quote | None:

@@ -8,14 +8,26 @@ closely, and `heading_asks` tells the confidence when the help centre's own head
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import replace
 
 from raglab.answer.candidates import Candidate, heading_match
-from raglab.answer.sentences import COL
+from raglab.answer.language import says_as_much
+from raglab.answer.results import requoted
+from raglab.answer.sentences import COL, lang_of
 from raglab.retrieval.ranking import rounded
 
 # What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
 # the full-width one.
 QUESTION_MARKS = ("?", "\uff1f")
+
+
+def twins(q, a: Candidate, b: Candidate) -> bool:
+    """Whether `a` and `b` are one sentence in the two languages: each can be quoted for the other
+    (`language.says_as_much`: the same values, or as much of the question)."""
+    if q is None or lang_of(a.unit.text) == lang_of(b.unit.text):
+        return False
+    return says_as_much(q, a, b) and says_as_much(q, b, a)
 
 
 def asking_section(c: Candidate, docs: dict | None):
@@ -58,19 +70,22 @@ def faq_lead(order: list, docs: dict | None) -> list:
     return order
 
 
-def section_reading(order: list, probs: list[float], docs: dict | None) -> tuple[float, float] | None:
+def section_reading(order: list, probs: list[float], docs: dict | None, q=None) -> tuple[float, float] | None:
     """(probability, margin) for the confidence when the best unit opens a section whose heading
     asks a question (`faq_lead`), else None: it then answers for its section, so the probability
     is the share the sentence model gives all of the section's units, and the margin is the
     section's best logit over the best one outside it. The model spreads its belief over the
     sentences of one FAQ answer, which all point to the same question; read unit by unit, an
     FAQ's right answer looked as unsure as a wrong one. The weights are the ones fitted on our
-    answers, which nearly all come from named sections and keep their own unit's figures."""
+    answers, which nearly all come from named sections and keep their own unit's figures. The
+    best unit's twin in the other language (`twins`) speaks for the same answer too: "Is cash in
+    free?" read the English FAQ's "No. Cash in … is free." at 0.36 and its Bangla twin at 0.50,
+    and the margin over that twin was below 0 (`q`, the `sentences.Question`; without it, no twin)."""
     best = order[0][1]
     sec = asking_section(best, docs) if docs else None
     if sec is None or docs is None or not opens(best, sec, docs):
         return None
-    inside = [c.quote.doc == best.quote.doc and asking_section(c, docs) == sec for _, c in order]
+    inside = [c.quote.doc == best.quote.doc and asking_section(c, docs) == sec or twins(q, best, c) for _, c in order]
     top = max(z for (z, _), i in zip(order, inside) if i)
     outside = next((z for (z, _), i in zip(order, inside) if not i), top - 4.0)
     return rounded(math.fsum(p for p, i in zip(probs, inside) if i)), top - outside
@@ -143,3 +158,51 @@ def heading_lead(order: list, q, docs: dict | None) -> list:
         if c.quote.doc == doc and asking_section(c, docs) == sec and opens(c, sec, docs):
             return [order[i]] + order[:i] + order[i + 1:]
     return order
+
+
+# An FAQ's bare reply. "## Is there a fee?\n\nNo. Cash in at a Shapla Pay agent is free." answers its
+# heading with "No."; quoted for "Is cash in free?" the same "No." reads as the opposite of the truth. A
+# reply word answers the heading's own wording, so it is shown only when that heading restates the
+# reader's question more closely than any other around (`closest_heading`, as `heading_asks` reads it);
+# otherwise the quote opens after it. A reply bound to its sentence ("Yes, many schools …") is no bare reply.
+BARE_REPLY = re.compile(r"(?:yes|no|হ্যাঁ|না)\s*[.।!]\s+(?=\S)", re.IGNORECASE)
+
+
+def without_bare_reply(composed, order: list, q, docs: dict | None):
+    """`composed` (an `Answer`) with each quote that opens a section whose heading asks a question on a
+    bare "Yes."/"No." (`BARE_REPLY`) shown from the word after it, when that heading is not the one
+    that restates the question (see above); otherwise `composed` itself. Its confidence, citations and
+    short answers are unchanged: the quote's own words still hold them."""
+    if composed.abstained or not docs:
+        return composed
+    out, top = [], None
+    for x in composed.quotes:
+        doc = docs.get(x.doc)
+        m = BARE_REPLY.match(x.text) if doc is not None and x.kind == "sentence" else None
+        sec = doc.section_at(x.start) if doc is not None and m is not None else None
+        if m is not None and doc is not None and sec is not None and len(sec.heading) > 1 \
+                and sec.heading[-1].rstrip().endswith(QUESTION_MARKS):
+            if top is None:
+                top = (closest_heading(order, q, docs),)
+            if top[0] != (x.doc, sec) and doc.text[x.start:x.start + m.end()] == x.text[:m.end()]:
+                x = replace(x, start=x.start + m.end(), text=x.text[m.end():])
+        out.append(x)
+    return composed if out == list(composed.quotes) else requoted(composed, out)
+
+
+def without_twin(composed, order: list, q):
+    """`composed` (an `Answer`) without a quote that is the twin (`twins`) of the best unit's in the
+    other language than the question's: "Cash in at a Shapla Pay agent is free." and then "এজেন্টের কাছে
+    ক্যাশ ইন সম্পূর্ণ বিনামূল্যে।" says the answer again in a language the reader did not ask in (the runner-up,
+    quoted when the model cannot tell the two apart; `language.own_twin` swaps only a unit stating a number).
+    Its confidence is unchanged; its short answers and citations are those of the quotes left."""
+    if composed.abstained or len(composed.quotes) != 2 or not order:
+        return composed
+    best = order[0][1]
+    keep = [x for x in composed.quotes if not any(
+        c.quote == x and c is not best and lang_of(c.unit.text) != q.lang and twins(q, best, c) for _, c in order)]
+    if len(keep) == len(composed.quotes) or not keep:
+        return composed
+    bold = [s for s in composed.short_answers if any(s.chunk == x.chunk and x.start <= s.start < x.end for x in keep)]
+    cited = list(dict.fromkeys(x.chunk for x in keep))
+    return requoted(composed, keep, citations=cited, short_answers=bold)

@@ -16,6 +16,10 @@ question's candidates often hold the same sentence in both. Two rules prefer the
 Values, not words, tell twins apart (the two languages share no words, but write the same
 numbers, `text.numbers` folds Bangla digits), so a further quote that states no number is never
 swapped; a best unit that states none gives way only to a unit holding as much of the question.
+
+Two promotions that read values as these rules do, in either language, sit here too: the worked
+example's row of a figure the question states (`the_example_first`), and a limit stated for every
+period when the question names none (`every_period_first`).
 """
 
 from __future__ import annotations
@@ -30,8 +34,9 @@ from raglab.answer.results import requoted
 from raglab.answer.sentences import COL, Question, lang_of, numbers_of, spans_of
 from raglab.answer.short import short_spans
 from raglab.answer.units import DASH, units_around
+from raglab.question.asking import periods_of
 from raglab.text.analyzer import tokens
-from raglab.text.numbers import numbers
+from raglab.text.numbers import number_values, numbers
 
 _NUMBER = re.compile("[0-9.,]+")  # a number term (the analyzer writes Bangla digits as ASCII ones)
 LANG_MARGIN = 1.0  # logits: a unit in the question's language this close to the best one is quoted instead
@@ -311,6 +316,59 @@ def with_whole_example(composed, docs: dict | None):
     if out == list(composed.quotes) or sum(word_count(x.text) for x in out) > MAX_WORDS:
         return composed
     return requoted(composed, out)
+
+
+# A worked example for the asker's own figure. "৪০ হাজার টাকা রেমিট্যান্স এলে প্রণোদনা কত পাব?" (40,000 taka
+# comes in: what incentive do I get?) was shown the rule "… ২.৫% সরকারি প্রণোদনা …" 0.41 logits above the
+# example row "৪০,০০০ টাকা — প্রণোদনা (২.৫%): ১,০০০ টাকা", which states the amount asked for that very figure.
+# A help centre works examples out from a figure in a row's first cell (`with_whole_example`); when the
+# question states that figure and asks a value, the row keyed by it is quoted, within `LANG_MARGIN` logits of
+# the best unit, in the best unit's language or the question's.
+def example_key(c) -> frozenset[str]:
+    """The numbers of `c`'s row key when `c` is a cell of a row that opens on a value (a worked
+    example's row: its first cell is one amount or number and nothing else); none otherwise."""
+    key = c.unit.row_key if c.unit.kind == "row" and c.unit.cell else ""
+    if not key or [(s.start, s.end) for s in spans_of(key) if s.type in ("amount", "number")] != [(0, len(key))]:
+        return frozenset()
+    return frozenset(number_values(key))
+
+
+def the_example_first(q: Question, order: list, margin: float = LANG_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first cell within `margin` logits of the best
+    whose row is the worked example of a figure the question states (`example_key`; "৪০ হাজার" is
+    40,000: `numbers.number_values`) and that states a
+    value of the asked kind put first, when the question asks a figure and the best unit is no such
+    cell (see above); otherwise `order` itself."""
+    stated = frozenset(number_values(q.text)) if order and q.qtype in ("amount", "count", "percent") else frozenset()
+    if not stated or example_key(order[0][1]) & stated:
+        return order
+    langs = (q.lang, lang_of(order[0][1].unit.text))
+    return promoted(order, lambda c: lang_of(c.unit.text) in langs and c.features[COL["typed"]] > 0
+                    and bool(example_key(c) & stated), margin)
+
+
+# A limit asked for no period is answered for every period the help centre states. "send money limit koto"
+# was shown "… up to 50 sends a day, but the daily amount is the same Tk 25,000." 0.44 logits above "দিনে সব
+# মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা এবং মাসে সর্বোচ্চ ২,০০,০০০ টাকা …": a day's limit is half of what the asker
+# needs when a month's limit binds too. So when a question asking a limit, an amount or a count names no
+# period (`asking.periods_of`) and the best unit states a value for one period, the first unit within
+# `LANG_MARGIN` logits of it that states one for that period and another, in the best unit's language or
+# the question's, is quoted. "Per recharge" is no period of this kind: one recharge's cap is all there is.
+def _periods(text: str) -> frozenset[str]:
+    return periods_of(text) - {"once"}
+
+
+def every_period_first(q: Question, order: list, margin: float = LANG_MARGIN) -> list:
+    """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
+    that states a value of the asked kind for more periods than the best unit's one put first, when the
+    question asks a limit, an amount or a count for no period (see above); otherwise `order` itself."""
+    typed = COL["typed"]
+    if not order or not (q.limit or q.qtype in ("amount", "count")) or periods_of(q.text) or order[0][1].features[typed] <= 0:
+        return order
+    have = _periods(order[0][1].unit.text)
+    if len(have) != 1:
+        return order
+    return promoted(order, lambda c: c.features[typed] > 0 and _periods(c.unit.text) > have, margin)
 
 
 @dataclass(frozen=True)

@@ -63,8 +63,10 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         # first ("how much can I borrow, and at what interest rate?": the rate, then the amount).
         kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if n else [q.qtype]
         kinds = [q.types[n]] if each else kinds
+        at = value_at(c)
         for kind in kinds + (list(_ANY_VALUE) if n and pair and _asks_untyped(q.text, c) else []):
-            spans = short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
+            spans = [(at + s, at + e) for s, e in short_spans(kind, q.numbers, set(q.weights), text[at:], text_info(text[at:]).order, q.text, max(room, 1))] if at else []
+            spans = spans or short_spans(kind, q.numbers, set(q.weights), text, text_info(text).order, q.text, max(room, 1))
             if spans:
                 break
         house = house_names(docs) if kind == "person" else frozenset()
@@ -96,6 +98,18 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         if lang_of(other.unit.text) == q.lang:
             return shorts(q, [other], other, docs, False)
     return out
+
+
+def value_at(c: Candidate) -> int:
+    """Where the value of `c`'s cell starts in its text ("৪০,০০০ টাকা — প্রণোদনা (২.৫%): ১,০০০ টাকা": after the
+    column's name), when `c` is a cell of a table row; 0 otherwise. A column's name describes every
+    row ("প্রণোদনা (২.৫%)": the rate each row works out), so a row's short answer is read from its
+    value first, and from the whole text only when the value holds none of the asked kind."""
+    cell = c.unit.cell if c.unit.kind == "row" else ""
+    colon = cell.find(": ")
+    if colon < 0 or not c.unit.text.endswith(cell):
+        return 0
+    return len(c.unit.text) - len(cell) + colon + 2
 
 
 # The kinds of value the other fact's unit is read for when its half names no kind (`_asks_untyped`).
