@@ -25,7 +25,6 @@ questions are never read.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -42,7 +41,6 @@ from raglab.evaluation.engine import coverage_index  # noqa: E402
 from raglab.evaluation.metrics import gains, recall_at, reciprocal_rank  # noqa: E402
 from raglab.retrieval.bilingual import TABLE, BilingualRetriever  # noqa: E402
 from raglab.retrieval.ranking import other_language_placed, top_n  # noqa: E402
-from raglab.text.tables import read_table  # noqa: E402
 
 MARGINS = [i / 40 for i in range(13)]
 SLICES = ("en, answered in bn", "bn, answered in en", "en, other", "bn, other")
@@ -129,8 +127,6 @@ def main() -> None:
         record = {"margin": best_key[1], "place_weight": best_key[0], "fitted_by": "bench/fit_bilingual.py",
                   "objective": "mean dev recall@3 over four language slices, fixed and recursive chunks",
                   "dev_questions": n}
-        # step 7's weight, fitted by bench/fit_smoothing.py into the same table, is kept
-        record.update({k: v for k, v in json.loads(read_table(TABLE)).items() if k.startswith("smoothing")})
         path = fitting.write_table(TABLE, record)
         print(f"wrote {path}")
 

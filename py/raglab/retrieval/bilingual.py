@@ -98,12 +98,6 @@ steps 5 and 6, move chunks within the top ten):
    ``bench/section_trial.py``: across languages (BM25 reads the table's topic wording
    there) and for English it cost as much as it won, so it applies to Bangla in Bangla only.
 
-7. **The own language's places, smoothed.** Each cosine plus `smoothing` times its article
-   neighbours' mean (`ranking.smoothed`: a section cut in two rises with its other half), ranked
-   by steps 1 to 6 again, fills the places the question's language holds in the first `WINDOW`
-   (`ranking.own_places`); the other language's keep theirs. Fitted on dev by
-   ``bench/fit_smoothing.py`` into ``data/bilingual.json`` (none without it).
-
 (A chunk of headings alone, "## Common scams" cut off from the scams below it, once held
 nothing to quote while its short text sat close to many questions, and was ranked last
 here. That is the chunkers' business now: they join a heading to the text after it.)
@@ -124,7 +118,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_text
-from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, own_places, rounded, section_given, sections_reordered, smoothed, top_n, twin_articles, with_asked_section
+from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import has_bangla
 from raglab.text.answertypes import asking_sentences
@@ -148,11 +142,6 @@ def fitted_place_weight() -> float | None:
     table = json.loads(read_table(TABLE))
     weight = table.get("place_weight")
     return None if weight is None else float(weight)
-
-
-def fitted_smoothing() -> float:
-    """The neighbour weight of step 7, as fitted on dev (data/bilingual.json); 0 without one."""
-    return float(json.loads(read_table(TABLE)).get("smoothing", 0.0))
 
 
 def fitted_opening_penalty(chunker: str | None) -> float:
@@ -258,11 +247,11 @@ class BilingualRetriever:
 
     def __init__(self, chunks: list[Chunk], cache=None, weight: float | None = None, margin: float | None = None,
                  chunker: str | None = None, opening_penalty: float | None = None, place_weight: float | None = None,
-                 section_weight: float | None = None, smoothing: float | None = None):
+                 section_weight: float | None = None):
         """`chunker` names how `chunks` were cut, for the penalty of step 4 (none when not
         given); `weight`, `margin`, `opening_penalty` and `place_weight` override the fitted
         values (a place weight equal to `weight` chooses the place by the fused score), and
-        `section_weight` step 6's (equal to `weight`, step 6 changes nothing), `smoothing` step 7's."""
+        `section_weight` step 6's (equal to `weight`, step 6 changes nothing)."""
         self.semantic = SemanticRetriever(chunks, cache)
         self.bm25 = self.semantic.bm25
         self.langs = [detect_lang(c.text) for c in chunks]
@@ -277,7 +266,6 @@ class BilingualRetriever:
         self.docs = [c.doc for c in chunks]
         self.asked_scores = LastQuery(self._asked_side)
         self.section_weight = SECTION_WEIGHT if section_weight is None else section_weight
-        self.smoothing = fitted_smoothing() if smoothing is None else smoothing
         self._last_parts: tuple | None = None  # `parts`' one-entry memo
         self._twins: dict[str, str] | None = None  # `twins`, read once when first needed
 
@@ -436,15 +424,6 @@ class BilingualRetriever:
 
     def search(self, query: Query, n: int) -> list[Hit]:
         cosines, lexical = self.cosines(query), self.lexical_scores(query)
-        choice = self.place_choice(cosines, lexical)
-        hits = self.stepped(self.fused(cosines, lexical), query, max(n, WINDOW), choice, cosines, lexical)
-        if self.smoothing:  # step 7
-            smooth = self.fused(smoothed(cosines, self.docs, self.smoothing), lexical)
-            order = [h.index for h in self.stepped(smooth, query, WINDOW, choice, cosines, lexical)]
-            hits = own_places(hits, order, self.langs, query.lang, WINDOW)
-        return hits[:n]
-
-    def stepped(self, scores: dict[int, float], query: Query, n: int, choice, cosines, lexical) -> list[Hit]:
-        """`ranked`, then step 6 on the first WINDOW hits only (a deeper search starts the same)."""
-        hits = self.ranked(scores, query, n, choice)
-        return self.bangla_sections(hits[:WINDOW], cosines, lexical, query) + hits[WINDOW:]
+        hits = self.ranked(self.fused(cosines, lexical), query, max(n, WINDOW), self.place_choice(cosines, lexical))
+        # Step 6 re-orders the first WINDOW hits only, so a deeper search starts with the same ranking.
+        return (self.bangla_sections(hits[:WINDOW], cosines, lexical, query) + hits[WINDOW:])[:n]

@@ -321,37 +321,3 @@ def kin_place(hits: list[Hit], best: int, docs: list[str], twins: dict[str, str]
     """
     above = {docs[h.index] for h in hits[:slot - 1]}
     return docs[best] in above or twins.get(docs[best]) in above
-
-
-def smoothed(cosines: dict[int, float], docs: list[str], weight: float) -> dict[int, float]:
-    """Each cosine plus `weight` times the mean cosine of its article neighbours, the chunk before
-    and after it in the same article (its own when it has none; `bilingual`'s smoothing).
-
-    >>> smoothed({0: 0.5, 1: 0.25, 2: 1.0, 3: 0.5}, ["a", "a", "a", "b"], 0.5)
-    {0: 0.625, 1: 0.625, 2: 1.125, 3: 0.75}
-    """
-    out = {}
-    for i in sorted(cosines):
-        near = [cosines[j] for j in (i - 1, i + 1) if j in cosines and docs[j] == docs[i]]
-        mean = (near[0] + near[1]) / 2.0 if len(near) == 2 else near[0] if near else cosines[i]
-        out[i] = cosines[i] + weight * mean
-    return out
-
-
-def own_places(hits: list[Hit], order: list[int], langs: list[str], lang: str, depth: int) -> list[Hit]:
-    """`hits` with the places the first `depth` of them give language `lang` filled in `order` (its
-    chunks of `lang` first, best first; then the ones `hits` gives there, not in `order`); the other
-    language's places keep their chunks, and every place its score. A chunk the change puts out of
-    the first `depth` comes next, before the chunks that followed.
-
-    >>> hits = [Hit(0, 0.9), Hit(5, 0.8), Hit(1, 0.7), Hit(2, 0.6)]
-    >>> [h.index for h in own_places(hits, [1, 5, 3], ["en", "en", "en", "en", "en", "bn"], "en", 3)]
-    [1, 5, 3, 0]
-    """
-    own = [i for i in order if langs[i] == lang]
-    own += [h.index for h in hits[:depth] if langs[h.index] == lang and h.index not in own]
-    rest = iter(own)
-    top = [h.index if langs[h.index] != lang else next(rest) for h in hits[:depth]]
-    taken = set(top)
-    indices = top + [h.index for h in hits if h.index not in taken]
-    return [Hit(i, h.score) for i, h in zip(indices, hits)]
