@@ -42,6 +42,14 @@ def test_an_english_quote_gives_way_to_its_bangla_twin_for_a_bangla_question():
     assert plain.text == "Up to 5 cash-outs a day." and plain.confidence == ans.confidence
 
 
+def test_an_english_sentence_saying_more_periods_gives_way_to_its_twin_saying_the_asked_one():
+    # "… up to 5 times a day, with a daily total of up to Tk 30,000, and no more than Tk 2,00,000 in a
+    # calendar month." states the day and the month; its twin in bn-cash-in the day alone
+    got = pipe().ask("এক দিনে এজেন্টের কাছ থেকে সর্বোচ্চ কত টাকা ক্যাশ ইন করা যায়?").answer
+    assert got.quotes[0].doc == "bn-cash-in" and "৩০,০০০ টাকা" in got.text
+    assert [s.text for s in got.short_answers] == ["৩০,০০০ টাকা"]
+
+
 def _chunk(doc: str, heading: str, text: str) -> Chunk:
     text = f"## {heading}\n\n{text}"
     return Chunk(f"{doc}#1", doc, 0, len(text), text, (heading,))

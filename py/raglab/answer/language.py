@@ -398,7 +398,7 @@ def in_asked_language(composed, q: Question, best, asked: str, pool: list, docs:
     if not values:
         return composed
     for _, c in pool:
-        if c.items or lang_of(c.unit.text) != asked or _periods(c.unit.text) != _periods(best.unit.text) \
+        if c.items or lang_of(c.unit.text) != asked or not _periods(c.unit.text) <= _periods(best.unit.text) or bool(_periods(c.unit.text)) != bool(_periods(best.unit.text)) \
                 or any(x and not y for h, g in zip(c.halves, best.halves) for x, y in zip(h, g)) or answered_values(q, c.unit.text) != values:
             continue
         bold = shorts(q, [c], c, docs, False)
