@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 
 from helpers import ROOT, docs
+from raglab.answer.language import AnswerLanguage
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json, dumps
 
@@ -25,9 +26,10 @@ def pipe() -> Pipeline:
 @pytest.mark.parametrize("question, language", [
     # No Bangla article speaks of loans: quoted from the English one, no twin.
     ("ন্যানো লোনের সুদের হার কত?", {"asked": "bn", "quoted": "en", "twin": False}),
-    # bn-cash-in states the count too ("অর্থাৎ একদিনে সর্বোচ্চ ৫ বার ক্যাশ ইন করা যায়"): a twin
-    # the answerer found less likely than the English sentence.
-    ("এক দিনে এজেন্টের কাছ থেকে সর্বোচ্চ কত টাকা ক্যাশ ইন করা যায়?", {"asked": "bn", "quoted": "en", "twin": True}),
+    # bn-cash-in says it too ("এজেন্টের কাছে ক্যাশ ইন সম্পূর্ণ বিনামূল্যে।"): a twin the answerer found
+    # less likely than the English sentence, and one stating no value, so the page does not show it
+    # instead (`language.in_asked_language`: values, not words, tell twins apart).
+    ("agent er kache cash in korle kono tk kate?", {"asked": "bn", "quoted": "en", "twin": True}),
     # Only the Bangla recharge article says where a prepaid recharge goes: an English question
     # answered in Bangla, no English twin.
     ("When I recharge a prepaid SIM, does the money go to the main balance or some bonus balance?",
@@ -107,12 +109,22 @@ def test_a_banglish_question_answered_from_a_bangla_article_has_no_note():
 def test_a_twin_beyond_the_question_s_first_hits_is_found_by_the_quote_itself():
     # The minimum cash out: three English chunks first, the Bangla twin ("প্রতিবার ক্যাশ আউটের
     # ন্যূনতম পরিমাণ ৫০ টাকা।", bn-cash-out) only 14th for the question, below `TWIN_DEPTH`; the
-    # note said no Bangla article was found to say this.
+    # note said no Bangla article was found to say this. The page now shows that twin itself
+    # (`language.in_asked_language`): the note is read here for the English answer the answerer
+    # decides without the twin article at hand.
     # Asked at threshold 0: the note is about where the quote comes from, not whether it is shown.
+    from raglab.answer.answerer import decide
+
+    p = pipe()
     question = "agent theke 30 taka cash out korte chaisilam, hoilo na. kom pokkhe koto tk tola jay?"
-    got = ask_json(pipe().with_config(replace(Config(), threshold=0.0)).ask(question))
-    assert got["answer"] == "The minimum amount is Tk 50 per cash-out."
-    assert got["answer_language"] == {"asked": "bn", "quoted": "en", "twin": True}
+    hits = p.search(question)
+    top = [p.chunks[h.index] for h in hits]
+    a = p.assess(question, top, [h.score for h in hits])
+    plain = decide(a, 0.0, p.cues(question), p.docs)
+    assert plain.text == "The minimum amount is Tk 50 per cash-out."
+    assert p.answer_language(question, a, plain, top) == AnswerLanguage("bn", "en", True)
+    got = ask_json(p.with_config(replace(Config(), threshold=0.0)).ask(question))
+    assert got["answer"] == "প্রতিবার ক্যাশ আউটের ন্যূনতম পরিমাণ ৫০ টাকা।" and got["answer_language"] is None
 
 
 def test_a_figure_the_question_states_is_answered_by_its_worked_example_row():

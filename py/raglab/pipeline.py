@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from raglab.corpus.articles import Document
 from raglab.corpus.chunking import CHUNKERS, Chunk, chunk_corpus, index_text
@@ -286,7 +286,20 @@ class Pipeline:
         """The answerer on already retrieved chunks (with their retrieval scores when known)."""
         from raglab.answer.answerer import decide
 
-        return decide(self.assess(question, chunks, scores), threshold, self.cues(question), self.docs)
+        return decide(self.assess(question, chunks, scores), threshold, self.cues(question), self.docs, twin=self.twin(question))
+
+    def twin(self, question: str) -> tuple[str | None, Callable]:
+        """What `answerer.decide` reads to show an answer in the customer's language: "bn" for a
+        Banglish question (asked in Bangla, as `answer_language` reads it; None otherwise: the
+        answerer's `Question.lang`) and, for an article, the chunks of its twin in the other
+        language (the retriever's `twins`, `ranking.twin_articles`; none for a retriever that
+        pairs no articles)."""
+        return ("bn" if self.read(question) != question else None, self._twin_chunks)
+
+    def _twin_chunks(self, doc: str) -> list[Chunk]:
+        twins = getattr(self.retriever, "twins", None)
+        other = twins().get(doc) if callable(twins) else None
+        return [c for c in self.chunks if c.doc == other] if other else []
 
     def answer_language(self, question: str, a: Assessment | None, result: Answer, top: list[Chunk]) -> AnswerLanguage | None:
         """When every quote of `result` is from an article in the other language than the
@@ -338,7 +351,7 @@ class Pipeline:
         read_as = self.read(question)
         terms = set(analyze(read_as))
         a = self.assess(question, top, [h.score for h in hits])  # as `answer` does
-        result = decide(a, self.config.threshold, self.cues(question), self.docs)
+        result = decide(a, self.config.threshold, self.cues(question), self.docs, twin=self.twin(question))
         # A misspelt word is highlighted where the answerer reads it ("agnet" as "agent"): the
         # index word it stands for, as the answerer respells it (`respell`: "wat" is a misspelt
         # question word, not the "want" or "way" the index holds nearest), besides the spelling typed.

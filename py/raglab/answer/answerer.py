@@ -29,7 +29,7 @@ from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_s
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply, without_twin
 from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault, with_steps
-from raglab.answer.language import LANG_MARGIN, every_period_first, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
+from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.shorts import asked_order, shorts
@@ -360,9 +360,11 @@ def signals_of(a: Assessment, composed: Answer, m: Model) -> list[float]:
 
 
 def decide(a: Assessment | None, threshold: float, question: str = "", docs: dict | None = None,
-           m: Model | None = None) -> Answer:
+           m: Model | None = None, twin: tuple[str | None, Callable] | None = None) -> Answer:
     """The answer an assessment gives at `threshold`, or the abstention (see `answer`). The
-    answer is composed before its confidence is known: the confidence reads what it shows."""
+    answer is composed before its confidence is known: the confidence reads what it shows.
+    `twin` is the customer's language and the chunks of an article's twin in it (`Pipeline.twin`):
+    an answer quoted from the other language shows its twin's unit when it answers alike."""
     m = m or model()
     if a is None:
         return Answer(None, True, [], answer_type=question_type(question), withheld="no-passage")
@@ -378,6 +380,9 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     shown = (with_steps(composed, steps) if steps else
              with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
     shown = without_twin(without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs), a.order, a.q)  # an FAQ's bare "No." answers its heading only
+    best, asked = a.order[0][1], twin and twin[0] or a.q.lang
+    if twin is not None and lang_of(best.unit.text) != asked and shown.quotes == [best.quote]:  # the customer's language
+        shown = in_asked_language(shown, a.q, best, asked, ranked(a.q, score_candidates(a.q, twin[1](best.quote.doc), None, docs), m), docs)
     return replace(shown, confidence=conf)  # a worked example's row whole
 
 

@@ -17,9 +17,11 @@ Values, not words, tell twins apart (the two languages share no words, but write
 numbers, `text.numbers` folds Bangla digits), so a further quote that states no number is never
 swapped; a best unit that states none gives way only to a unit holding as much of the question.
 
-Two promotions that read values as these rules do, in either language, sit here too: the worked
-example's row of a figure the question states (`the_example_first`), and a limit stated for every
-period when the question names none (`every_period_first`).
+Once the confidence is known, a quote still in the other language shows its twin article's unit
+when it answers with the same values (`in_asked_language`). Two promotions that read values as
+these rules do, in either language, sit here too: the worked example's row of a figure the
+question states (`the_example_first`), and a limit stated for every period when the question
+names none (`every_period_first`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from raglab.answer.facts import asks_two
 from raglab.answer.results import requoted
 from raglab.answer.sentences import COL, Question, lang_of, numbers_of, spans_of
 from raglab.answer.short import short_spans
+from raglab.answer.shorts import shorts
 from raglab.answer.units import DASH, units_around
 from raglab.question.asking import periods_of
 from raglab.text.analyzer import tokens
@@ -369,6 +372,41 @@ def every_period_first(q: Question, order: list, margin: float = LANG_MARGIN) ->
     if len(have) != 1:
         return order
     return promoted(order, lambda c: c.features[typed] > 0 and _periods(c.unit.text) > have, margin)
+
+
+# The answer in the customer's language, once its confidence is known. "ekdine koybar cash out kora jay?" was
+# answered "Up to 5 cash-outs a day." from the English article while the Bangla one states "দিনে সর্বোচ্চ ৫ বার ক্যাশ
+# আউট করা যায়।": its chunks were not among the first k, so `in_own_language` never saw it. Presentation
+# only: the confidence read the unit the model chose, and the page shows its twin, which answers with the same
+# values. Only the quoted article's twin is read (the same service's page: "Tk 25,000" is the daily limit of
+# cash out and of send money alike), and its unit must answer with the same values for the asked kind, for
+# the quote's periods or fewer (an English sentence may name the month beside the day its twin names), naming
+# no half of a contrast the quote does not ("per day", not "per month"; "cash out", not "cash in"). A quote stating no value is never swapped: values, not words, tell twins apart.
+def answered_values(q: Question, text: str) -> frozenset[str]:
+    """The numbers of `text`'s short answer for the asked kind (`short.short_spans`); none when it has none."""
+    order = tuple((t.term, t.start, t.end) for t in tokens(text))
+    return frozenset(n for s, e in short_spans(q.qtype, q.numbers, set(q.weights), text, order, q.text, 1) for n in numbers(text[s:e]))
+
+
+def in_asked_language(composed, q: Question, best, asked: str, pool: list, docs: dict | None):
+    """`composed` (an `Answer` of one quote, `best`'s, in the other language than `asked`) quoting instead
+    the first unit of `pool` ((logit, candidate) of the quoted article's twin, best first) in `asked` that
+    answers with the same values (`answered_values`), for the quote's periods or fewer and no half of a contrast
+    `best` does not name, with its own short answer and citation (see above); otherwise `composed`
+    itself. Not for a question asking two facts (two quotes, each its own). Its confidence is unchanged."""
+    if composed.abstained or composed.quotes != [best.quote] or lang_of(best.unit.text) == asked or asks_two(q.text):
+        return composed
+    values = answered_values(q, best.unit.text)
+    if not values:
+        return composed
+    for _, c in pool:
+        if c.items or lang_of(c.unit.text) != asked or not _periods(c.unit.text) <= _periods(best.unit.text) or bool(_periods(c.unit.text)) != bool(_periods(best.unit.text)) \
+                or any(x and not y for h, g in zip(c.halves, best.halves) for x, y in zip(h, g)) or answered_values(q, c.unit.text) != values:
+            continue
+        bold = shorts(q, [c], c, docs, False)
+        if bold:
+            return requoted(composed, [c.quote], citations=[c.quote.chunk], short_answers=bold)
+    return composed
 
 
 @dataclass(frozen=True)
