@@ -92,3 +92,12 @@ def test_two_places_of_one_list_are_one_short_answer():
     question, text = "Where can I see the bill receipt?", "You can see it in the SMS and in your transaction history."
     spans = short_spans("place", frozenset(), set(analyze(question)), text, text_info(text).order, question, 2)
     assert [text[s:e] for s, e in spans] == ["in the SMS and in your transaction history"]
+
+
+@pytest.mark.parametrize("text, want", [
+    # "পর" (after) and "আর" (and) end in র as a genitive does, but name no place.
+    ("ফর্ম পূরণের পর শাখা বা অফিসে যান।", "শাখা বা অফিসে"),
+    ("আর এজেন্ট বা শাখায় যান।", "এজেন্ট বা শাখায়"),
+])
+def test_a_word_ending_like_a_genitive_is_not_part_of_a_listed_place(text, want):
+    assert shorts("কোথায় যেতে হবে?", text, "place") == [want]
