@@ -106,7 +106,7 @@ def answers_of(exs, weights, m, k, smooth=None):
         best = a.order[0][1]
         others = [z for z, (_, c) in zip(logits[1:], a.order[1:]) if c.quote.text != best.quote.text]
         margin = logits[0] - (max(others) if others else logits[0] - 4.0)
-        share, margin = section_reading(list(zip(logits, [c for _, c in a.order])), probs, e["pipe"].docs) or \
+        share, margin = section_reading(list(zip(logits, [c for _, c in a.order])), probs, e["pipe"].docs, a.q) or \
             (probs[0], margin)
         sig = list(ans[0])
         sig[CONFIDENCE_COL["probability"]] = share

@@ -74,3 +74,30 @@ def test_a_place_keeps_the_places_listed_with_it_and_its_option(question, text, 
 ])
 def test_the_value_of_the_asked_period(question, text, want):
     assert shorts(question, text) == [want]
+
+
+@pytest.mark.parametrize("question, want", [
+    ("বিল পেমেন্টের দৈনিক সীমা কত?", "সর্বোচ্চ 20,000 টাকা"),
+    ("বিল পেমেন্টের মাসিক সীমা কত?", "মাসে সর্বোচ্চ 1,00,000 টাকা"),
+])
+def test_the_value_of_the_asked_period_in_bangla_written_with_ascii_digits(question, want):
+    # A Bangla sentence may write its digits in ASCII: its values' periods still come before them (read
+    # by the first character, "20,000 টাকা" was taken for English and given the month after it).
+    text = "দিনে সব মিলিয়ে সর্বোচ্চ 20,000 টাকা এবং মাসে সর্বোচ্চ 1,00,000 টাকা বিল দেওয়া যায়।"
+    assert shorts(question, text) == [want]
+
+
+def test_two_places_of_one_list_are_one_short_answer():
+    # Both places are found, and each widens to the list (`places.listed`): one span, not the list twice.
+    question, text = "Where can I see the bill receipt?", "You can see it in the SMS and in your transaction history."
+    spans = short_spans("place", frozenset(), set(analyze(question)), text, text_info(text).order, question, 2)
+    assert [text[s:e] for s, e in spans] == ["in the SMS and in your transaction history"]
+
+
+@pytest.mark.parametrize("text, want", [
+    # "পর" (after) and "আর" (and) end in র as a genitive does, but name no place.
+    ("ফর্ম পূরণের পর শাখা বা অফিসে যান।", "শাখা বা অফিসে"),
+    ("আর এজেন্ট বা শাখায় যান।", "এজেন্ট বা শাখায়"),
+])
+def test_a_word_ending_like_a_genitive_is_not_part_of_a_listed_place(text, want):
+    assert shorts("কোথায় যেতে হবে?", text, "place") == [want]

@@ -400,7 +400,8 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         located = _by_nearness([(s, e) for s, e in places_for(question, text) if not _POSSESSIVE.search(text[s:e])
                                 and not all(t in question_terms for t, a, b in order if s <= a and b <= e)], order, question_terms)
         if located:
-            return sorted(listed(text, s, e) for s, e in located[:n])  # "an agent point or a customer care centre"
+            # "an agent point or a customer care centre"; two places of one list are that list once
+            return sorted(dict.fromkeys(listed(text, s, e) for s, e in located[:n]))
     if accepts(qtype):
         out: list[tuple[int, int]] = []
         if price_for_limit(question, text) or limit_for_price(question, text) or other_end(question, asks_upper(question), text,

@@ -234,7 +234,10 @@ def places_for(question: str, text: str) -> tuple[tuple[int, int], ...]:
 # অ্যাপের লেনদেন তালিকায়", "in the SMS and in your transaction history").
 _NOUNS_BN = f"(?:অ্যাপ|স্টোর|এসএমএস|তালিকা|অংশ|মেনু|স্ক্রিন|পেজ|পাতা|সেন্টার|প{YA}েন্ট|শাখা|অফিস|ও{YA}েবসাইট|ব্যাংক|দোকান|বুথ|ইনবক্স|এজেন্ট|হেল্পলাইন|হটলাইন|ইমেইল)"
 # A listed place is named by a genitive or another place noun before its own ("কোম্পানির শাখা", "এজেন্ট পয়েন্ট").
-_ITEM_BN = f"(?:(?:[\u0980-\u09ff]+র|{_NOUNS_BN}) ){{0,2}}{_NOUNS_BN}(?:ে|তে|{YA}|এ)?"
+# Words ending in র that are no genitive are not part of it: "পূরণের পর শাখা বা অফিসে" (after filling in, a
+# branch or an office), "আর এজেন্ট বা শাখায়" (and an agent or a branch).
+_NOT_GENITIVE = "(?!(?:আর|পর|উপর|ওপর|বার|ভেতর|ভিতর) )"
+_ITEM_BN = f"(?:(?:{_NOT_GENITIVE}[\u0980-\u09ff]+র|{_NOUNS_BN}) ){{0,2}}{_NOUNS_BN}(?:ে|তে|{YA}|এ)?"
 _LISTED_BN = re.compile(f"(?<![\u0980-\u09ff]){_ITEM_BN}(?:, {_ITEM_BN})*,? (?:বা|ও|অথবা|এবং) $")
 _LIST_JOIN = re.compile(r"^(?:,? (?:or|and|বা|ও|অথবা|এবং)|,) $")
 

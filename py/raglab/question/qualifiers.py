@@ -69,6 +69,17 @@ def after_total(text: str, end: int) -> int:
 
 
 _CLAUSE_STOP = ".;:!?।\n"
+_LETTER = re.compile("[A-Za-z\u0980-\u09ff]")  # a letter of either script, or a Bangla digit
+
+
+def _in_bangla(text: str, start: int, end: int) -> bool:
+    """Whether the value text[start:end] is written in Bangla: by its own first letter or Bangla digit
+    ("৩০,০০০ টাকা", "30,000 টাকা", "Tk 30,000"), or, holding none ("7%"), by the last letter before it. A
+    Bangla sentence may write its digits in ASCII ("দিনে সর্বোচ্চ 20,000 টাকা"): read by its first
+    character, such a value was taken for English and its period looked for after it, in the next value's."""
+    own = _LETTER.search(text, start, end)
+    letter = own.group() if own is not None else next((ch for ch in reversed(text[:start]) if _LETTER.match(ch)), "")
+    return letter >= "\u0980"
 
 
 def value_periods(text: str, spans, i: int) -> frozenset[str]:
@@ -77,8 +88,8 @@ def value_periods(text: str, spans, i: int) -> frozenset[str]:
     সর্বোচ্চ ২৫,০০০ টাকা এবং মাসে সর্বোচ্চ ২,০০,০০০ টাকা": a day, then a month); in English after it, up
     to the next value or the clause's end ("Tk 30,000 a day and Tk 2,00,000 a month")."""
     s, e = spans[i].start, spans[i].end
-    if "\u0980" <= text[s:s + 1] <= "\u09ff":
-        a = max([text.rfind(ch, 0, s) for ch in _CLAUSE_STOP] + [spans[i - 1].end if i else -1]) + 1
+    if _in_bangla(text, s, e):
+        a = max([text.rfind(ch, 0, s) + 1 for ch in _CLAUSE_STOP] + [spans[i - 1].end if i else 0])
         return periods_of(" " + text[a:s])
     nxt = [text.find(ch, e) for ch in _CLAUSE_STOP] + ([spans[i + 1].start] if i + 1 < len(spans) else [])
     b = min([x for x in nxt if x >= 0], default=len(text))
