@@ -147,3 +147,24 @@ def test_a_limit_asked_for_no_period_is_answered_with_every_period_stated():
     got = pipe().ask("send money limit koto").answer
     assert not got.abstained
     assert "২,০০,০০০" in got.quotes[0].text and "২৫,০০০" in got.quotes[0].text
+
+
+def test_a_unit_on_the_other_side_of_a_contrast_is_not_promoted_for_its_periods():
+    # The unit stating the day's and the month's limits is promoted over the best unit's day alone only
+    # when it speaks of the same side: "cash in" limits do not answer a question about cash out.
+    from types import SimpleNamespace as NS
+
+    from raglab.answer.language import every_period_first
+    from raglab.answer.sentences import COL
+
+    def cand(text, halves):
+        features = [0.0] * (max(COL.values()) + 1)
+        features[COL["typed"]] = 1.0
+        return NS(unit=NS(text=text), halves=halves, features=features)
+
+    q = NS(limit=True, qtype="amount", text="What is the cash out limit?")
+    best = cand("You can cash out up to Tk 25,000 a day.", ((False, True),))
+    same = cand("Cash out: up to Tk 25,000 a day and Tk 1,50,000 a month.", ((False, True),))
+    other = cand("Cash in: up to Tk 30,000 a day and Tk 2,00,000 a month.", ((True, False),))
+    assert every_period_first(q, [(2.0, best), (1.8, other)]) == [(2.0, best), (1.8, other)]
+    assert every_period_first(q, [(2.0, best), (1.8, other), (1.7, same)])[0] == (1.7, same)

@@ -368,10 +368,17 @@ def every_period_first(q: Question, order: list, margin: float = LANG_MARGIN) ->
     typed = COL["typed"]
     if not order or not (q.limit or q.qtype in ("amount", "count")) or periods_of(q.text) or order[0][1].features[typed] <= 0:
         return order
-    have = _periods(order[0][1].unit.text)
+    best = order[0][1]
+    have = _periods(best.unit.text)
     if len(have) != 1:
         return order
-    return promoted(order, lambda c: c.features[typed] > 0 and _periods(c.unit.text) > have, margin)
+    return promoted(order, lambda c: c.features[typed] > 0 and _periods(c.unit.text) > have and not other_half(c, best), margin)
+
+
+def other_half(c, best) -> bool:
+    """Whether candidate `c` names a half of a contrast that `best` does not (cash in where `best` names
+    cash out): then it speaks of another service or side, whatever values it shares."""
+    return any(x and not y for h, g in zip(c.halves, best.halves) for x, y in zip(h, g))
 
 
 # The answer in the customer's language, once its confidence is known. "ekdine koybar cash out kora jay?" was
@@ -401,7 +408,7 @@ def in_asked_language(composed, q: Question, best, asked: str, pool: list, docs:
         return composed
     for _, c in pool:
         if c.items or lang_of(c.unit.text) != asked or not _periods(c.unit.text) <= _periods(best.unit.text) or bool(_periods(c.unit.text)) != bool(_periods(best.unit.text)) \
-                or any(x and not y for h, g in zip(c.halves, best.halves) for x, y in zip(h, g)) or answered_values(q, c.unit.text) != values:
+                or other_half(c, best) or answered_values(q, c.unit.text) != values:
             continue
         bold = shorts(q, [c], c, docs, False)
         if bold:
