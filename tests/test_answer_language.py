@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from helpers import ROOT, docs
-from raglab.answer.language import AnswerLanguage
+from raglab.answer.results import AnswerLanguage
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json, dumps
 
