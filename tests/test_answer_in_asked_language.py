@@ -81,3 +81,76 @@ def test_a_quote_stating_no_value_is_never_swapped():
     question = "agent er kache cash out korle ki kono somossa hoy?"
     quoted = "Cash out at an agent is quick and safe."
     assert _shown(question, quoted, "এজেন্টের কাছে ক্যাশ আউট দ্রুত ও নিরাপদ।").text == quoted
+
+
+# Two quotes: each one in the other language is read alone, for the kind it is read for.
+def test_each_of_two_quotes_gives_way_to_its_twin_and_the_other_keeps_its_place():
+    # q094: an English question answered "… cash in up to Tk 30,000 a day, but … cash out only up to Tk 25,000 a
+    # day." and, for the cash-out half, bn-cash-out's sentence; en-cash-out's twin states the same Tk 25,000 a day
+    p = pipe()
+    got = p.ask("What are the daily amount limits for cash in and for cash out?")
+    ans = got.answer
+    assert [x.doc for x in ans.quotes] == ["en-fees-limits", "en-cash-out"]
+    assert ans.quotes[1].text == "Up to Tk 25,000 in total a day."
+    assert [s.text for s in ans.short_answers] == ["up to Tk 30,000 a day", "Up to Tk 25,000 in total a day"]
+    for x, s in zip(ans.quotes, ans.short_answers):  # each half's short answer lies in its own quote, in the order asked
+        assert s.chunk == x.chunk and x.start <= s.start < s.end <= x.end and p.docs[x.doc].text[x.start:x.end] == x.text
+    assert ans.citations == [ans.quotes[1].chunk, ans.quotes[0].chunk]  # the best unit's (the cash-out half's) first, as composed
+    assert ask_json(got)["answer_language"] is None
+
+
+def test_the_best_quote_of_two_gives_way_and_the_runner_up_in_the_asked_language_stays():
+    # q466: "eKYC usually finishes within 10 minutes." beside a Bangla sentence on remittances
+    ans = pipe().ask("account verify hote koto khon somoy lage?").answer
+    assert ans.text.splitlines()[0] == "ইকেওয়াইসি সাধারণত ১০ মিনিটের মধ্যে শেষ হয়ে যায়।"
+    assert [x.doc for x in ans.quotes] == ["bn-open-account", "bn-remittance"]
+    assert [s.text for s in ans.short_answers] == ["সাধারণত ১০ মিনিটের মধ্যে"]
+    assert ans.citations == list(dict.fromkeys(x.chunk for x in ans.quotes))
+
+
+TWO = "cash out er dainik limit koto ar charge koto?"  # two facts: the daily amount and the fee
+TWO_EN = "You can cash out up to Tk 25,000 a day. The cash out fee is 1.85% of the amount."
+
+
+def test_only_the_half_whose_twin_states_its_values_is_swapped():
+    # the Bangla article states the limit, not the fee: the fee's quote stays English, with its short answer
+    got = _shown(TWO, TWO_EN, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।")
+    assert got.text == "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।\nThe cash out fee is 1.85% of the amount."
+    assert [s.text for s in got.short_answers] == ["দিনে সর্বোচ্চ ২৫,০০০ টাকা", "1.85% of the amount"]
+    assert got.citations == ["x-bn#1", "x-en#1"] and [x.doc for x in got.quotes] == ["x-bn", "x-en"]
+    # another fee is no twin of the fee
+    got = _shown(TWO, TWO_EN, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়। ক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৯৫%।")
+    assert got.text.splitlines()[1] == "The cash out fee is 1.85% of the amount." and [s.text for s in got.short_answers][1] == "1.85% of the amount"
+    # both twins: both halves in Bangla, one citation
+    got = _shown(TWO, TWO_EN, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়। ক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৮৫%।")
+    assert got.text == "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।\nক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৮৫%।"
+    assert [s.text for s in got.short_answers] == ["দিনে সর্বোচ্চ ২৫,০০০ টাকা", "১.৮৫%"] and got.citations == ["x-bn#1"]
+
+
+def test_two_quotes_never_show_one_twin_twice():
+    question = "ekdine koto taka cash out kora jay?"
+    quoted = "You can cash out up to Tk 25,000 a day. The daily cash out limit is Tk 25,000 in total."
+    got = _shown(question, quoted, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।")
+    assert got.text == "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।\nThe daily cash out limit is Tk 25,000 in total."
+    got = _shown(question, quoted, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়। অর্থাৎ একদিনে ২৫,০০০ টাকার বেশি ক্যাশ আউট করা যায় না।")
+    assert got.text == "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।\nঅর্থাৎ একদিনে ২৫,০০০ টাকার বেশি ক্যাশ আউট করা যায় না।"
+
+
+def test_the_note_names_a_language_only_when_every_quote_is_in_it():
+    from types import SimpleNamespace
+
+    from raglab.answer.language import quoted_language
+    langs = {"x-en": SimpleNamespace(lang="en"), "x-bn": SimpleNamespace(lang="bn")}
+    q = pipe().assess(TWO, [_chunk("x-en", "Cash out", TWO_EN)]).q
+    half = _shown(TWO, TWO_EN, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।")  # one quote in each language: no note
+    none = _shown(TWO, TWO_EN, "ক্যাশ আউট সহজ।")  # nothing swapped: "quoted from an English article"
+    assert quoted_language(q, half, langs) is None and quoted_language(q, none, langs) == "en"
+
+
+def test_the_twin_leaves_out_no_value_of_another_kind_nor_a_period_the_question_leaves_open():
+    # "after 24 hours" says when to call: a twin without it is another instruction
+    quoted = "If the money has not come back after 24 hours, call 16789."
+    assert _shown("taka ferot na ashle kon number e call korbo?", quoted, "গ্রাহকসেবায় ১৬৭৮৯ নম্বরে কল করুন।").text == quoted
+    # a limit asked for no period is the day's and the month's: a twin stating the day's alone is half of it
+    quoted = "You can cash out up to Tk 25,000 a day and Tk 1,50,000 a month."
+    assert _shown("cash out limit koto", quoted, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।").text == quoted

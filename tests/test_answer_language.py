@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from helpers import ROOT, docs
-from raglab.answer.language import AnswerLanguage
+from raglab.answer.results import AnswerLanguage
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json, dumps
 
@@ -157,14 +157,14 @@ def test_a_unit_on_the_other_side_of_a_contrast_is_not_promoted_for_its_periods(
     from raglab.answer.language import every_period_first
     from raglab.answer.sentences import COL
 
-    def cand(text, halves):
+    def cand(text):
         features = [0.0] * (max(COL.values()) + 1)
         features[COL["typed"]] = 1.0
-        return NS(unit=NS(text=text), halves=halves, features=features)
+        return NS(unit=NS(text=text), features=features)
 
     q = NS(limit=True, qtype="amount", text="What is the cash out limit?")
-    best = cand("You can cash out up to Tk 25,000 a day.", ((False, True),))
-    same = cand("Cash out: up to Tk 25,000 a day and Tk 1,50,000 a month.", ((False, True),))
-    other = cand("Cash in: up to Tk 30,000 a day and Tk 2,00,000 a month.", ((True, False),))
+    best = cand("You can cash out up to Tk 25,000 a day.")
+    same = cand("Cash out: up to Tk 25,000 a day and Tk 1,50,000 a month.")
+    other = cand("Cash in: up to Tk 30,000 a day and Tk 2,00,000 a month.")
     assert every_period_first(q, [(2.0, best), (1.8, other)]) == [(2.0, best), (1.8, other)]
     assert every_period_first(q, [(2.0, best), (1.8, other), (1.7, same)])[0] == (1.7, same)

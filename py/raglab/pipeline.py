@@ -27,8 +27,7 @@ from raglab.text.loanwords import Loanwords
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
     from raglab.answer.answerer import Assessment
-    from raglab.answer.language import AnswerLanguage
-    from raglab.answer.results import Answer
+    from raglab.answer.results import Answer, AnswerLanguage
     from raglab.answer.sentences import Model
 
 POOL = 50  # first-stage depth kept for failure attribution
@@ -312,7 +311,8 @@ class Pipeline:
         pokkhe koto tk tola jay?" the Bangla sentence on the minimum cash out came 14th). A
         Banglish question is asked in Bangla, though its reading may keep enough Latin words to
         read as English (`Question.lang`): a Bangla answer is in its customer's language. None otherwise."""
-        from raglab.answer.language import AnswerLanguage, has_twin, quoted_language
+        from raglab.answer.language import has_twin, quoted_language
+        from raglab.answer.results import AnswerLanguage
 
         if a is None:
             return None

@@ -381,9 +381,8 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
              with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
     # A worked example's row whole; an FAQ's bare "No." only for its heading's question; no twin in a language not asked in.
     shown = without_twin(without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs), a.order, a.q)
-    best, asked = a.order[0][1], twin and twin[0] or a.q.lang
-    if twin is not None and lang_of(best.unit.text) != asked and shown.quotes == [best.quote]:  # the customer's language
-        shown = in_asked_language(shown, a.q, best, asked, ranked(a.q, score_candidates(a.q, twin[1](best.quote.doc), None, docs), m), docs)
+    if twin is not None:  # each quote in the customer's language when its twin's unit answers alike
+        shown = in_asked_language(shown, a.q, twin[0] or a.q.lang, a.order, lambda doc: ranked(a.q, score_candidates(a.q, twin[1](doc), None, docs), m), docs)
     return replace(shown, confidence=conf)
 
 

@@ -17,7 +17,7 @@ Values, not words, tell twins apart (the two languages share no words, but write
 numbers, `text.numbers` folds Bangla digits), so a further quote that states no number is never
 swapped; a best unit that states none gives way only to a unit holding as much of the question.
 
-Once the confidence is known, a quote still in the other language shows its twin article's unit
+Once the confidence is known, each quote still in the other language shows its twin article's unit
 when it answers with the same values (`in_asked_language`). Two promotions that read values as
 these rules do, in either language, sit here too: the worked example's row of a figure the
 question states (`the_example_first`), and a limit stated for every period when the question
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
 from raglab.answer.facts import asks_two
@@ -39,6 +39,7 @@ from raglab.answer.shorts import shorts
 from raglab.answer.units import DASH, units_around
 from raglab.question.asking import periods_of
 from raglab.text.analyzer import tokens
+from raglab.text.contrasts import names_another_half
 from raglab.text.numbers import number_values, numbers
 
 _NUMBER = re.compile("[0-9.,]+")  # a number term (the analyzer writes Bangla digits as ASCII ones)
@@ -372,62 +373,60 @@ def every_period_first(q: Question, order: list, margin: float = LANG_MARGIN) ->
     have = _periods(best.unit.text)
     if len(have) != 1:
         return order
-    return promoted(order, lambda c: c.features[typed] > 0 and _periods(c.unit.text) > have and not other_half(c, best), margin)
+    return promoted(order, lambda c: c.features[typed] > 0 and _periods(c.unit.text) > have
+                    and not names_another_half(best.unit.text, c.unit.text), margin)  # cash in's limits are not cash out's
 
 
-def other_half(c, best) -> bool:
-    """Whether candidate `c` names a half of a contrast that `best` does not (cash in where `best` names
-    cash out): then it speaks of another service or side, whatever values it shares."""
-    return any(x and not y for h, g in zip(c.halves, best.halves) for x, y in zip(h, g))
-
-
-# The answer in the customer's language, once its confidence is known. "ekdine koybar cash out kora jay?" was
-# answered "Up to 5 cash-outs a day." from the English article while the Bangla one states "দিনে সর্বোচ্চ ৫ বার ক্যাশ
-# আউট করা যায়।": its chunks were not among the first k, so `in_own_language` never saw it. Presentation
-# only: the confidence read the unit the model chose, and the page shows its twin, which answers with the same
-# values. Only the quoted article's twin is read (the same service's page: "Tk 25,000" is the daily limit of
-# cash out and of send money alike), and its unit must answer with the same values for the asked kind, for
-# the quote's periods or fewer (an English sentence may name the month beside the day its twin names), naming
-# no half of a contrast the quote does not ("per day", not "per month"; "cash out", not "cash in"). A quote stating no value is never swapped: values, not words, tell twins apart.
-def answered_values(q: Question, text: str) -> frozenset[str]:
-    """The numbers of `text`'s short answer for the asked kind (`short.short_spans`); none when it has none."""
+# The answer in the customer's language, once its confidence is known (presentation only: the confidence read the units
+# the model chose). "ekdine koybar cash out kora jay?" was answered "Up to 5 cash-outs a day." in English, the Bangla twin's
+# unit never among the first k. Only a quote's article's twin is read ("Tk 25,000" is the daily limit of cash out and of send
+# money alike); its unit answers with the same values for the kind the quote is read for, leaves out no value of another
+# kind, names the quote's periods or fewer (but every one asked, or all when none is) and no contrast's other half (`twin_of`).
+def answered_values(q: Question, text: str, kind: str = "") -> frozenset[str]:
+    """The numbers of `text`'s short answer for `kind` (the asked kind by default: `short.short_spans`); none when it has none."""
     order = tuple((t.term, t.start, t.end) for t in tokens(text))
-    return frozenset(n for s, e in short_spans(q.qtype, q.numbers, set(q.weights), text, order, q.text, 1) for n in numbers(text[s:e]))
+    return frozenset(n for s, e in short_spans(kind or q.qtype, q.numbers, set(q.weights), text, order, q.text, 1) for n in numbers(text[s:e]))
 
 
-def in_asked_language(composed, q: Question, best, asked: str, pool: list, docs: dict | None):
-    """`composed` (an `Answer` of one quote, `best`'s, in the other language than `asked`) quoting instead
-    the first unit of `pool` ((logit, candidate) of the quoted article's twin, best first) in `asked` that
-    answers with the same values (`answered_values`), for the quote's periods or fewer and no half of a contrast
-    `best` does not name, with its own short answer and citation (see above); otherwise `composed`
-    itself. Not for a question asking two facts (two quotes, each its own). Its confidence is unchanged."""
-    if composed.abstained or composed.quotes != [best.quote] or lang_of(best.unit.text) == asked or asks_two(q.text):
+def twin_of(q: Question, o, c, kind: str, asked: str) -> bool:
+    """Whether `c`, a unit of the twin article of `o`'s, can be quoted in `asked` for `o`, read for `kind` (see above)."""
+    said, has = _periods(o.unit.text), _periods(c.unit.text)
+    need = said & periods_of(q.text) if periods_of(q.text) else said
+    same = {n for v in spans_of(o.unit.text) if v.type == kind for n in numbers(o.unit.text[v.start:v.end])}
+    return (not c.items and lang_of(c.unit.text) == asked and need <= has <= said and bool(has) == bool(said)
+            and not any(h[s] and g[1 - s] and not g[s] for h, g in zip(c.halves, o.halves) for s in (0, 1))
+            and answered_values(q, c.unit.text, kind) == answered_values(q, o.unit.text, kind) and numbers_of(o.unit.text) - numbers_of(c.unit.text) <= same)
+
+
+def in_asked_language(composed, q: Question, asked: str, order: list, pool, docs: dict | None):
+    """`composed` (an `Answer` of one or two quotes) with each quote of a unit of `order` in the other language than `asked`
+    shown as the first unit of `pool(doc)` (its article's twin, (logit, candidate) best first) that `twin_of` accepts for the
+    first kind it answers with (the other fact's first for its unit) and that is not shown already; a quote read for a short
+    answer (the best unit's, each of two facts') shows the twin's, stating its numbers. Quotes keep their order, citations
+    are the shown units' chunks. Not for two facts in one quote. Its confidence is unchanged."""
+    two = asks_two(q.text)
+    if composed.abstained or not order or not 1 + two <= len(composed.quotes) <= 2:
         return composed
-    values = answered_values(q, best.unit.text)
-    if not values:
-        return composed
-    for _, c in pool:
-        if c.items or lang_of(c.unit.text) != asked or not _periods(c.unit.text) <= _periods(best.unit.text) or bool(_periods(c.unit.text)) != bool(_periods(best.unit.text)) \
-                or other_half(c, best) or answered_values(q, c.unit.text) != values:
+    quotes, bold, best = list(composed.quotes), list(composed.short_answers), order[0][1]
+    for i, x in enumerate(composed.quotes):
+        o = next((c for _, c in order if c.quote == x), None)
+        if o is None or lang_of(o.unit.text) == asked:
             continue
-        bold = shorts(q, [c], c, docs, False)
-        if bold:
-            return requoted(composed, [c.quote], citations=[c.quote.chunk], short_answers=bold)
-    return composed
-
-
-@dataclass(frozen=True)
-class AnswerLanguage:
-    """Why an answer is in another language than its question: every quote is from an article in
-    `quoted` ("en" or "bn"), the question was asked in `asked` (its reading's language, as the
-    answerer reads it: `Question.lang`; Bangla for a Banglish question, `Pipeline.answer_language`),
-    and `twin` says whether the help centre has a unit in the asked language that can stand for
-    the quoted one (`has_twin`: its twin in the asked language states the same values, or as much
-    of the question), which the answerer read and found less likely."""
-
-    asked: str
-    quoted: str
-    twin: bool
+        kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if two and o is not best else [q.qtype]
+        kind, mine = next((k for k in kinds if answered_values(q, o.unit.text, k)), ""), [s for s in bold if s.chunk == x.chunk and x.start <= s.start < x.end]
+        for _, c in pool(x.doc) if kind else ():
+            if not twin_of(q, o, c, kind, asked) or any((c.quote.doc, c.quote.start) == (y.doc, y.start) for y in quotes):
+                continue
+            told = shorts(replace(q, qtype=kind), [c], c, docs, False) if o is best or two else []
+            if (o is best or two) and (not told or mine and {n for s in mine for n in numbers(s.text)} != {n for s in told for n in numbers(s.text)}):
+                continue
+            at = bold.index(mine[0]) if mine else len(bold) if i else 0
+            quotes[i], bold = c.quote, [s for s in bold[:at] if s not in mine] + told + [s for s in bold[at:] if s not in mine]
+            break
+    if quotes == composed.quotes:
+        return composed
+    cited = [n for ch in composed.citations for n in ([y.chunk for x, y in zip(composed.quotes, quotes) if x.chunk == ch] or [ch])]
+    return requoted(composed, quotes, citations=list(dict.fromkeys(cited)), short_answers=bold)
 
 
 def quoted_language(q: Question, answer, docs: dict | None) -> str | None:

@@ -1,5 +1,6 @@
 """What the answerer hands back: the answer, its quotes and its short answers (the page and
-the evaluation read these; `answerer.py` makes them)."""
+the evaluation read these; `answerer.py` makes them), and why an answer is in another language
+than its question (`AnswerLanguage`, which the pipeline works out with `language.py`)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,17 @@ class Answer:
 def requoted(answer: Answer, quotes: list[Quote], **changes) -> Answer:
     """`answer` showing `quotes`, one per line (a table row or list item has no full stop to end it)."""
     return replace(answer, text="\n".join(x.text for x in quotes), quotes=list(quotes), **changes)
+
+
+@dataclass(frozen=True)
+class AnswerLanguage:
+    """Why an answer is in another language than its question: every quote is from an article in
+    `quoted` ("en" or "bn"), the question was asked in `asked` (its reading's language, as the
+    answerer reads it: `Question.lang`; Bangla for a Banglish question, `Pipeline.answer_language`),
+    and `twin` says whether the help centre has a unit in the asked language that can stand for
+    the quoted one (`language.has_twin`: its twin in the asked language states the same values, or as much
+    of the question), which the answerer read and found less likely."""
+
+    asked: str
+    quoted: str
+    twin: bool
