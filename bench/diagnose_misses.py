@@ -98,8 +98,9 @@ def main() -> None:
     parser.add_argument("--chunker", default=Config().chunker)
     parser.add_argument("-k", type=int, default=Config().k)
     parser.add_argument("--causes", action="store_true", help="give each miss a cause by the rules of `cause` and count them")
+    parser.add_argument("--goldens", default=None, help="another question file (e.g. a fresh probe) instead of our dev split")
     args = parser.parse_args()
-    docs, questions, chunks, cover, retriever = dev_ranking(ROOT, args.chunker)
+    docs, questions, chunks, cover, retriever = dev_ranking(ROOT, args.chunker, args.goldens)
     langs = retriever.langs
     print("| question | slice | fused | centred cosine | raw cosine | BM25 | among the other language | in its article | top chunk | top k hold |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")

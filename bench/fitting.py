@@ -38,13 +38,19 @@ def served_queries(docs, questions) -> list[Query]:
     return [expand(reader.read(q.question)) for q in questions]
 
 
-def dev_ranking(root: str, chunker: str):
-    """What the dev-ranking scripts start from: the bundled corpus, the answerable dev questions,
-    the chunks of `chunker`, which cover each question's evidence, and the served `bilingual`
-    retriever over them."""
+def dev_questions(root: str, docs, goldens: str | None = None) -> list:
+    """The answerable dev questions of our golden set, or of `goldens` (a probe file written
+    later, e.g. bench/fresh_probe_trouble.jsonl), read against `docs`."""
+    return [q for q in load_goldens(goldens or os.path.join(root, "goldens", "questions.jsonl"), docs)
+            if q.split == "dev" and q.answerable]
+
+
+def dev_ranking(root: str, chunker: str, goldens: str | None = None):
+    """What the dev-ranking scripts start from: the bundled corpus, the answerable dev questions
+    (of our golden set, or of `goldens`, e.g. a probe file), the chunks of `chunker`, which cover
+    each question's evidence, and the served `bilingual` retriever over them."""
     docs = load_corpus(bundled_corpus_dir())
-    questions = [q for q in load_goldens(os.path.join(root, "goldens", "questions.jsonl"), docs)
-                 if q.split == "dev" and q.answerable]
+    questions = dev_questions(root, docs, goldens)
     chunks = chunk_corpus(docs, chunker)
     return docs, questions, chunks, coverage_index(chunks, questions, 0.5), BilingualRetriever(chunks, chunker=chunker)
 

@@ -48,3 +48,17 @@ def test_dense_group_weights_are_the_dev_comparisons_choice(bench):
     rows = fit_dense.compare()
     assert [r["weights"] for r in rows] == list(fit_dense.CANDIDATES)
     assert fit_dense.choose(rows)["weights"] == GROUP_WEIGHTS
+
+
+def test_the_dev_ranking_scripts_read_a_probe_file_when_given_one():
+    """`bench/diagnose_misses.py --goldens` reads the miss causes of questions written later."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        import fitting
+    finally:
+        sys.path.pop(0)
+    docs = fitting.load_corpus(fitting.bundled_corpus_dir())
+    probe = fitting.dev_questions(ROOT, docs, os.path.join(ROOT, "bench", "fresh_probe_trouble.jsonl"))
+    ours = fitting.dev_questions(ROOT, docs)
+    assert probe and all(q.id.startswith("p") and q.answerable for q in probe)
+    assert ours and all(q.id.startswith("q") and q.split == "dev" for q in ours)
