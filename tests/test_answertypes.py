@@ -7,7 +7,7 @@ import pytest
 
 from raglab.answer.facts import asks_two
 from raglab.text import answertypes
-from raglab.text.answertypes import SPAN_TYPES, TYPES, accepts, cue_text, parse_table, question_type, question_types, typed_spans
+from raglab.text.answertypes import SPAN_TYPES, TYPES, accepts, asked_sentences, asks_to_verify, cue_text, parse_table, question_type, question_types, typed_spans, verifies_only, verifying_words
 
 # (question, expected type): at least one per type and language the table claims to cover.
 QUESTIONS = [
@@ -309,6 +309,44 @@ def test_patterns_use_explicit_character_classes():
 ])
 def test_the_type_is_read_in_the_asking_sentences(question, expected):
     assert question_type(question) == expected
+
+
+@pytest.mark.parametrize("sentence", [
+    "Is it true?", "Is this real?", "is this legit?", "Is that right?", "is it genuine or fake?", "true or not?",
+    "সত্যি?", "এটা কি আসল?", "এ কথা কি সত্যি?", "এটা কি ঠিক?", "সত্যি না মিথ্যা?",
+    "sotti naki?", "eta ki asol?", "ata ki thik?",
+])
+def test_a_sentence_that_only_asks_whether_the_story_is_so(sentence):
+    assert verifies_only(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    # a word of what is asked besides the verifying one, or no verifying word
+    "Is the fee right?", "Is the Shapla Pay app on my phone real?", "is this a scam?", "এটা কি প্রতারণা?",
+    "ফি কি ঠিক আছে?", "Is that so?", "What is the right PIN?", "How do I check it?",
+])
+def test_a_sentence_that_asks_something_of_its_own_does_not_only_verify(sentence):
+    assert not verifies_only(sentence)
+
+
+def test_a_story_asked_only_whether_it_is_so_is_what_the_question_asks():
+    # The story is what is asked ("Is it true that …?"): no sentence is the asked one, and the
+    # verifying word is nothing to look for; the type is still read in the asking sentence.
+    story = "A caller says I must send a 500 taka fee before my loan is approved. Is it true?"
+    assert asks_to_verify(story) and asked_sentences(story) == [] and verifying_words(story) == {"true"}
+    assert question_type(story) == "yesno"
+    bangla = "একটা মেসেজ এসেছে যে আমি পুরস্কার জিতেছি। এটা কি আসল?"
+    assert asks_to_verify(bangla) and asked_sentences(bangla) == [] and verifying_words(bangla) == {"আসল"}
+    one = "guy on the phone says I should dial a code he reads out, is that legit"
+    assert asks_to_verify(one) and verifying_words(one) == {"legit"}
+    # a verifying word the story uses too stays a word of the question
+    assert verifying_words("The agent says the real fee is 2%. Is it real?") == frozenset()
+    # another asking sentence is still the asked one
+    both = "I got an SMS saying I won a prize. Is it real? How do I report it?"
+    assert not asks_to_verify(both) and asked_sentences(both) == ["How do I report it?"]
+    # a question that asks something of its own is untouched
+    plain = "I paid Tk 500 to an agent. Is the fee right?"
+    assert not asks_to_verify(plain) and asked_sentences(plain) == ["Is the fee right?"] and not verifying_words(plain)
 
 
 @pytest.mark.parametrize("question, expected", [

@@ -547,3 +547,15 @@ def test_property_english_terms_never_change_and_banglish_particles_never_become
         typed = " ".join(words)
         if served.read(typed) != typed:
             assert not set(served.answer_terms(typed)) & (PARTICLES | _PARTICLE_READINGS), typed
+
+
+def test_a_story_asked_only_whether_it_is_real_is_answered_about_the_story(served):
+    # "এটা কি আসল?" (is this real?) asks about the message told before it. Read as the asked
+    # sentence, its one word was what to match, and the answerer quoted the sentence that holds
+    # "আসলে" (in fact) in the wrong-transfer article; the fake prize is what the story names.
+    question = "একটা মেসেজ এসেছে যে আমি শাপলা পে থেকে পুরস্কার জিতেছি। এটা কি আসল?"
+    hits = served.search(question)
+    a = served.assess(question, [served.chunks[h.index] for h in hits], [h.score for h in hits])
+    best = a.order[0][1]
+    assert "আসল" not in a.q.weights and not a.q.asked
+    assert "prize" in best.unit.text and best.quote.doc == "en-fraud-safety", best.unit.text

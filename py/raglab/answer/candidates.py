@@ -26,7 +26,7 @@ from raglab.question.persons import house_names
 from raglab.question.respell import respell, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, scoped, tokens, words
-from raglab.text.answertypes import accepts, asking_sentences, question_types
+from raglab.text.answertypes import accepts, asked_sentences, asks_to_verify, question_types, verifying_words
 from raglab.text.contrasts import asked_halves, halves_of
 from raglab.text.limits import index_heading
 from raglab.text.numbers import number_values, numbers
@@ -111,9 +111,10 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     their Bangla reading together, and by its letters reads as English, though its terms, its
     retrieval and the customer's language are Bangla (the answer in the question's language,
     `language.py`, and the confidence's `same_lang` were read the wrong way round for it)."""
-    # A question of asking words alone ("how much?") names nothing to look for: no weights, so
-    # no candidate, and the answerer abstains rather than quote "a much higher limit".
-    weights = {t: idf(t) for t in question_terms if t not in ASKING and t not in COURTESY}  # in question order, the first occurrence's place
+    # A question of asking words alone ("how much?") names nothing to look for: no weights, so no candidate, and the
+    # answerer abstains rather than quote "a much higher limit". Nor does "is it real?" after a story (`verifying_words`).
+    told = verifying_words(reading or question)
+    weights = {t: idf(t) for t in question_terms if t not in ASKING and t not in COURTESY and t not in told}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0
     # The question with its misspelt cue words read right ("বয়শ": an age, "maximim": the upper
@@ -122,7 +123,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     qtype = type_read(question, typed)  # respelt once
     # The asking sentences' terms, read as `question_terms` are: in the reading (a Banglish
     # question's cue text is its typed words and their reading, two sentences that both ask) and respelt.
-    asking = respell(analyze(" ".join(asking_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
+    asking = respell(analyze(" ".join(asked_sentences(reading or question))), closest, SAME_WORDS.keys())[0]
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
                     typed, unmatched,
@@ -407,9 +408,12 @@ def asking_terms(q: Question) -> frozenset:
     """The question's terms in what it asks, when it tells something first: its asking sentences
     (`Question.asked`), or the last clause of a question of one sentence ("My son is 16 and wants
     his own account for school, can he open one?", "ভুল number এ recharge হয়ে গেছে, টাকা ফেরত
-    পাব?"); empty when it only asks."""
+    পাব?"); empty when it only asks; when it only asks whether its story is so (`answertypes.asks_to_verify`: "…. is it
+    real?"), all it tells: its words the index knows (the ones it lacks, who told it, are the telling's, as in any story)."""
     if q.asked:
         return q.asked
+    if asks_to_verify(q.text):
+        return frozenset(q.weights) - q.unknown
     head, comma, clause = q.text.rstrip(" ?!।\uff1f").rpartition(",")
     return frozenset(analyze(clause)) & q.weights.keys() if comma and head.strip() else frozenset()
 

@@ -64,7 +64,7 @@ Features of a unit u found through the chunk at rank r, for a question q (terms 
                     maximum) and u names only the other (`contrasts.clashes`; its heading
                     speaks for a unit that names neither half) (1/0)
     ask_cover       share of the idf mass of q's terms in its asking sentences that u holds,
-                    when q tells a story first (`answertypes.asking_sentences`; else 0): a
+                    when q tells a story first (`answertypes.asked_sentences`; else 0): a
                     unit restating the story holds its words, the one answering holds these
 
 The confidence of an answer is a second logistic fit (`CONFIDENCE_FEATURES`): the probability

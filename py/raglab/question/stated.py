@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from raglab.text.answertypes import asking_sentences, typed_spans
+from raglab.text.answertypes import asked_sentences, typed_spans
 from raglab.text.numbers import numbers
 
 # A person's bare number: "is 16", "he's 16", "shes 16", "i'm 17", "am 15", "বয়স ১৬" is typed already.
@@ -36,7 +36,7 @@ def stated_kinds(question: str) -> frozenset[str]:
     # Only the sentences that ask: a story's values are its case ("… ২ হাজার টাকা পাঠিয়ে ফেলেছেন। … আমি কি নিজেই
     # ওঁকে টাকাটা ফেরত পাঠিয়ে দেব?" asks no rule about 2,000 taka), and only a value with a number ("at once"
     # is no stated duration).
-    question = " ".join(asking_sentences(question)) or question
+    question = " ".join(asked_sentences(question)) or question
     kinds = {s.type for s in typed_spans(question)
              if s.type in ("age", "amount", "count", "duration") and numbers(question[s.start:s.end])}
     if any(int(m.group(1)) <= MAX_AGE for m in _IS_N.finditer(question)):

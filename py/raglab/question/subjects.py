@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from raglab.retrieval.expansion import matches
 from raglab.text.analyzer import analyze
-from raglab.text.answertypes import asking_sentences
+from raglab.text.answertypes import asked_sentences
 
 VALUE_TYPES = ("amount", "count", "percent")  # the answer types that ask for a figure
 
@@ -66,7 +66,7 @@ def other_subject(q, two: bool, unit: str, heading: tuple[str, ...] = ()) -> boo
     for one asking two things (`two`: `answer.facts.asks_two`)."""
     if two or not (q.limit or q.qtype in VALUE_TYPES):
         return False
-    asking = " ".join(asking_sentences(q.text)) or q.text
+    asking = " ".join(asked_sentences(q.text)) or q.text
     stated = "\n".join((unit, *heading))
     # A unit that names a subject of a family itself speaks for itself: the recharge limit in a section
     # on "Mobile recharge and merchant payment" is no merchant's limit. Else its heading speaks for it.

@@ -78,7 +78,8 @@ steps 5 and 6, move chunks within the top ten):
    best can take two of the top three while the section the asking sentence means ranks
    below them. After step 3, when two of the first `SLOT` chunks come from one article, the
    lowest of its places there goes to its chunk that BM25 scores best on the asking
-   sentences alone (`answertypes.asking_sentences`; a question of one sentence has none),
+   sentences alone (`answertypes.asked_sentences`; a question of one sentence has none, nor
+   one whose asking sentences only ask whether its story is so: "…. Is it true?"),
    if they score it higher than the chunk in that place, which comes fourth. The places
    above stay: the asking sentences can lack the words that name the topic ("top up from
    my card. What's the fee, and how much per day?" asks about adding money, though "fee"
@@ -121,7 +122,7 @@ from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_text
 from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import has_bangla
-from raglab.text.answertypes import asking_sentences
+from raglab.text.answertypes import asked_sentences
 from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
@@ -323,9 +324,9 @@ class BilingualRetriever:
         return self.bm25.scores(*weighted_text(self.bm25, self.lexical_text(query)))
 
     def _asked_side(self, query: Query) -> dict[int, float]:
-        """BM25 over the question's asking sentences alone (`answertypes.asking_sentences`),
+        """BM25 over the question's asking sentences alone (`answertypes.asked_sentences`),
         as typed: {} for a question of one sentence (step 5)."""
-        asking = asking_sentences(query.text)
+        asking = asked_sentences(query.text)
         return self.bm25.scores(*weighted_text(self.bm25, " ".join(asking))) if asking else {}
 
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:

@@ -40,7 +40,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from raglab.text.analyzer import ESC, WHITESPACE, escape_end
+from raglab.text.analyzer import ESC, WHITESPACE, analyze, escape_end
 from raglab.text.splitter import CLOSERS, sentences
 from raglab.text.tables import read_table
 
@@ -237,6 +237,83 @@ def asking_sentences(text: str) -> list[str]:
     if len(spans) < 2:
         return []
     return [text[s:e] for s, e in spans if text[s:e].rstrip(CLOSERS).endswith(("?", "\uff1f"))]
+
+
+# A sentence that only asks whether what was told is so ("Is it true?", "is this legit?", "Is that
+# right?", "সত্যি?", "এটা কি আসল?", "sotti naki?"): the word that verifies, in both languages and
+# Banglish with its forms, and the words that point back at the story or close the ask (এটা, এ কথা,
+# তাই; Banglish eta, ki, naki, which the analyzer keeps; "or not", "না মিথ্যা"). Words that name a
+# topic of the help centre ("scam", "fraud", প্রতারণা) are no part of it.
+_VERIFIES = frozenset(analyze(
+    "true truly real really legit legitimate genuine genuinely authentic right correct valid fake false "
+    "সত্যি সত্যিই সত্য আসল আসলে আসলেই আসলি ঠিক সঠিক বৈধ ভুয়া ভূয়া ভুয়া নকল মিথ্যা "
+    "sotti shotti sotyi shotyi sotto shotto asol ashol asle ashle asolei thik sothik shothik vua bhua vuya bhuya mittha mitha"))
+_VERIFY = _VERIFIES | frozenset(analyze("not this that এ কথা তাই eta ata eita ki naki na kotha tai"))
+
+
+def verifies_only(sentence: str) -> bool:
+    """Whether a sentence (or clause) asks only whether what was told before it is so: every word
+    it keeps is a verifying word or one pointing back ("Is it true?", "is that legit", "এটা কি
+    সত্যি?", "sotti naki?"), and one verifies. What it asks about is the story told first.
+
+    >>> verifies_only("Is this real?"), verifies_only("এটা কি আসল?"), verifies_only("Is the fee right?")
+    (True, True, False)
+    """
+    terms = analyze(sentence)
+    return bool(terms) and all(t in _VERIFY for t in terms) and any(t in _VERIFIES for t in terms)
+
+
+def asks_to_verify(text: str) -> bool:
+    """Whether a question, after what it tells, only asks whether that is so: its asking
+    sentences all `verifies_only` ("got a msg saying my account will be closed. is it real?"),
+    or, with none, the last clause of its last sentence does ("guy on phone says dial a code
+    he reads out, is that legit"). Such a question asks about the whole story, as "Is it
+    true that …?" does: no sentence of it is the asked one (`asked_sentences`).
+
+    >>> asks_to_verify("একজন ফোন করে বলছে আগে ৫০০ টাকা ফি পাঠাতে হবে। এটা কি সত্যি?")
+    True
+    """
+    asking = asking_sentences(text)
+    return all(verifies_only(s) for s in asking) if asking else bool(_verifying_clause(text))
+
+
+def _verifying_clause(text: str) -> str:
+    """The last clause of a question's last sentence when it `verifies_only` and follows a comma, else ""."""
+    spans = sentences(text)
+    last = text[spans[-1][0]:spans[-1][1]] if spans else text
+    head, comma, clause = last.rstrip(" ?!।\uff1f").rpartition(",")
+    return clause if comma and head.strip() and verifies_only(clause) else ""
+
+
+def verifying_words(text: str) -> frozenset:
+    """The analysed words of a question's parts that only verify (its asking sentences that
+    `verifies_only`, or its last clause when no sentence asks) and that the rest of it does not
+    use: no answer states them ("Anyone who does is a fraudster" answers "Is it true?"), so, like
+    the words that ask, they are nothing to look for.
+
+    >>> sorted(verifying_words("guy on phone says dial a code he will read out, is that legit"))
+    ['legit']
+    """
+    asking = asking_sentences(text)
+    parts = [s for s in asking if verifies_only(s)] if asking else [c for c in (_verifying_clause(text),) if c]
+    if not parts:
+        return frozenset()
+    rest = text
+    for part in parts:
+        rest = rest.replace(part, " ")
+    return frozenset(analyze(" ".join(parts))) - frozenset(analyze(rest))
+
+
+def asked_sentences(text: str) -> list[str]:
+    """`asking_sentences` less those that only verify (`verifies_only`): the sentences whose
+    words are what is asked. [] when they all verify: the question then asks about all it tells
+    and reads as a question of one sentence (its answer type is still read in the asking
+    sentence: "Is it true?" asks yes or no).
+
+    >>> asked_sentences("got a msg saying my account will be closed. is it real?")
+    []
+    """
+    return [s for s in asking_sentences(text) if not verifies_only(s)]
 
 
 def question_types(text: str) -> list[str]:
