@@ -305,7 +305,7 @@ export function setupAsk({ raglab, t, onLanguage }) {
           languageNote(r.answer_language),
           el("p", { class: "citations-label" }, t("ask.citations")),
           el("ul", { id: "citations", class: "citations" }, r.citations.map((id) => {
-            const chunk = r.chunks.find((c) => c.id === id);
+            const chunk = citedChunk(id, r);
             return el("li", {},
               el("button", { type: "button", class: "citation", dataset: { chunk: id },
                 onclick: () => openArticle(chunk, r) },
@@ -367,6 +367,22 @@ export function setupAsk({ raglab, t, onLanguage }) {
       el("p", {}, t("ask.reference"), " ",
         judged.reference === null ? t("ask.reference.none")
           : el("span", { lang: guessLang(judged.reference), class: "reference-text" }, judged.reference)));
+  }
+
+  // A citation may name a chunk outside the passages shown: an answer quoted in the customer's language
+  // from the twin article's unit cites that unit's chunk. It stands for the quote it cites (the article's
+  // highlight), titled with the article's title once the article is read.
+  function citedChunk(id, r) {
+    const shown = r.chunks.find((c) => c.id === id);
+    if (shown) return shown;
+    const quote = (r.quotes || []).find((q) => q.chunk === id) || { start: 0, end: 0 };
+    const chunk = { id, doc: id.split("#")[0], title: id.split("#")[0], start: quote.start, end: quote.end };
+    raglab.article(chunk.doc, { corpus: last ? last.corpus : "bundled" }).then((doc) => {
+      chunk.title = doc.title;
+      const label = document.querySelector(`#citations .citation[data-chunk="${CSS.escape(id)}"] span[lang]`);
+      if (label) label.textContent = doc.title;
+    }, () => {});
+    return chunk;
   }
 
   async function openArticle(chunk, result) {
