@@ -403,7 +403,7 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
     if len(composed.quotes) != 2 or composed.quotes[0] != a.order[0][1].quote or not leans_back(composed.quotes[0].text):
         return None
     x = composed.quotes[1]
-    if any(s.chunk == x.chunk and x.start <= s.start < x.end for s in composed.short_answers):
+    if any(x.holds(s) for s in composed.short_answers):
         return None
     before = unit_before(a.order[0][1], a.order, docs)
     if before is None:

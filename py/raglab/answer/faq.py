@@ -203,6 +203,6 @@ def without_twin(composed, order: list, q):
         c.quote == x and c is not best and lang_of(c.unit.text) != q.lang and twins(q, best, c) for _, c in order)]
     if len(keep) == len(composed.quotes) or not keep:
         return composed
-    bold = [s for s in composed.short_answers if any(s.chunk == x.chunk and x.start <= s.start < x.end for x in keep)]
+    bold = [s for s in composed.short_answers if any(x.holds(s) for x in keep)]
     cited = list(dict.fromkeys(x.chunk for x in keep))
     return requoted(composed, keep, citations=cited, short_answers=bold)

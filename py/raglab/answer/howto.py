@@ -438,5 +438,5 @@ def _fitting(best: Quote, head: list[Quote], units, announced: bool, notes: str 
 def with_steps(composed: Answer, steps: tuple[Quote, ...]) -> Answer:
     """`composed` quoting `steps` (`the_steps`) in place of its quotes, with the short answers that
     lie in them."""
-    kept = [s for s in composed.short_answers if any(x.chunk == s.chunk and x.start <= s.start < x.end for x in steps)]
+    kept = [s for s in composed.short_answers if any(x.holds(s) for x in steps)]
     return requoted(composed, list(steps), citations=[steps[0].chunk], short_answers=kept)

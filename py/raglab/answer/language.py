@@ -413,7 +413,7 @@ def in_asked_language(composed, q: Question, asked: str, order: list, pool, docs
         if o is None or lang_of(o.unit.text) == asked:
             continue
         kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if two and o is not best else [q.qtype]
-        kind, mine = next((k for k in kinds if answered_values(q, o.unit.text, k)), ""), [s for s in bold if s.chunk == x.chunk and x.start <= s.start < x.end]
+        kind, mine = next((k for k in kinds if answered_values(q, o.unit.text, k)), ""), [s for s in bold if x.holds(s)]
         for _, c in pool(x.doc) if kind else ():
             if not twin_of(q, o, c, kind, asked) or any((c.quote.doc, c.quote.start) == (y.doc, y.start) for y in quotes):
                 continue

@@ -16,6 +16,10 @@ class Quote:
     text: str  # the sentence verbatim, or a table row read with its header ("row")
     kind: str = "sentence"
 
+    def holds(self, s: ShortAnswer) -> bool:
+        """Whether short answer `s` lies in this quote (it starts inside it, in the same chunk)."""
+        return s.chunk == self.chunk and self.start <= s.start < self.end
+
 
 @dataclass(frozen=True)
 class ShortAnswer:
