@@ -5,7 +5,10 @@ answered, rightly, with an English sentence, and the reader is told why (`Pipeli
 `raglab ask`'s "Note:" line, the page's note).
 """
 
+import contextlib
 import functools
+import io
+import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -168,3 +171,25 @@ def test_a_unit_on_the_other_side_of_a_contrast_is_not_promoted_for_its_periods(
     other = cand("Cash in: up to Tk 30,000 a day and Tk 2,00,000 a month.")
     assert every_period_first(q, [(2.0, best), (1.8, other)]) == [(2.0, best), (1.8, other)]
     assert every_period_first(q, [(2.0, best), (1.8, other), (1.7, same)])[0] == (1.7, same)
+
+
+def test_the_cli_says_where_a_citation_outside_the_top_chunks_comes_from():
+    # "ekdine koybar cash out kora jay?" ranks English chunks first and is answered from the Bangla
+    # twin's sentence; the citation must not be left naming a chunk the list does not show.
+    r = subprocess.run([sys.executable, "-m", "raglab", "ask", "--json", "ekdine koybar cash out kora jay?"],
+                       capture_output=True, text=True, cwd=ROOT, encoding="utf-8")
+    assert r.returncode == 0, r.stderr
+    ask = json.loads(r.stdout)
+    outside = [c for c in ask["citations"] if c not in {chunk["id"] for chunk in ask["chunks"]}]
+    assert outside and not ask["abstained"]
+    from raglab.cli.asking import _print_result
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        _print_result(ask)
+    assert f"Cited [{outside[0]}] is not among these: it says the same in the question's language" in out.getvalue()
+    ask["citations"] = [ask["chunks"][0]["id"]]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        _print_result(ask)
+    assert "is not among these" not in out.getvalue()

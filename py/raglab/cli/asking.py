@@ -121,6 +121,11 @@ def _print_result(r: dict) -> None:
         snippet = " ".join(c["text"].split())
         snippet = terminal_safe(snippet if len(snippet) <= 100 else snippet[:99] + "…")
         print(f"{c['rank']:>2}. {c['score']:>8.4f}  {terminal_safe(c['id']):<28} {snippet}")
+    # An answer put in the customer's language quotes the twin article's passage, which the
+    # ranking may not have listed: say where the citation comes from, not leave it unexplained.
+    listed = {c["id"] for c in r["chunks"]}
+    for cited in [] if r["abstained"] else [c for c in r["citations"] if c not in listed]:
+        print(f"Cited [{terminal_safe(cited)}] is not among these: it says the same in the question's language")
 
 
 def cmd_ask(args) -> int:
