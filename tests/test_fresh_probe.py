@@ -22,7 +22,8 @@ def served():
     return Pipeline(list(docs()), Config(threshold=0.0))
 
 
-PROBES = {"fresh_probe.jsonl": 50, "fresh_probe_basic.jsonl": 30, "fresh_probe_trouble.jsonl": 30, "fresh_probe_other.jsonl": 30}
+PROBES = {"fresh_probe.jsonl": 50, "fresh_probe_basic.jsonl": 30, "fresh_probe_trouble.jsonl": 30, "fresh_probe_other.jsonl": 30,
+          "fresh_probe_first.jsonl": 30}
 
 
 @pytest.mark.parametrize("name", sorted(PROBES))

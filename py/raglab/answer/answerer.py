@@ -36,7 +36,7 @@ from raglab.answer.shorts import asked_order, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import aside, limit_beside_price
-from raglab.question.modality import counts_time, names_nothing_needed
+from raglab.question.modality import counts_time, names_nothing_needed, states_need
 from raglab.question.subjects import VALUE_TYPES, other_subject
 from raglab.retrieval.ranking import rounded
 from raglab.text.answertypes import accepts, question_type
@@ -372,6 +372,9 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     conf = confidence(m, signals_of(a, composed, m))
     coverage = a.order[0][1].features[COL["coverage"]]
     reason = withheld(a, composed, conf, threshold)
+    if reason == "no-list":  # what one needs asked, a unit about as likely says it: it is quoted (the confidence stays)
+        a, composed = the_need_stated(a, composed, docs, m)
+        reason = withheld(a, composed, conf, threshold)
     if reason is not None:
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
     # A quote opening "Instead," or "It" is shown with the sentence it leans on, a step of a how-to list
@@ -384,6 +387,16 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     if twin is not None:  # each quote in the customer's language when its twin's unit answers alike
         shown = in_asked_language(shown, a.q, twin[0] or a.q.lang, a.order, lambda doc: ranked(a.q, score_candidates(a.q, twin[1](doc), None, docs), m), docs)
     return replace(shown, confidence=conf)
+
+
+def the_need_stated(a: Assessment, composed: Answer, docs: dict | None, m: Model) -> tuple[Assessment, Answer]:
+    """The assessment led by the likeliest unit within `LANG_MARGIN` logits of the best that says what is needed
+    (`states_need`; a series alone may name other things: "useful for visa applications, …"), and its answer."""
+    for i, (z, c) in enumerate(a.order[1:], 1):
+        if a.order[0][0] - z <= LANG_MARGIN and states_need(c.quote.text):
+            b = replace(a, order=[a.order[i], *a.order[:i], *a.order[i + 1:]], probs=[a.probs[i], *a.probs[:i], *a.probs[i + 1:]])
+            return b, compose(b, docs, m)
+    return a, composed
 
 
 def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) -> Quote | None:
