@@ -169,6 +169,18 @@ def test_an_emphatic_i_not_typed_makes_another_word(reader):
     assert reader.word("chire") is None
 
 
+def test_an_english_phrase_of_the_articles_keeps_its_words_from_a_vowel_slip(reader):
+    # "nano loan" is the articles' name for the loan: "nano" is no নেন (take), a vowel written for another
+    read = reader.read("nano loan er limit koto")
+    assert read.startswith("nano loan ") and "কত" in read
+    assert "per month" in reader.read("send money er free limit koto per month")
+    # a word the Bangla articles spell so still reads: শাপলা with its inherent vowel, সেন্ড exactly
+    assert reader.read("shapla pay er pin koto digit").startswith("শাপলা pay")
+    assert reader.read("send money koto bar kora jay").startswith("সেন্ড money")
+    # a phrase whose every word sounds like a Bangla word is read as Bangla, as the Bangla articles write it
+    assert reader.read("cash out er charge koto").startswith("ক্যাশ আউট")
+
+
 def test_a_forgotten_pin_typed_in_the_first_person_is_answered_by_the_reset_steps():
     # "pin vule gechi ki korbo" (I have forgotten my PIN, what do I do) was read as "... গেছে ..."
     # and met the heading "যদি মনে হয় পিন অন্য কেউ জেনে গেছে" (if someone has come to know your PIN)

@@ -73,7 +73,8 @@ VOWEL_COST = 0.5
 CLOSE_VOWELS = frozenset({("a", "o"), ("o", "a"), ("o", "u"), ("u", "o"), ("e", "a"), ("a", "e"), ("i", "e"), ("e", "i")})
 # য় is a glide that Banglish writes as "y" or "i" alike ("hoy" and "hoi" are হয়, "pray" and "prai"
 # প্রায়): the reader takes one for the other as a vowel slip (the loanwords' matching does not).
-READER_CLOSE = CLOSE_VOWELS | {("y", "i"), ("i", "y")}
+GLIDES = frozenset({("y", "i"), ("i", "y")})
+READER_CLOSE = CLOSE_VOWELS | GLIDES
 MAX_DISTANCE = 1.0  # at most one consonant edit, or two vowel slips
 SHORT = 3  # a typed word of this many sounds or fewer matches only within one vowel slip
 SPLIT_LETTERS = 3  # the fewest letters of each half of a word read as two (`Reader.two_words`)
@@ -102,6 +103,15 @@ LATIN = (("chh", "c"), ("kh", "k"), ("gh", "g"), ("ch", "c"), ("jh", "j"), ("th"
 
 _BANGLA_WORD = re.compile("[\u0980-\u09e3\u09f0-\u09fe]+")  # letters and signs; no digits
 _LATIN_WORD = re.compile("[A-Za-z]+")
+
+
+def _pairs(text: str):
+    """Two Latin words one space apart, each pair once (overlapping: "nano loan limit" gives two)."""
+    return re.finditer("(?<![A-Za-z])(?=([A-Za-z]+) ([A-Za-z]+)(?![A-Za-z]))", text)
+
+
+def _pair(m: re.Match) -> str:
+    return (m.group(1) + " " + m.group(2)).lower()
 
 
 def has_bangla_letter(text: str) -> bool:
@@ -264,6 +274,7 @@ class Reader:
     by_skeleton: dict[str, list[tuple[str, tuple[str, ...], int]]] = field(default_factory=dict)
     english: frozenset = frozenset()  # the corpus's Latin-letter words, lower case
     persons: frozenset = frozenset()  # its verbs' third-person forms in -ে (`_persons`)
+    english_pairs: frozenset = frozenset()  # two Latin words the corpus writes one after the other, lower case
     # What `read` gave each question: a comparison reads every question under every configuration
     # (each its own pipeline over the same articles, so the same reader: `of`), and the reading is
     # a function of the question and the words above, which nothing changes once `of` built them.
@@ -281,7 +292,8 @@ class Reader:
             for w in _BANGLA_WORD.findall(text):
                 counts[w] = counts.get(w, 0) + 1
         reader = cls(english=frozenset(w.lower() for text in texts for w in _LATIN_WORD.findall(text)),
-                     persons=_persons(counts))
+                     persons=_persons(counts),
+                     english_pairs=frozenset(_pair(m) for text in texts for m in _pairs(text)))
         for w in sorted(counts):
             sound, open_end = roman(w)
             spellings = (sound, sound + "o") if open_end and not sound.endswith("o") else (sound,)
@@ -291,8 +303,9 @@ class Reader:
                     reader.by_skeleton.setdefault(key, []).append((w, spellings, counts[w]))
         return reader
 
-    def word(self, typed: str, exact: bool = False) -> str | None:
-        """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`), or None.
+    def word(self, typed: str, exact: bool = False, swaps: bool = True) -> str | None:
+        """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`; without
+        `swaps`, with no vowel written for another but y for i), or None.
         A word the corpus's English uses ("time", "bank") is English typed among Bangla words
         unless a Bangla word sounds like it within one vowel slip ("cash" ক্যাশ, "out" আউট): a
         consonant further, "time" is not "এটিএমে" (at the ATM)."""
@@ -313,7 +326,7 @@ class Reader:
         best = None
         for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
             person = w in self.persons
-            d = min(distance(sound, s, READER_CLOSE)
+            d = min(distance(sound, s, READER_CLOSE if swaps else GLIDES)
                     if not (person and _other_person(sound, s) or _emphasis_added(sound, s)) else MAX_DISTANCE + 1
                     for s in spellings)
             if d <= limit and (best is None or (d, -count) < best[0]):
@@ -354,9 +367,26 @@ class Reader:
         if found is None:
             if len(self._readings) >= READINGS_KEPT:  # bounded: the page reads every question typed
                 self._readings.clear()
+            english = self._english_phrases(question)
             found = self._readings[key] = _LATIN_WORD.sub(
-                lambda m: m.group() if not particles and _particle(m) else self._read_word(m.group()), question)
+                lambda m: m.group() if not particles and _particle(m) else
+                (self.word(m.group(), swaps=False) or m.group()) if m.start() in english else self._read_word(m.group()),
+                question)
         return found
+
+    def _english_phrases(self, question: str) -> frozenset:
+        """Where the words of an English phrase of the articles start, typed whole in a Banglish question
+        with a word of it that sounds like no Bangla word ("nano loan", "shapla pay"): the phrase is the
+        articles' name for a thing, and its words are read as Bangla words only as the Bangla articles spell
+        them (সেন্ড, শাপলা with its inherent vowel), not with a vowel written for another ("nano" was নেন,
+        take: "নেন loan"; "per month" পার month). A phrase all of whose words sound like Bangla words is read
+        as Bangla ("cash out", ক্যাশ আউট, as the Bangla articles write it)."""
+        out = set()
+        for m in _pairs(question):
+            first, second = m.group(1), m.group(2)
+            if _pair(m) in self.english_pairs and (self.word(first) is None or self.word(second) is None):
+                out.update((m.start(1), m.start(2)))
+        return frozenset(out)
 
     def _read_word(self, typed: str) -> str:
         """One Latin word as read: a Bangla word it sounds like, else two it runs together, else as typed."""
