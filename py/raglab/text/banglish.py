@@ -381,7 +381,7 @@ class Reader:
         them (সেন্ড, শাপলা with its inherent vowel), not with a vowel written for another ("nano" was নেন,
         take: "নেন loan"; "per month" পার month). A phrase all of whose words sound like Bangla words is read
         as Bangla ("cash out", ক্যাশ আউট, as the Bangla articles write it)."""
-        out = set()
+        out: set[int] = set()
         for m in _pairs(question):
             first, second = m.group(1), m.group(2)
             if _pair(m) in self.english_pairs and (self.word(first) is None or self.word(second) is None):
