@@ -41,7 +41,7 @@ def test_how_much_one_can_do_asks_for_the_upper_limit():
 def test_how_much_more_one_can_cash_out_is_not_answered_by_the_minimum(served, question):
     got = ask_json(served.ask(question))
     assert "ন্যূনতম" not in got["answer"], got["answer"]
-    assert "সর্বোচ্চ ২৫,০০০ টাকা" in [s["text"] for s in got["short_answers"]], got["short_answers"]  # with its qualifier
+    assert "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা" in [s["text"] for s in got["short_answers"]], got["short_answers"]  # with its qualifier and period
 
 
 def _found(pipe, question, start):

@@ -149,6 +149,38 @@ def test_a_first_person_verb_is_not_read_as_the_third(reader, typed, not_read_as
     assert reader.word("geche") == "গেছে" and reader.word("dite") == "দিতে"  # the same person still reads
 
 
+@pytest.mark.parametrize("typed, read_as", [
+    ("diti", "দিতে"),  # an infinitive (to give) has no person: its last vowel typed as i is a slip
+    ("ekhani", "এখানে"),  # nor a noun's case ending (here)
+    ("apne", "আপনি"),  # nor a pronoun's last vowel (you)
+])
+def test_a_word_that_is_no_verbs_person_is_read_across_its_last_vowel(reader, typed, read_as):
+    assert reader.word(typed) == read_as
+
+
+def test_only_a_verbs_finite_forms_count_as_a_person():
+    from raglab.text.banglish import _persons
+    words = {"করে", "করতে", "গেছে", "দিতে", "দিনে", "এখানে", "পারে", "পারবেন"}
+    assert _persons(words) == {"করে", "গেছে", "পারে"}
+
+
+def test_an_emphatic_i_not_typed_makes_another_word(reader):
+    # "chire" (ছিঁড়ে, torn) is no ছেড়েই (having left indeed): the emphatic ই is typed where it is said
+    assert reader.word("chire") is None
+
+
+def test_an_english_phrase_of_the_articles_keeps_its_words_from_a_vowel_slip(reader):
+    # "nano loan" is the articles' name for the loan: "nano" is no নেন (take), a vowel written for another
+    read = reader.read("nano loan er limit koto")
+    assert read.startswith("nano loan ") and "কত" in read
+    assert "per month" in reader.read("send money er free limit koto per month")
+    # a word the Bangla articles spell so still reads: শাপলা with its inherent vowel, সেন্ড exactly
+    assert reader.read("shapla pay er pin koto digit").startswith("শাপলা pay")
+    assert reader.read("send money koto bar kora jay").startswith("সেন্ড money")
+    # a phrase whose every word sounds like a Bangla word is read as Bangla, as the Bangla articles write it
+    assert reader.read("cash out er charge koto").startswith("ক্যাশ আউট")
+
+
 def test_a_forgotten_pin_typed_in_the_first_person_is_answered_by_the_reset_steps():
     # "pin vule gechi ki korbo" (I have forgotten my PIN, what do I do) was read as "... গেছে ..."
     # and met the heading "যদি মনে হয় পিন অন্য কেউ জেনে গেছে" (if someone has come to know your PIN)

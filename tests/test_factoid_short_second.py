@@ -122,8 +122,8 @@ def test_a_bangla_unit_keeps_its_case_ending():
     ("ইকেওয়াইসি কতক্ষণে শেষ হয়?", "ইকেওয়াইসি সাধারণত ১০ মিনিটের মধ্যে শেষ হয়।", "সাধারণত ১০ মিনিটের মধ্যে"),
     ("অভিযোগের জবাব কত দিনে আসে?", "অভিযোগের জবাব ৫ দিনের ভেতরে আসে।", "৫ দিনের ভেতরে"),  # within, as মধ্যে
     # An amount keeps no case ending: "৩০,০০০ টাকার বেশি" is a limit, the bold its amount, and one
-    # value is bolded once, not as "৫,০০০ টাকার" beside "৫,০০০ টাকা".
-    ("দিনে সর্বোচ্চ কত টাকা জমা করা যায়?", "দিনে সব মিলিয়ে ৩০,০০০ টাকার বেশি জমা করা যায় না।", "৩০,০০০ টাকা"),
+    # value is bolded once, not as "৫,০০০ টাকার" beside "৫,০০০ টাকা" (with its period, through "সব মিলিয়ে").
+    ("দিনে সর্বোচ্চ কত টাকা জমা করা যায়?", "দিনে সব মিলিয়ে ৩০,০০০ টাকার বেশি জমা করা যায় না।", "দিনে সব মিলিয়ে ৩০,০০০ টাকা"),
 ])
 def test_a_bangla_value_keeps_its_words_case_ending(question, text, want):
     assert shorts(question, text) == [want]

@@ -219,3 +219,15 @@ def test_a_misspelt_question_word_is_not_searched_as_content_words():
     # the stopword *what* is among the nearest three, so "wat" was a misspelt question word
     index = BM25([["way", "fee"], ["want", "wait", "cash"]])
     assert alternatives(index, "wat") == []
+
+
+def test_a_misspelt_adverb_is_read_through_its_adjective():
+    # "seperately" is three edits from the index's "separate" (the misspelling and the -ly the stemmer
+    # keeps), beyond any word's reach: without the ending one edit is left
+    from raglab.retrieval.lexical import nearest
+
+    index = Fuzzy(["separate", "transaction", "refund"])
+    assert nearest(index, "seperately") == (["separate"], 1.0, False)
+    assert nearest(index, "separately") == (["separate"], 2.0, False)  # spelt right, as before
+    assert nearest(Fuzzy(["on", "only"]), "onlly") is not None  # a short word is matched as a whole
+    assert nearest(index, "definately") is None  # an adjective the index lacks is no reading

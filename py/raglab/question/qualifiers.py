@@ -6,11 +6,12 @@ counted in before that: "দিনে সর্বোচ্চ ২৫,০০০ 
 usually says so ("সাধারণত ১০ মিনিটের মধ্যে", "usually within 1 hour"), and an amount or a
 duration counted from one end says which ("the first Tk 25,000", "the last 12 months", "প্রথম
 ২৫,০০০ টাকা"): without those words the bold promises more than the sentence. English's "in total"
-keeps the period after it ("Up to Tk 1,50,000 in total a month").
+keeps the period after it ("Up to Tk 1,50,000 in total a month"), and Bangla's "সব মিলিয়ে" (in
+total) the period before it ("দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা").
 
 >>> text = "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।"
 >>> text[before(text, text.index("২৫")):text.index(" ক্যাশ")]
-'সর্বোচ্চ ২৫,০০০ টাকা'
+'দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা'
 >>> text = "দিনে সর্বোচ্চ ৫ বার ক্যাশ আউট করা যায়।"
 >>> text[before(text, text.index("৫")):text.index(" ক্যাশ")]
 'দিনে সর্বোচ্চ ৫ বার'
@@ -41,6 +42,8 @@ _USUALLY = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:usually|normally|স�
 _FROM_END = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:the (?:first|last|past|next)|প্রথম) $", re.IGNORECASE)
 # A period after "in total": "Up to Tk 1,50,000 in total a month".
 _TOTAL_PERIOD = re.compile(r" (?:a|an|per|each) (?:day|month|year|week)(?![A-Za-z])", re.IGNORECASE)
+# Bangla's "in total", between a value's period and its qualifier: "দিনে সব মিলিয়ে সর্বোচ্চ ২৫,০০০ টাকা".
+_IN_TOTAL_BN = re.compile(f"(?:^|(?<=[^\u0980-\u09ff]))সব ?মিলি{YA}ে $")
 WINDOW = 16  # characters looked at before a value
 
 
@@ -56,7 +59,10 @@ def before(text: str, start: int, kind: str = "number") -> int:
     start = _back(text, start, _QUALIFIER_BN)
     if kind in ("amount", "duration"):
         start = _back(text, start, _FROM_END)
-    start = _back(text, start, _RATE_BEFORE)
+    # "সব মিলিয়ে" only with the period before it: it says the period's values are added up
+    total = _back(text, start, _IN_TOTAL_BN)
+    period = _back(text, total, _RATE_BEFORE)
+    start = period if period != total else _back(text, start, _RATE_BEFORE)
     return _back(text, start, _USUALLY)
 
 

@@ -34,6 +34,7 @@ from raglab.text.known import protected, respellable
 FUZZY_WEIGHT = 0.8
 MAX_ALTERNATIVES = 3
 MAX_SPLIT_DISTANCE = 1.0
+ADJECTIVE_MIN = 5  # letters of an adjective an adverb in -ly is read through ("seperate"ly; not "on"ly)
 
 
 def fuzzy_weight(distance: float) -> float:
@@ -78,8 +79,23 @@ def nearest(fuzzy: Fuzzy, term: str) -> tuple[list[str], float, bool] | None:
         return [w for w, d in near if d == best and respellable(term, w, d)], best, False
     if protected(term):
         return None
+    adjective = _adjective(term)
+    if adjective is not None:
+        found = nearest(fuzzy, adjective)
+        if found is not None and found[0] and not found[2]:
+            return found
     splits = [s for s in fuzzy.segment(term) if s[1] <= MAX_SPLIT_DISTANCE]
     return (list(splits[0][0]), splits[0][1], True) if splits else None
+
+
+def _adjective(term: str) -> str | None:
+    """The adjective of an English adverb in -ly, which the stemmer keeps whole ("separately"), or None.
+    A misspelt adverb is as far from its adjective's index word as the misspelling and the ending
+    together ("seperately": three edits from "separate", beyond any word's reach): read without the
+    ending, the misspelling alone is left to match ("seperate", one edit)."""
+    if term.isascii() and term.endswith("ly") and len(term) - 2 >= ADJECTIVE_MIN:
+        return term[:-2]
+    return None
 
 
 def _nearer_whole(fuzzy: Fuzzy, term: str, whole: str | None) -> tuple[list[str], float, bool] | None:

@@ -14,8 +14,8 @@ optional, since কর is said "kor"). Candidates share the typed word's consona
 (`skeleton`); among them the nearest by an edit distance in which vowels cost half wins
 (`VOWEL_COST`: Banglish writes a, o and e loosely), then the more frequent word, then the
 first in code-point order. A word farther than `MAX_DISTANCE` is kept as typed, and so is one
-whose only near words end in the other of i and e, a verb's person ("gechi", I have gone, is not
-the articles' গেছে, it has gone: `_other_person`).
+whose only near words are a verb's third person it reads in the first ("gechi", I have gone, is not
+the articles' গেছে, it has gone: `_other_person`, `Reader.persons`).
 
 Which questions: only one with no Bangla letter that holds at least two of `CUES`, words of
 Bangla grammar in their common Latin spellings that are not English words ("ki", "koto",
@@ -73,7 +73,8 @@ VOWEL_COST = 0.5
 CLOSE_VOWELS = frozenset({("a", "o"), ("o", "a"), ("o", "u"), ("u", "o"), ("e", "a"), ("a", "e"), ("i", "e"), ("e", "i")})
 # য় is a glide that Banglish writes as "y" or "i" alike ("hoy" and "hoi" are হয়, "pray" and "prai"
 # প্রায়): the reader takes one for the other as a vowel slip (the loanwords' matching does not).
-READER_CLOSE = CLOSE_VOWELS | {("y", "i"), ("i", "y")}
+GLIDES = frozenset({("y", "i"), ("i", "y")})
+READER_CLOSE = CLOSE_VOWELS | GLIDES
 MAX_DISTANCE = 1.0  # at most one consonant edit, or two vowel slips
 SHORT = 3  # a typed word of this many sounds or fewer matches only within one vowel slip
 SPLIT_LETTERS = 3  # the fewest letters of each half of a word read as two (`Reader.two_words`)
@@ -102,6 +103,15 @@ LATIN = (("chh", "c"), ("kh", "k"), ("gh", "g"), ("ch", "c"), ("jh", "j"), ("th"
 
 _BANGLA_WORD = re.compile("[\u0980-\u09e3\u09f0-\u09fe]+")  # letters and signs; no digits
 _LATIN_WORD = re.compile("[A-Za-z]+")
+
+
+def _pairs(text: str):
+    """Two Latin words one space apart, each pair once (overlapping: "nano loan limit" gives two)."""
+    return re.finditer("(?<![A-Za-z])(?=([A-Za-z]+) ([A-Za-z]+)(?![A-Za-z]))", text)
+
+
+def _pair(m: re.Match) -> str:
+    return (m.group(1) + " " + m.group(2)).lower()
 
 
 def has_bangla_letter(text: str) -> bool:
@@ -227,12 +237,34 @@ def distance(a: str, b: str, close: frozenset = CLOSE_VOWELS) -> float:
 
 
 def _other_person(typed: str, said: str) -> bool:
-    """Whether two spellings differ in their last vowel as a verb's person does: a final i for
-    another's final e, or the other way round (করি "kori" I do, করে "kore" he does; গেছি "gechi"
-    I have gone, গেছে "geche" it has gone). The help centre never speaks in the first person, so a
-    customer's "gechi" read as গেছে was another verb's word ("জেনে গেছে", has come to know); typists
-    write a word's last vowel as they say it. Such a word stays as typed."""
-    return typed[-1:] in ("i", "e") and said[-1:] in ("i", "e") and typed[-1] != said[-1]
+    """Whether a typed word ends in i where a verb's spelling ends in e, as the first person
+    does against the third (করি "kori" I do, করে "kore" he does; গেছি "gechi" I have gone, গেছে
+    "geche" it has gone). The help centre never speaks in the first person, so a customer's
+    "gechi" read as গেছে was another verb's word ("জেনে গেছে", has come to know); typists write a
+    word's last vowel as they say it. Such a word stays as typed. Only a verb's (`Reader.persons`):
+    a noun's case ending or a verb's infinitive is no person ("diti" is দিতে, to give; "apne" আপনি)."""
+    return typed[-1:] == "i" and said[-1:] == "e"
+
+
+def _emphasis_added(typed: str, said: str) -> bool:
+    """Whether `said` ends in the emphatic ই after a vowel that `typed` ends in without it (ছেড়েই
+    "cherei", having left indeed, for a typed "chire", torn; এখনই for "ekhono"): the particle is
+    typed where it is said, so such a word is another word."""
+    return len(said) > 2 and said[-1] == "i" and said[-2] in VOWELS and typed[-1:] == said[-2]
+
+
+# A Bangla word is a verb's finite form in -ে when it ends in -ছে (the perfect and the continuous:
+# গেছে, করেছে, হচ্ছে) or its stem takes a verb's other endings in the same articles (করে beside
+# করতে, পারে beside পারবেন); a noun in the locative (দিনে, এখানে) or an infinitive (দিতে) takes none.
+E_KAR = "\u09c7"
+_VERB_ENDINGS = ("তে", "লে", "বে", "বেন", "েন", "ুন", "তেন", "লেন")
+_PERFECT = "ছে"
+
+
+def _persons(words) -> frozenset:
+    """The verbs' third-person forms in -ে among `words` (see `_VERB_ENDINGS`)."""
+    return frozenset(w for w in words if w.endswith(E_KAR) and len(w) > 2 and (
+        w.endswith(_PERFECT) or any(w[:-1] + ending in words for ending in _VERB_ENDINGS)))
 
 
 @dataclass
@@ -241,6 +273,8 @@ class Reader:
 
     by_skeleton: dict[str, list[tuple[str, tuple[str, ...], int]]] = field(default_factory=dict)
     english: frozenset = frozenset()  # the corpus's Latin-letter words, lower case
+    persons: frozenset = frozenset()  # its verbs' third-person forms in -ে (`_persons`)
+    english_pairs: frozenset = frozenset()  # two Latin words the corpus writes one after the other, lower case
     # What `read` gave each question: a comparison reads every question under every configuration
     # (each its own pipeline over the same articles, so the same reader: `of`), and the reading is
     # a function of the question and the words above, which nothing changes once `of` built them.
@@ -257,7 +291,9 @@ class Reader:
         for text in texts:
             for w in _BANGLA_WORD.findall(text):
                 counts[w] = counts.get(w, 0) + 1
-        reader = cls(english=frozenset(w.lower() for text in texts for w in _LATIN_WORD.findall(text)))
+        reader = cls(english=frozenset(w.lower() for text in texts for w in _LATIN_WORD.findall(text)),
+                     persons=_persons(counts),
+                     english_pairs=frozenset(_pair(m) for text in texts for m in _pairs(text)))
         for w in sorted(counts):
             sound, open_end = roman(w)
             spellings = (sound, sound + "o") if open_end and not sound.endswith("o") else (sound,)
@@ -267,8 +303,9 @@ class Reader:
                     reader.by_skeleton.setdefault(key, []).append((w, spellings, counts[w]))
         return reader
 
-    def word(self, typed: str, exact: bool = False) -> str | None:
-        """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`), or None.
+    def word(self, typed: str, exact: bool = False, swaps: bool = True) -> str | None:
+        """The corpus's Bangla word that `typed` spells (sounds exactly like, with `exact`; without
+        `swaps`, with no vowel written for another but y for i), or None.
         A word the corpus's English uses ("time", "bank") is English typed among Bangla words
         unless a Bangla word sounds like it within one vowel slip ("cash" ক্যাশ, "out" আউট): a
         consonant further, "time" is not "এটিএমে" (at the ATM)."""
@@ -288,7 +325,9 @@ class Reader:
         limit = 0.0 if exact else VOWEL_COST if near else MAX_DISTANCE
         best = None
         for w, spellings, count in self.by_skeleton.get(skeleton(sound), ()):
-            d = min(distance(sound, s, READER_CLOSE) if not _other_person(sound, s) else MAX_DISTANCE + 1
+            person = w in self.persons
+            d = min(distance(sound, s, READER_CLOSE if swaps else GLIDES)
+                    if not (person and _other_person(sound, s) or _emphasis_added(sound, s)) else MAX_DISTANCE + 1
                     for s in spellings)
             if d <= limit and (best is None or (d, -count) < best[0]):
                 best = ((d, -count), w)
@@ -328,9 +367,26 @@ class Reader:
         if found is None:
             if len(self._readings) >= READINGS_KEPT:  # bounded: the page reads every question typed
                 self._readings.clear()
+            english = self._english_phrases(question)
             found = self._readings[key] = _LATIN_WORD.sub(
-                lambda m: m.group() if not particles and _particle(m) else self._read_word(m.group()), question)
+                lambda m: m.group() if not particles and _particle(m) else
+                (self.word(m.group(), swaps=False) or m.group()) if m.start() in english else self._read_word(m.group()),
+                question)
         return found
+
+    def _english_phrases(self, question: str) -> frozenset:
+        """Where the words of an English phrase of the articles start, typed whole in a Banglish question
+        with a word of it that sounds like no Bangla word ("nano loan", "shapla pay"): the phrase is the
+        articles' name for a thing, and its words are read as Bangla words only as the Bangla articles spell
+        them (সেন্ড, শাপলা with its inherent vowel), not with a vowel written for another ("nano" was নেন,
+        take: "নেন loan"; "per month" পার month). A phrase all of whose words sound like Bangla words is read
+        as Bangla ("cash out", ক্যাশ আউট, as the Bangla articles write it)."""
+        out: set[int] = set()
+        for m in _pairs(question):
+            first, second = m.group(1), m.group(2)
+            if _pair(m) in self.english_pairs and (self.word(first) is None or self.word(second) is None):
+                out.update((m.start(1), m.start(2)))
+        return frozenset(out)
 
     def _read_word(self, typed: str) -> str:
         """One Latin word as read: a Bangla word it sounds like, else two it runs together, else as typed."""
