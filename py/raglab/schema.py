@@ -37,8 +37,8 @@ def ask_json(result: AskResult) -> dict:
         "answer_type": result.answer.answer_type,
         "confidence": result.answer.confidence,
         "abstained": result.answer.abstained,
-        # why, when abstained: "no-passage", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way"
-        # or "low-confidence" (`answerer.WITHHELD`); null for an answer
+        # why, when abstained: "no-passage", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way",
+        # "other-subject", "no-list", "no-way" or "low-confidence" (`answerer.WITHHELD`); null for an answer
         "withheld": result.answer.withheld,
         # when every quote is from an article in the other language than the question's:
         # {"asked": "bn", "quoted": "en", "twin": false} (twin: the help centre has a unit in the

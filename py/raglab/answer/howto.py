@@ -112,6 +112,13 @@ def says_what_to_do(q: Question, c) -> bool:
     return bool(c.items) or c.features[COL["steps"]] > 0 or imperative(c.unit.text)
 
 
+def shows_no_way(q: Question, order: list, composed: Answer) -> bool:
+    """Whether a question asking how is answered by no unit that tells what to do (an amount, who may) while one read for it does."""
+    shown = {(x.doc, x.start) for x in composed.quotes}
+    ways = [(c.quote.doc, c.quote.start) in shown for _, c in order if says_what_to_do(q, c)] if q.qtype == "procedure" and _HOW.search(q.text) else []
+    return bool(ways) and not any(ways)
+
+
 def the_named_way(q: Question, order: list, docs: dict | None, margin: float = HEADING_MARGIN) -> list:
     """`order` ((logit, candidate), best first) with the first unit within `margin` logits of the best
     that tells what to do (`says_what_to_do`) under a heading holding more of a how-to question than

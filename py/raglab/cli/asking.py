@@ -64,6 +64,7 @@ WITHHELD_WORDS = {
     "only-the-way": "a fault was reported and the passage closest to the question only says how the thing is done",
     "other-subject": "a figure was asked about a service or a kind of price that the passage closest to the question does not name",
     "no-list": "what is needed (or which details) was asked and the passages quoted name nothing of the kind",
+    "no-way": "how to do something was asked and the passage closest to the question says nothing to do, while one ranked below it does",
 }
 
 
