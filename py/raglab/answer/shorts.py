@@ -7,14 +7,15 @@ and puts them in the order the question asks them (`asked_order`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from raglab.answer.candidates import Candidate, text_info
-from raglab.answer.facts import _CLAUSE, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
-from raglab.answer.results import ShortAnswer
+from raglab.answer.facts import _ASKS_WHAT, _CLAUSE, _parts, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
+from raglab.answer.results import Answer, ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
 from raglab.question.asking import asks_end, periods_of
-from raglab.question.modality import _SERIES
+from raglab.question.modality import _SERIES, asks_need
 from raglab.question.persons import house_names
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
@@ -285,3 +286,40 @@ def extreme_of(text: str, s: int, e: int, end: str) -> tuple[int, int]:
     numbers = [float(v[0]) for v in values]
     pick = numbers.index(min(numbers) if end == "lower" else max(numbers))
     return items[pick]
+
+
+def phrase_half(composed: Answer, question: str, order: list) -> Answer:
+    """A two-fact answer whose one half asks no value (yes or no, what to do, what happens: "… আর কেউ
+    পিন জেনে গেছে সন্দেহ হলে কী করব?", "What happens to the points …, and how long until the money is
+    back?") shows that half's quote as its short answer, beside the other half's value, in the order
+    asked. A one-fact question asking such a thing is answered by its quote; a two-fact answer showed
+    the value alone in bold, and the headline left the other half unanswered. Applied after the
+    confidence (`answerer.decide`): which quotes are shown does not change, only the headline.
+    The phrase half's quote is the one `facts.unit_half` gives that half, else the one holding no
+    value; a quote read from a table row is left alone."""
+    quotes, bold = composed.quotes, composed.short_answers
+    parts = _parts(question)
+    if len(quotes) != 2 or not bold or not parts[0] or any(x.kind != "sentence" for x in quotes):
+        return composed
+    # A half asking yes or no, or what, why or how (`facts.asks_no_value`), not what one needs (things, `series_short`).
+    phrase = [not asks_need(p) and (question_type(p) == "yesno" or question_type(p) in ("other", "procedure") and bool(_ASKS_WHAT.search(p)))
+              for p in parts]
+    if phrase[0] == phrase[1]:
+        return composed
+    side = phrase.index(True)  # the half asking no value
+    found = {(c.quote.doc, c.quote.start): c for _, c in order}
+    cands = [found.get((x.doc, x.start)) for x in quotes]
+    halves = [unit_half(question, c) if c is not None else None for c in cands]
+    if side in halves and halves.count(side) == 1:
+        at = halves.index(side)
+    else:
+        empty = [i for i, x in enumerate(quotes) if not any(x.holds(s) for s in bold)]
+        if len(empty) != 1:
+            return composed
+        at = empty[0]
+    kept = [s for s in bold if not quotes[at].holds(s)]
+    if not kept:
+        return composed
+    x = quotes[at]
+    mine = ShortAnswer(x.text, x.chunk, x.start, x.end)
+    return replace(composed, short_answers=[mine, *kept] if side == 0 else [*kept, mine])
