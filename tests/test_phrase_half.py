@@ -54,3 +54,18 @@ def test_presentation_only(monkeypatch):
 def test_two_values_asked_keep_their_values(question):
     ans = pipe().ask(question).answer
     assert len(ans.short_answers) == 2 and all(len(s.text) < 30 for s in ans.short_answers)
+
+
+def _at_any_confidence(question: str):
+    p = pipe()
+    hits = p.search(question)[:p.config.k]
+    return p.answer(question, [p.chunks[h.index] for h in hits], 0.0, [h.score for h in hits])
+
+
+@pytest.mark.parametrize("question", [
+    "What's the daily and the monthly limit on send money?",  # "What's the daily" is the other half's noun, no clause of its own
+    "What does Shapla Pay take from each sale, and when does the money reach my bank?",  # its value is bold already
+])
+def test_a_half_asking_a_value_gets_no_sentence(question):
+    got = _at_any_confidence(question)
+    assert not any(s.text == x.text for s in got.short_answers for x in got.quotes), got.short_answers

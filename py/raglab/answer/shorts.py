@@ -295,31 +295,28 @@ def phrase_half(composed: Answer, question: str, order: list) -> Answer:
     asked. A one-fact question asking such a thing is answered by its quote; a two-fact answer showed
     the value alone in bold, and the headline left the other half unanswered. Applied after the
     confidence (`answerer.decide`): which quotes are shown does not change, only the headline.
-    The phrase half's quote is the one `facts.unit_half` gives that half, else the one holding no
-    value; a quote read from a table row is left alone."""
+    The phrase half's quote is the one holding no short answer, unless `facts.unit_half` gives it the
+    other half; a quote read from a table row is left alone."""
     quotes, bold = composed.quotes, composed.short_answers
     parts = _parts(question)
     if len(quotes) != 2 or not bold or not parts[0] or any(x.kind != "sentence" for x in quotes):
         return composed
-    # A half asking yes or no, or what, why or how (`facts.asks_no_value`), not what one needs (things, `series_short`).
-    phrase = [not asks_need(p) and (question_type(p) == "yesno" or question_type(p) in ("other", "procedure") and bool(_ASKS_WHAT.search(p)))
-              for p in parts]
+    # A half asking yes or no, or what, why or how (`facts.asks_no_value`) in a clause of its own (not "What's
+    # the daily | and the monthly limit?", the other half's noun), not what one needs (things, `series_short`).
+    phrase = [not asks_need(p) and (question_type(p) == "yesno" or question_type(p) in ("other", "procedure") and bool(_ASKS_WHAT.search(p))
+                                    and len(analyze(p)) >= 3) for p in parts]
     if phrase[0] == phrase[1]:
         return composed
     side = phrase.index(True)  # the half asking no value
+    empty = [i for i, x in enumerate(quotes) if not any(x.holds(s) for s in bold)]
+    if len(empty) != 1:
+        return composed  # a value read from each quote: the half's words named one ("What does it take from each sale, …")
+    at = empty[0]
     found = {(c.quote.doc, c.quote.start): c for _, c in order}
-    cands = [found.get((x.doc, x.start)) for x in quotes]
-    halves = [unit_half(question, c) if c is not None else None for c in cands]
-    if side in halves and halves.count(side) == 1:
-        at = halves.index(side)
-    else:
-        empty = [i for i, x in enumerate(quotes) if not any(x.holds(s) for s in bold)]
-        if len(empty) != 1:
-            return composed
-        at = empty[0]
-    kept = [s for s in bold if not quotes[at].holds(s)]
-    if not kept:
-        return composed
+    c = found.get((quotes[at].doc, quotes[at].start))
+    if c is not None and unit_half(question, c) == 1 - side:
+        return composed  # the quote answers the half asking a value, without its value
+    kept = list(bold)
     x = quotes[at]
     mine = ShortAnswer(x.text, x.chunk, x.start, x.end)
     return replace(composed, short_answers=[mine, *kept] if side == 0 else [*kept, mine])
