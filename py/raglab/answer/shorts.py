@@ -15,6 +15,7 @@ from raglab.answer.results import Answer, ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
 from raglab.question.asking import asks_end, periods_of
+from raglab.question.factoid import restated
 from raglab.question.modality import _SERIES, asks_need
 from raglab.question.persons import house_names
 from raglab.text.analyzer import analyze
@@ -74,6 +75,9 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         end = asks_end(q.text) if q.qtype in ("amount", "count") else None
         for s, e in spans:
             s, e = extreme_of(text, s, e, end) if end else (s, e)
+            # A fee's share restated as an amount per sum ("1.85% of the amount, which is Tk 18.50 per Tk 1,000"), when one
+            # value is asked: two shares compared ("the agent's and the ATM's charge") are shown alike.
+            e = restated(q.text, q.qtype, text, e) if not two and "%" in text[s:e] else e
             value = text[s:e]
             if any(value == o.text for o in out) or value in house:  # the wallet's own name is no one
                 continue
