@@ -69,3 +69,21 @@ def _at_any_confidence(question: str):
 def test_a_half_asking_a_value_gets_no_sentence(question):
     got = _at_any_confidence(question)
     assert not any(s.text == x.text for s in got.short_answers for x in got.quotes), got.short_answers
+
+
+# A question no value answers, quoted with two sentences: the best unit's is the headline (`shorts.best_sentence`).
+@pytest.mark.parametrize("question, want", [
+    ("Can I add money to my wallet with a card issued abroad?",
+     "Cards issued abroad are not accepted, even when they carry the Visa or Mastercard logo."),
+    ("My husband sends money from Malaysia. Do I need to apply for the 2.5% government bonus?",
+     "You do not need to apply, fill in a form or visit anyone to get it."),  # the best unit is the second quote
+])
+def test_the_best_sentence_is_the_headline_of_an_answer_no_value_answers(question, want):
+    ans = pipe().ask(question).answer
+    assert len(ans.quotes) == 2 and [s.text for s in ans.short_answers] == [want]
+    assert any(x.holds(ans.short_answers[0]) and x.text == want for x in ans.quotes)
+
+
+def test_no_best_sentence_for_a_question_asking_what_one_needs():
+    ans = _at_any_confidence("What do I need to reset a forgotten PIN in the app?")
+    assert len(ans.quotes) == 2 and ans.short_answers == []

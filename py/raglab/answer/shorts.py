@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 from raglab.answer.candidates import Candidate, text_info
-from raglab.answer.facts import _ASKS_WHAT, _CLAUSE, _parts, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
+from raglab.answer.facts import _ASKS_WHAT, _CLAUSE, _parts, asks_two, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
 from raglab.answer.results import Answer, ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
@@ -324,3 +324,22 @@ def phrase_half(composed: Answer, question: str, order: list) -> Answer:
     x = quotes[at]
     mine = ShortAnswer(x.text, x.chunk, x.start, x.end)
     return replace(composed, short_answers=[mine, *kept] if side == 0 else [*kept, mine])
+
+
+def best_sentence(composed: Answer, question: str, qtype: str, best: Candidate) -> Answer:
+    """An answer to a question no value answers (yes or no, what is, why; not how to: its steps go
+    together) that quotes two sentences shows the best unit's one as its headline, the short answer:
+    the other is shown because the model finds it likely too (the sentence next to it, or the
+    runner-up), as context. Without a short answer the reader's first line was both sentences. Applied
+    after the confidence (`answerer.decide`), as `phrase_half` is: the quotes do not change. A question
+    asking two things is left alone (each quote may answer one), and so are one asking what one needs
+    (the things named, `series_short`: "You can reset a forgotten PIN yourself in the app." beside "You
+    will need two things: …") and a table row."""
+    quotes = composed.quotes
+    if composed.short_answers or len(quotes) != 2 or accepts(qtype) or qtype == "procedure" or asks_two(question) or asks_need(question) \
+            or any(x.kind != "sentence" for x in quotes):
+        return composed
+    x = next((x for x in quotes if (x.doc, x.start) == (best.quote.doc, best.quote.start)), None)
+    if x is None:
+        return composed
+    return replace(composed, short_answers=[ShortAnswer(x.text, x.chunk, x.start, x.end)])
