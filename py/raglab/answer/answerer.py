@@ -383,7 +383,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     shown = without_twin(without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs), a.order, a.q)
     if twin is not None:  # each quote in the customer's language when its twin's unit answers alike
         shown = in_asked_language(shown, a.q, twin[0] or a.q.lang, a.order, lambda doc: ranked(a.q, score_candidates(a.q, twin[1](doc), None, docs), m), docs)
-    return replace(best_sentence(phrase_half(shown, a.q.text, a.order), a.q.text, a.q.qtype, a.order[0][1]), confidence=conf)  # the headline: each half, or the best sentence
+    return replace(best_sentence(phrase_half(shown, a.q.text, a.order), a.q.text, a.q.qtype, a.order, leans_back), confidence=conf)  # the headline: each half, or the best sentence
 
 
 def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) -> Quote | None:

@@ -326,20 +326,27 @@ def phrase_half(composed: Answer, question: str, order: list) -> Answer:
     return replace(composed, short_answers=[mine, *kept] if side == 0 else [*kept, mine])
 
 
-def best_sentence(composed: Answer, question: str, qtype: str, best: Candidate) -> Answer:
+def best_sentence(composed: Answer, question: str, qtype: str, order: list, leans) -> Answer:
     """An answer to a question no value answers (yes or no, what is, why; not how to: its steps go
-    together) that quotes two sentences shows the best unit's one as its headline, the short answer:
-    the other is shown because the model finds it likely too (the sentence next to it, or the
-    runner-up), as context. Without a short answer the reader's first line was both sentences. Applied
-    after the confidence (`answerer.decide`), as `phrase_half` is: the quotes do not change. A question
-    asking two things is left alone (each quote may answer one), and so are one asking what one needs
-    (the things named, `series_short`: "You can reset a forgotten PIN yourself in the app." beside "You
-    will need two things: …") and a table row."""
+    together) that quotes two sentences shows the best unit's one as its headline, the short answer,
+    when the other adds no word of the question to it: shown because the model finds it likely too
+    (the sentence next to it, or the runner-up), it is context. Without a short answer the reader's
+    first line was both sentences. Applied after the confidence (`answerer.decide`), as `phrase_half`
+    is: the quotes do not change. Left alone: a question asking two things (each quote may answer
+    one) or what one needs (the things named, `series_short`: "You can reset a forgotten PIN yourself
+    in the app." beside "You will need two things: …"); a best sentence that leans on the one before
+    it (`leans`, `language.leans_back`: "This rule keeps your money safe …" is no answer alone); an
+    other quote holding a question word the best does not ("… with a card cost anything?": "Adding
+    money from a linked bank account is free." beside the card's 1% fee); a table row."""
     quotes = composed.quotes
     if composed.short_answers or len(quotes) != 2 or accepts(qtype) or qtype == "procedure" or asks_two(question) or asks_need(question) \
             or any(x.kind != "sentence" for x in quotes):
         return composed
-    x = next((x for x in quotes if (x.doc, x.start) == (best.quote.doc, best.quote.start)), None)
-    if x is None:
+    best = order[0][1]
+    found = {(c.quote.doc, c.quote.start): c for _, c in order}
+    at = next((i for i, x in enumerate(quotes) if (x.doc, x.start) == (best.quote.doc, best.quote.start)), None)
+    other = found.get((quotes[1 - at].doc, quotes[1 - at].start)) if at is not None else None
+    if at is None or leans(quotes[at].text) or other is None or other.found - best.found:
         return composed
+    x = quotes[at]
     return replace(composed, short_answers=[ShortAnswer(x.text, x.chunk, x.start, x.end)])
