@@ -89,8 +89,8 @@ def test_a_fee_question_about_a_loan_states_no_rate(served):
 
 
 @pytest.mark.parametrize("question, fee", [
-    ("wat is the cashout fe at agnet", "1.85% of the amount"),  # a fee keeps its base
-    ("এজেন্টের কাছে ক্যাশ আউট করলে চার্জ কত?", "১.৮৫%"),
+    ("wat is the cashout fe at agnet", "1.85% of the amount, which is Tk 18.50 per Tk 1,000"),  # a fee keeps its base and its restatement
+    ("এজেন্টের কাছে ক্যাশ আউট করলে চার্জ কত?", "১.৮৫%, অর্থাৎ প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা"),
     ("atm theke cash out korle charge koto porbe?", "১.৯৫%"),
     ("What does it cost to cash out at a partner bank's ATM?", "1.95%"),
 ])

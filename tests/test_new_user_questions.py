@@ -146,7 +146,7 @@ def test_a_misspelt_question_word_highlights_no_other_word(served):
     assert {"close", "account"} <= marked and "want" not in marked
 
 
-@pytest.mark.parametrize("keywords,short", [("cash out fee", "1.85% of the amount"), ("ক্যাশ আউট চার্জ", "১.৮৫%"),
+@pytest.mark.parametrize("keywords,short", [("cash out fee", "1.85% of the amount, which is Tk 18.50 per Tk 1,000"), ("ক্যাশ আউট চার্জ", "১.৮৫%, অর্থাৎ প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা"),
                                             ("refund time", "within 7 working days"), ("customer care number", "16789")])
 def test_keywords_without_a_question_mark_get_the_answer_the_question_gets(served, keywords, short):
     # Typed the way one types into a search box; before, only "cash out fee?" was answered.

@@ -32,7 +32,7 @@ from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, ru
 from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
-from raglab.answer.shorts import asked_order, shorts
+from raglab.answer.shorts import asked_order, best_sentence, phrase_half, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import aside, limit_beside_price
@@ -386,7 +386,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     shown = without_twin(without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs), a.order, a.q)
     if twin is not None:  # each quote in the customer's language when its twin's unit answers alike
         shown = in_asked_language(shown, a.q, twin[0] or a.q.lang, a.order, lambda doc: ranked(a.q, score_candidates(a.q, twin[1](doc), None, docs), m), docs)
-    return replace(shown, confidence=conf)
+    return replace(best_sentence(phrase_half(shown, a.q.text, a.order), a.q.text, a.q.qtype, a.order, leans_back), confidence=conf)  # the headline: each half, or the best sentence
 
 
 def the_need_stated(a: Assessment, composed: Answer, docs: dict | None, m: Model) -> tuple[Assessment, Answer]:

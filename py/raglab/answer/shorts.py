@@ -7,14 +7,16 @@ and puts them in the order the question asks them (`asked_order`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from raglab.answer.candidates import Candidate, text_info
-from raglab.answer.facts import _CLAUSE, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
-from raglab.answer.results import ShortAnswer
+from raglab.answer.facts import _ASKS_WHAT, _CLAUSE, _parts, asks_two, facets, half_of, half_text, held, missing_half, states_asked, states_each, unit_half, value_half
+from raglab.answer.results import Answer, ShortAnswer
 from raglab.answer.sentences import COL, Question, lang_of
 from raglab.answer.short import short_spans
 from raglab.question.asking import asks_end, periods_of
-from raglab.question.modality import _SERIES
+from raglab.question.factoid import restated
+from raglab.question.modality import _SERIES, asks_need
 from raglab.question.persons import house_names
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts, question_type
@@ -73,6 +75,9 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         end = asks_end(q.text) if q.qtype in ("amount", "count") else None
         for s, e in spans:
             s, e = extreme_of(text, s, e, end) if end else (s, e)
+            # A fee's share restated as an amount per sum ("1.85% of the amount, which is Tk 18.50 per Tk 1,000"), when one
+            # value is asked: two shares compared ("the agent's and the ATM's charge") are shown alike.
+            e = restated(q.text, q.qtype, text, e) if not two and "%" in text[s:e] else e
             value = text[s:e]
             if any(value == o.text for o in out) or value in house:  # the wallet's own name is no one
                 continue
@@ -285,3 +290,63 @@ def extreme_of(text: str, s: int, e: int, end: str) -> tuple[int, int]:
     numbers = [float(v[0]) for v in values]
     pick = numbers.index(min(numbers) if end == "lower" else max(numbers))
     return items[pick]
+
+
+def phrase_half(composed: Answer, question: str, order: list) -> Answer:
+    """A two-fact answer whose one half asks no value (yes or no, what to do, what happens: "… আর কেউ
+    পিন জেনে গেছে সন্দেহ হলে কী করব?", "What happens to the points …, and how long until the money is
+    back?") shows that half's quote as its short answer, beside the other half's value, in the order
+    asked. A one-fact question asking such a thing is answered by its quote; a two-fact answer showed
+    the value alone in bold, and the headline left the other half unanswered. Applied after the
+    confidence (`answerer.decide`): which quotes are shown does not change, only the headline.
+    The phrase half's quote is the one holding no short answer, unless `facts.unit_half` gives it the
+    other half; a quote read from a table row is left alone."""
+    quotes, bold = composed.quotes, composed.short_answers
+    parts = _parts(question)
+    if len(quotes) != 2 or not bold or not parts[0] or any(x.kind != "sentence" for x in quotes):
+        return composed
+    # A half asking yes or no, or what, why or how (`facts.asks_no_value`) in a clause of its own (not "What's
+    # the daily | and the monthly limit?", the other half's noun), not what one needs (things, `series_short`).
+    phrase = [not asks_need(p) and (question_type(p) == "yesno" or question_type(p) in ("other", "procedure") and bool(_ASKS_WHAT.search(p))
+                                    and len(analyze(p)) >= 3) for p in parts]
+    if phrase[0] == phrase[1]:
+        return composed
+    side = phrase.index(True)  # the half asking no value
+    empty = [i for i, x in enumerate(quotes) if not any(x.holds(s) for s in bold)]
+    if len(empty) != 1:
+        return composed  # a value read from each quote: the half's words named one ("What does it take from each sale, …")
+    at = empty[0]
+    found = {(c.quote.doc, c.quote.start): c for _, c in order}
+    c = found.get((quotes[at].doc, quotes[at].start))
+    if c is not None and unit_half(question, c) == 1 - side:
+        return composed  # the quote answers the half asking a value, without its value
+    kept = list(bold)
+    x = quotes[at]
+    mine = ShortAnswer(x.text, x.chunk, x.start, x.end)
+    return replace(composed, short_answers=[mine, *kept] if side == 0 else [*kept, mine])
+
+
+def best_sentence(composed: Answer, question: str, qtype: str, order: list, leans) -> Answer:
+    """An answer to a question no value answers (yes or no, what is, why; not how to: its steps go
+    together) that quotes two sentences shows the best unit's one as its headline, the short answer,
+    when the other adds no word of the question to it: shown because the model finds it likely too
+    (the sentence next to it, or the runner-up), it is context. Without a short answer the reader's
+    first line was both sentences. Applied after the confidence (`answerer.decide`), as `phrase_half`
+    is: the quotes do not change. Left alone: a question asking two things (each quote may answer
+    one) or what one needs (the things named, `series_short`: "You can reset a forgotten PIN yourself
+    in the app." beside "You will need two things: …"); a best sentence that leans on the one before
+    it (`leans`, `language.leans_back`: "This rule keeps your money safe …" is no answer alone); an
+    other quote holding a question word the best does not ("… with a card cost anything?": "Adding
+    money from a linked bank account is free." beside the card's 1% fee); a table row."""
+    quotes = composed.quotes
+    if composed.short_answers or len(quotes) != 2 or accepts(qtype) or qtype == "procedure" or asks_two(question) or asks_need(question) \
+            or any(x.kind != "sentence" for x in quotes):
+        return composed
+    best = order[0][1]
+    found = {(c.quote.doc, c.quote.start): c for _, c in order}
+    at = next((i for i, x in enumerate(quotes) if (x.doc, x.start) == (best.quote.doc, best.quote.start)), None)
+    other = found.get((quotes[1 - at].doc, quotes[1 - at].start)) if at is not None else None
+    if at is None or leans(quotes[at].text) or other is None or other.found - best.found:
+        return composed
+    x = quotes[at]
+    return replace(composed, short_answers=[ShortAnswer(x.text, x.chunk, x.start, x.end)])

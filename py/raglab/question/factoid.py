@@ -417,3 +417,32 @@ def share_base(question: str, qtype: str, text: str, end: int) -> int:
         return end
     m = _SHARE_OF.match(text, end)
     return m.end() if m else end
+
+
+# A share restated as an amount per sum, to the clause's end: ", which is Tk 18.50 per Tk 1,000",
+# ", অর্থাৎ প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা", " (Tk 18.50 per Tk 1,000)". A full stop between digits is a
+# decimal point, not the clause's end.
+_RESTATED = re.compile(r", (?:which is|that is|i\.e\.,?|অর্থাৎ) | \(")
+_PER_SUM = re.compile("(?:^|(?<=[^A-Za-z\u0980-\u09ff]))(?:per|প্রতি) ")
+_DIGITS = frozenset("0123456789০১২৩৪৫৬৭৮৯")
+
+
+def restated(question: str, qtype: str, text: str, end: int) -> int:
+    """Where a share ending at `end` in `text` (with its base, `share_base`) ends with its restatement
+    as an amount per sum (`_RESTATED`), for a question that does not ask for a share; `end` otherwise.
+
+    >>> s = "The fee is 1.85% of the amount, which is Tk 18.50 per Tk 1,000."
+    >>> s[:restated("What is the fee?", "amount", s, 30)], restated("What is the fee?", "amount", "It costs 1.85%, which is the highest fee.", 14)
+    ('The fee is 1.85% of the amount, which is Tk 18.50 per Tk 1,000', 14)
+    """
+    m = _RESTATED.match(text, end)
+    if m is None or qtype == "percent" or _ASKS_SHARE.search(cue_text(question)):
+        return end
+    stop = m.end()
+    while stop < len(text) and not (text[stop] in ";:।\n)" or text[stop] == "." and not (
+            text[stop - 1] in _DIGITS and text[stop + 1:stop + 2] in _DIGITS)):
+        stop += 1
+    part = text[m.end():stop]
+    if not _PER_SUM.search(part) or not any(ch in _DIGITS for ch in part):
+        return end
+    return stop + 1 if m.group().endswith("(") and text[stop:stop + 1] == ")" else stop
