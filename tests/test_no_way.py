@@ -2,7 +2,7 @@
 does (`answer.howto.shows_no_way`): "nano loan kivabe nibo" (how do I take a nano loan) showed the
 loan's amount and rate at 0.82 with the "How to apply" steps ranked second, and "অ্যাকাউন্ট কীভাবে
 খুলব?" showed the one-account-per-NID rule at 0.70. Withheld ("no-way"); a how-to answered by its
-steps, and a "how" that asks no way to act (no unit among the candidates tells what to do), are untouched."""
+steps, and a "how" that asks no way to act (no unit among the candidates tells what to do), are untouched; so is "you can escalate it to …", a way stated with no figure."""
 
 import pytest
 
@@ -21,7 +21,7 @@ def test_a_way_asked_gets_no_amount_or_rule(anywhere, question):
     assert a.abstained and a.withheld == "no-way", [q.text for q in a.quotes]
 
 
-@pytest.mark.parametrize("question", ["How do I change my PIN?", "How can I cash out?", "ক্যাশ আউট কীভাবে করব?",
+@pytest.mark.parametrize("question", ["How do I change my PIN?", "How can I cash out?", "ক্যাশ আউট কীভাবে করব?", "How do I escalate my complaint?",
                                       "What is the cash out fee?"])
 def test_steps_and_other_questions_are_untouched(anywhere, question):
     a = anywhere.ask(question).answer

@@ -28,7 +28,26 @@ from typing import Callable
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply, without_twin
-from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, shows_no_way, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, the_way_for_a_fault, with_steps
+from raglab.answer.howto import (
+    ASIDE_MARGIN,
+    another_case,
+    case_before_rule,
+    rule_before_aside,
+    shorter_than_asked,
+    shows_no_way,
+    the_advice_first,
+    the_named_way,
+    the_next_step_first,
+    the_place_first,
+    the_plain_case_first,
+    the_side_first,
+    the_steps,
+    the_unit_first,
+    the_value_first,
+    the_way_first,
+    the_way_for_a_fault,
+    with_steps,
+)
 from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to

@@ -92,6 +92,7 @@ def _named(heading: str) -> str:
 # about it, which the steps of the plain case do not say.
 _WAY_HEADING = re.compile("^(?:how to|steps? (?:to|\\d))|ধাপ|যেভাবে|কীভাবে|কিভাবে", re.IGNORECASE)
 _HOW = re.compile("\\bhow\\b|কীভাবে|কিভাবে|কি ভাবে|কেমনে|\\bki ?bhabe\\b|\\bki ?vabe\\b|\\bkemne\\b", re.IGNORECASE)
+_MAY = re.compile("\\byou can (?!not\\b)|করতে পারেন|দিতে পারেন|নিতে পারেন", re.IGNORECASE)  # "you can <verb>": a way, unless it states a figure
 
 
 def way_share(q: Question, c, docs: dict | None) -> float:
@@ -113,10 +114,10 @@ def says_what_to_do(q: Question, c) -> bool:
 
 
 def shows_no_way(q: Question, order: list, composed: Answer) -> bool:
-    """Whether a question asking how is answered by no unit that tells what to do (an amount, who may) while one read for it does."""
+    """Whether a question asking how is answered by no unit that tells what to do (an amount, who may; "you can escalate it" with no figure tells a way: `_MAY`) while one read for it does."""
     shown = {(x.doc, x.start) for x in composed.quotes}
     ways = [(c.quote.doc, c.quote.start) in shown for _, c in order if says_what_to_do(q, c)] if q.qtype == "procedure" and _HOW.search(q.text) else []
-    return bool(ways) and not any(ways)
+    return bool(ways) and not any(ways) and not any(_MAY.search(x.text) and not any(ch.isdigit() for ch in x.text) for x in composed.quotes)
 
 
 def the_named_way(q: Question, order: list, docs: dict | None, margin: float = HEADING_MARGIN) -> list:
