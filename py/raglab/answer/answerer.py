@@ -25,29 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from raglab.answer import howto
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply, without_twin
-from raglab.answer.howto import (
-    ASIDE_MARGIN,
-    another_case,
-    case_before_rule,
-    rule_before_aside,
-    shorter_than_asked,
-    shows_no_way,
-    the_advice_first,
-    the_named_way,
-    the_next_step_first,
-    the_place_first,
-    the_plain_case_first,
-    the_side_first,
-    the_steps,
-    the_unit_first,
-    the_value_first,
-    the_way_first,
-    the_way_for_a_fault,
-    with_steps,
-)
+from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, with_steps
 from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
@@ -448,9 +430,8 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
     return x
 
 
-# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that withholds whatever the confidence (the chosen unit
-# shares no word with the question, names the other half of a contrast, counts another period, states no figure for a question asking one, only the way for a fault,
-# names none of the services or prices a value question asks about: `question/subjects.py`, nothing needed when that is asked, no way when a way is asked); or a low confidence.
+# Why the answerer withholds an answer (`Answer.withheld`): no unit to quote at all; a rule that withholds whatever the confidence (the chosen unit shares no word with the question, names the other half of a contrast,
+# counts another period, states no figure for a question asking one, only the way for a fault, names none of the services or prices a value question asks about: `question/subjects.py`, nothing needed when that is asked, no way when a way is asked: `howto`); or a low confidence.
 WITHHELD = ("no-passage", "low-confidence", "no-match", "other-half", "other-period", "one-case", "no-value", "only-the-way", "other-subject", "no-list", "no-way")
 
 
@@ -463,7 +444,7 @@ def withheld(a: Assessment, composed: Answer, conf: float, threshold: float) -> 
     abstains does not depend on the order: only which reason it gives."""
     rule = ("no-match" if not speaks_to(a.signals) else "other-half" if names_other_half(a)
             else "other-period" if counts_another_period(a) else "one-case" if states_one_case(a.q, a.order[0][1])
-            else "no-value" if states_no_value(a, composed) else "only-the-way" if the_way_for_a_fault(a.q, a.order[0][1].unit.text)
-            else "no-way" if shows_no_way(a.q, a.order, composed)
+            else "no-value" if states_no_value(a, composed) else "only-the-way" if howto.the_way_for_a_fault(a.q, a.order[0][1].unit.text)
+            else "no-way" if howto.shows_no_way(a.q, a.order, composed)
             else "other-subject" if a.other_subject else "no-list" if a.q.need and not asks_two(a.q.text) and names_nothing_needed([x.text for x in composed.quotes]) else None)
     return rule if rule is not None else "low-confidence" if conf < threshold else None
