@@ -28,6 +28,13 @@ def test_a_name_keeps_its_initials(question, text, want):
     assert shorts(question, text) == [want]
 
 
+def test_a_name_goes_on_over_the_particles_of_other_languages():
+    text = "The oldest bank of the town is Banca Ferri dei Monti di Lucca, founded in 1624."
+    assert shorts("What is the oldest bank of the town?", text) == ["Banca Ferri dei Monti di Lucca"]
+    text = "The longest novel is Clélie ou la Vie, published in ten volumes."
+    assert shorts("What is the longest novel?", text) == ["Clélie ou la Vie"]
+
+
 def test_an_initial_that_ends_a_sentence_is_no_name_going_on():
     text = "They chose the route past Camp B. Later the road was paved."
     assert "B. Later" not in " ".join(shorts("Which camp did they pass?", text))

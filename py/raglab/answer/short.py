@@ -233,6 +233,10 @@ _AFTER_INITIAL = re.compile(r"\.(?: [A-Z]\.)* (?:[A-Z][A-Za-z\u00c0-\u024f'-]*|[
 # "When did Voltaire live?", "What years did Carl Jung live?": the whole lifespan.
 _ASKS_LIFE = re.compile(r"^\s*(?:when|(?:in )?what years) did .* live\s*\?*\s*$", re.IGNORECASE)
 _LIFE_DASH = re.compile("^ ?[-\u2013\u2014] ?$")
+# A name goes on over the particles of other languages: "Artamène ou le Grand Cyrus", "Banca Monte dei Paschi di Siena".
+_PARTICLE_NAME = re.compile("(?: (?:ou|et|de|du|des|la|le|les|von|van|der|den|di|da|dei|del|della|y|e)(?= ))+"
+                            " [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*(?: [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*)*"
+                            "(?:(?: (?:de|du|des|la|le|di|da|dei|del|della|von|van|der))+ [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*)*")
 # The kind of place a name is, before it: "the island of Taiwan", "the town of Schweidnitz".
 # A settlement is named so after any article ("a fictitious town of Ohio"), a part of a land after "the" only ("a
 # semi-autonomous region of Tanzania" is in Tanzania).
@@ -267,6 +271,8 @@ def _finished(question: str, qtype: str, text: str, s: int, e: int) -> tuple[int
     if (m := _TENS_BEFORE.search(text[max(0, s - 9):s]) or (
             _UNITS_BEFORE.search(text[max(0, s - 7):s]) if _HUNDREDS.match(text, s) else None)):
         s -= len(m.group())
+    if text[s:s + 1].isupper() and text[e - 1:e].isalpha() and (m := _PARTICLE_NAME.match(text, e)):
+        e = m.end()
     if qtype == "place" and text[s:s + 1].isupper() and (m := _CLASS_OF.search(text[max(0, s - 60):s])):
         s -= len(m.group(1) or m.group(2))
     if qtype == "place" and text[s:s + 1].isupper() and (m := _IN_NAME.match(text, e)):
