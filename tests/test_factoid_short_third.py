@@ -94,7 +94,8 @@ def test_include_after_the_asked_word_reads_as_a_copula():
 
 def test_an_initialism_does_not_answer_who():
     text = "On 3 May 2011, Justice Ada Lind of the High Court ruled in Orr's case that the rule barring FDHs was void."
-    assert shorts("Who was the judge in Orr's case?", text) == ["Justice Ada Lind of the High Court"]
+    # without the court she sits on (TyDi's English short answers, the round after: a person without their body)
+    assert shorts("Who was the judge in Orr's case?", text) == ["Justice Ada Lind"]
 
 
 def test_a_which_one_question_typed_by_a_word_in_a_name_gets_the_name():

@@ -36,8 +36,10 @@ from raglab.question.factoid import abbreviation, asks_size, demonym, expansion_
 from raglab.question.places import listed, places_for
 from raglab.question.qualifiers import after_total, value_periods
 from raglab.question.qualifiers import before as qualified_before
-from raglab.text.answertypes import YA, Span, accepts, cue_text, other_channel
+from raglab.question.ranges import joined, named_end_first, one_end, range_end, time_end
+from raglab.text.answertypes import Span, accepts, cue_text, other_channel
 from raglab.text.numbers import number_values, numbers
+from raglab.text.splitter import sentences
 
 # Words that belong to the value: "within 24 hours" is not "24 hours". Explicit ASCII
 # classes (never \b or \w): the Unicode database differs between Pythons.
@@ -101,87 +103,6 @@ def _widen(text: str, start: int, end: int, kind: str = "number") -> tuple[int, 
     return start, end
 
 
-# What joins the values of one range or list ("9 am to 9 pm", "Tk 500, 1,000, 2,000 or 5,000",
-# "১০ থেকে ১৫ দিন"): a comma, or a word that says "or", "and" or "to".
-# A dash joins nothing: between two dates it is a lifespan ("22 April 1724 – 12 February 1804").
-_JOIN = re.compile(r"^(?:,|,? or|,? and| to| through|,? বা|,? অথবা| ও| থেকে| হতে)\s*$", re.IGNORECASE)
-_INNER_JOIN = re.compile(" (?:or|and|to|বা|থেকে) ")
-_RANGE_START = re.compile(r"(?:^|(?<=[^A-Za-z]))(?:from|between) $", re.IGNORECASE)
-
-
-def _run(text: str, spans, i: int) -> tuple[int, int]:
-    """The first and last index of the values spans[i] is listed or ranged with: spans of its
-    type or bare numbers, each joined to the next by a `_JOIN` word."""
-    kind = spans[i].type
-    same = lambda s: s.type == kind or s.type == "number"  # noqa: E731 -- "Tk 500, 1,000 or 5,000"
-    lo = hi = i
-    while lo > 0 and same(spans[lo - 1]) and _JOIN.match(text[spans[lo - 1].end:spans[lo].start]):
-        lo -= 1
-    while hi + 1 < len(spans) and same(spans[hi + 1]) and _JOIN.match(text[spans[hi].end:spans[hi + 1].start]):
-        hi += 1
-    return lo, hi
-
-
-def _joined(text: str, spans, i: int) -> tuple[int, int]:
-    """spans[i], with the values before and after it that it is listed or ranged with (`_run`;
-    a list of commas alone is no list: at least one "or", "and", "to" joins it), and a leading
-    "from"/"between"."""
-    lo, hi = _run(text, spans, i)
-    if lo == hi:
-        return spans[i].start, spans[i].end
-    gaps = [text[spans[j].end:spans[j + 1].start].strip() for j in range(lo, hi)]
-    if all(g == "," for g in gaps) and not _INNER_JOIN.search(text[spans[hi].start:spans[hi].end]):
-        return spans[i].start, spans[i].end  # "1, 2 or 3 years": the last value holds the "or"
-    start = spans[lo].start
-    m = _RANGE_START.search(text[max(0, start - 8):start])
-    if m:
-        start -= len(text[max(0, start - 8):start]) - m.start()
-    return start, spans[hi].end
-
-
-# A question for one end of a range: "the maximum recharge" is the upper end of "between Tk 20
-# and Tk 1,000", "the minimum" the lower one (matched on `answertypes.cue_text`; র + ব typed for র্ব).
-_UPPER = re.compile(f" (?:maximum|max|most|highest|largest|biggest) |স(?:র্|র)বোচ্চ|সবচে{YA}ে বেশি")
-_LOWER = re.compile(f" (?:minimum|min|least|lowest|smallest) |স(?:র্|র)বনিম্ন|ন্যূনতম|নূন্যতম|কমপক্ষে|সবচে{YA}ে কম")
-_RANGE_JOIN = re.compile(r"^(?:and|to|through|থেকে|হতে)$", re.IGNORECASE)
-
-
-def range_end(question: str) -> str | None:
-    """"upper" or "lower" when the question asks for one end of a range (not both)."""
-    text = cue_text(question)
-    upper, lower = bool(_UPPER.search(text)) or asks_upper(question), bool(_LOWER.search(text))
-    return "upper" if upper and not lower else "lower" if lower and not upper else None
-
-
-# The words in a sentence that name one end ("the maximum is Tk 1,000", "সর্বোচ্চ ২৫,০০০ টাকা"),
-# looked for in the `_NAMED_WITHIN` characters before a value.
-_NAMES_END = {"upper": re.compile("(?:^|[^A-Za-z])(?:maximum|max|most|highest|up to|at most)(?![A-Za-z])|সর্বোচ্চ|সর্বাধিক",
-                                  re.IGNORECASE),
-              "lower": re.compile("(?:^|[^A-Za-z])(?:minimum|min|least|lowest|at least)(?![A-Za-z])|সর্বনিম্ন|ন্যূনতম|কমপক্ষে",
-                                  re.IGNORECASE)}
-_NAMED_WITHIN = 24
-
-
-def _named_end_first(text: str, ranked: list[tuple[int, int]], end: str | None) -> list[tuple[int, int]]:
-    """The ranked spans, those the sentence names as the asked end first ("The minimum recharge
-    is Tk 20 and the maximum is Tk 1,000": "Tk 1,000" for the maximum)."""
-    if end is None:
-        return ranked
-    named = _NAMES_END[end]
-    return sorted(ranked, key=lambda se: 0 if named.search(text[max(0, se[0] - _NAMED_WITHIN):se[0]]) else 1)
-
-
-def _one_end(text: str, spans, i: int, end: str | None) -> int | None:
-    """The index of the asked end when spans[i] is one of a range of two values ("between Tk 20
-    and Tk 1,000", "২০ থেকে ১,০০০ টাকা"); None otherwise (a list's options stay together)."""
-    if end is None:
-        return None
-    lo, hi = _run(text, spans, i)
-    if hi != lo + 1 or not _RANGE_JOIN.match(text[spans[lo].end:spans[hi].start].strip(" ,")):
-        return None
-    return hi if end == "upper" else lo
-
-
 def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: set, text: str, spans,
                        order, limit: bool = False, question: str = "") -> list[tuple[int, int]]:
     """The spans of an accepted type, best first: not the unit of a rate ("per Tk 1,000"), then
@@ -210,6 +131,8 @@ def typed_spans_ranked(qtype: str, question_numbers: frozenset, question_terms: 
         own = [t for t, a, b in order if s <= a and b <= e]
         if own and all(t in question_terms for t in own):
             continue  # the question's own words ("Shapla Pay" asked about)
+        if stype != "name" and _NAME_HYPHEN.search(text[max(0, s - 2):s]):
+            continue  # a number joined to a name by a hyphen is part of the name ("COVID-19", "SARS-CoV-2")
         if text[s - 1:s] == "[" and text[e:e + 1] == "]" or text[s:e] in _ERAS:
             continue  # a footnote mark ("[16]"), an era ("BCE")
         if s > 0 and e < len(text) and text[s - 1] in _QUOTE_MARKS and text[e] in _QUOTE_MARKS and stype in ("time", "number"):
@@ -297,6 +220,79 @@ def definition_span(question_terms: set, text: str, order) -> tuple[int, int] | 
 
 def short_spans(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
                 question: str = "", n: int = 1) -> list[tuple[int, int]]:
+    """Up to `n` (start, end) short answers in `text` (`_chosen`), each with its English span's whole
+    (`_finished`)."""
+    return [_finished(question, qtype, text, s, e) for s, e in _chosen(qtype, question_numbers, question_terms, text, order,
+                                                                       question, n)]
+
+
+# A name's initial or abbreviation before a full stop that ends no sentence: "Charles F. Brush", "W. D. Hamilton",
+# "Richard St. John Harris", "Symphony No. 3".
+_INITIAL_END = re.compile(r"(?:^| )(?:[A-Z]|St|No|Mt|Dr|Jr|Sr)$")
+_AFTER_INITIAL = re.compile(r"\.(?: [A-Z]\.)* (?:[A-Z][A-Za-z\u00c0-\u024f'-]*|[0-9]+)(?: [A-Z][A-Za-z\u00c0-\u024f'-]*)*")
+# "When did Voltaire live?", "What years did Carl Jung live?": the whole lifespan.
+_ASKS_LIFE = re.compile(r"^\s*(?:when|(?:in )?what years) did .* live\s*\?*\s*$", re.IGNORECASE)
+_LIFE_DASH = re.compile("^ ?[-\u2013\u2014] ?$")
+# A name goes on over the particles of other languages: "Artamène ou le Grand Cyrus", "Banca Monte dei Paschi di Siena".
+_PARTICLE_NAME = re.compile("(?: (?:ou|et|de|du|des|la|le|les|von|van|der|den|di|da|dei|del|della|y|e)(?= ))+"
+                            " [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*(?: [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*)*"
+                            "(?:(?: (?:de|du|des|la|le|di|da|dei|del|della|von|van|der))+ [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*)*")
+# The kind of place a name is, before it: "the island of Taiwan", "the town of Schweidnitz".
+# A settlement is named so after any article ("a fictitious town of Ohio"), a part of a land after "the" only ("a
+# semi-autonomous region of Tanzania" is in Tanzania).
+_CLASS_OF = re.compile("(?<![A-Za-z])(?:(?:[Tt]he|[Aa]n?) (?:[A-Za-z-]+ ){0,3}((?:island|town|village|city) of )|"
+                       "[Tt]he (?:[A-Za-z-]+ ){0,3}((?:province|state|county|region|district) of ))$")
+# The place a named building or venue is in: "Sala Polivalentă in Cluj-Napoca, Romania".
+_IN_NAME = re.compile("(?: in| at) [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*(?: [A-Z\u00c0-\u00de][A-Za-z\u00c0-\u024f'-]*)*")
+# A person's name runs to the body they belong to: "Justice Johnson Lam of the Court of First Instance".
+_OF_BODY = re.compile(" of (?:the )?[A-Z]")
+# … but a ruler is named with the realm ("Emperor Xian of Han", "King Ferdinand IV of Naples").
+_RULER = re.compile("(?:Emperor|Empress|King|Queen|Prince|Princess|Duke|Duchess|Earl|Count|Countess|Tsar|Czar|Sultan|Pope|"
+                    "Saint|St|Lord|Lady|Archduke|Grand Duke|Caliph|Shah|Khan) ")
+# The first value of a range written with a dash: "10–12 May 1968", "90–95 million", "32–37%".
+_DASHED_FROM = re.compile(r"(?<![0-9A-Za-z,.\u2013-])[0-9]+(?:[,.][0-9]+)?[\u2013-]$")
+# The tens of a number word: "Twenty-nine", "one hundred and fifty".
+_TENS_BEFORE = re.compile(r"(?<![A-Za-z])(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-$", re.IGNORECASE)
+_UNITS_BEFORE = re.compile(r"(?<![A-Za-z])(?:one|two|three|four|five|six|seven|eight|nine)[ -]$", re.IGNORECASE)
+_HUNDREDS = re.compile("(?:hundred|thousand)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _finished(question: str, qtype: str, text: str, s: int, e: int) -> tuple[int, int]:
+    """The span with what belongs to it in English, chosen after the confidence (presentation only): a
+    name's initials, a dashed range's first value, a number word's tens, a place's kind ("the island of")
+    and the place a named venue is in, the other date of a lifespan asked for; a person's name without the
+    body they belong to; of a range of times, the end a when-question about a beginning or an end asks for."""
+    if _INITIAL_END.search(text[s:e]) and (m := _AFTER_INITIAL.match(text, e)) \
+            and any(a <= s and e + 1 < b for a, b in sentences(text)):
+        e = m.end()
+    if text[s:s + 1].isdigit() and (m := _DASHED_FROM.search(text[max(0, s - 12):s])) \
+            and (qtype != "time" or len(m.group()) <= 3):  # a day ("10–12 May"), not a year of a lifespan
+        s -= len(m.group())
+    if (m := _TENS_BEFORE.search(text[max(0, s - 9):s]) or (
+            _UNITS_BEFORE.search(text[max(0, s - 7):s]) if _HUNDREDS.match(text, s) else None)):
+        s -= len(m.group())
+    if text[s:s + 1].isupper() and text[e - 1:e].isalpha() and (m := _PARTICLE_NAME.match(text, e)):
+        e = m.end()
+    if qtype == "place" and text[s:s + 1].isupper() and (m := _CLASS_OF.search(text[max(0, s - 60):s])):
+        s -= len(m.group(1) or m.group(2))
+    if qtype == "place" and text[s:s + 1].isupper() and (m := _IN_NAME.match(text, e)):
+        e = m.end()
+        e = r.end() if (r := _REGION.match(text, e)) else e
+    if qtype == "person" and (m := _OF_BODY.search(text, s, e)) and len(text[s:m.start()].split()) >= 2 \
+            and not _RULER.match(text, s):
+        e = m.start()
+    if qtype == "time" and _ASKS_LIFE.match(question):
+        times = [sp for sp in spans_of(text) if sp.type == "time"]
+        for a, b in zip(times, times[1:]):
+            if _LIFE_DASH.match(text[a.end:b.start]) and (a.start <= s < a.end or b.start < e <= b.end):
+                s, e = a.start, b.end
+    if qtype == "time":
+        s, e = time_end(question, text, s, e)
+    return s, e
+
+
+def _chosen(qtype: str, question_numbers: frozenset, question_terms: set, text: str, order,
+            question: str = "", n: int = 1) -> list[tuple[int, int]]:
     """Up to `n` (start, end) short answers in `text`, best first, never overlapping (a
     two-value question, "What are the minimum and maximum?", gets two from one sentence).
     `order` is the text's (term, start, end) tokens. What an abbreviation stands for, a measure
@@ -329,6 +325,7 @@ _WHO = re.compile(r"^\s*who (?!(?:is|was|are|were|s|be|been|do|does|did|will|wou
 _BY_BEFORE = re.compile(r"(?:^|[^A-Za-z])by (?:[A-Za-z-]+ ){0,3}$")
 _POSSESSIVE = re.compile("['\u2019]s?$")
 _ERAS = frozenset(["BC", "BCE", "AD", "CE"])
+_NAME_HYPHEN = re.compile("[A-Z]-$")  # "COVID-19", "SARS-CoV-2", "B-52"; not "mid-1990s", "Twenty-nine"
 _INITIALISM = re.compile("[A-Z]{2,6}s?")  # "FDHs", "NFL": a body or a thing, not who
 _AGO = re.compile(" ago(?![A-Za-z])")
 _QUOTE_MARKS = "\"\u201c\u201d\u2018\u2019'"
@@ -412,11 +409,11 @@ def _short_spans(qtype: str, question_numbers: frozenset, question_terms: set, t
         end = range_end(question) if n == 1 else None
         ranked = typed_spans_ranked(qtype, question_numbers, question_terms, text, spans, order, asks_limit(question),
                                     question)
-        for s, e in _named_end_first(text, ranked, end):
-            pick = _one_end(text, spans, at[s], end)
+        for s, e in named_end_first(text, ranked, end):
+            pick = one_end(text, spans, at[s], end)
             kind = spans[at[s] if pick is None else pick].type
             s, e = _widen(text, spans[pick].start, spans[pick].end, spans[pick].type) if pick is not None else \
-                _widen(text, *_joined(text, spans, at[s]), spans[at[s]].type)
+                _widen(text, *joined(text, spans, at[s]), spans[at[s]].type)
             e += 4 if qtype == "time" and _AGO.match(text, e) else 0  # when: "10,000 years ago", a time, not a duration
             e = share_base(question, qtype, text, e) if kind == "percent" else e  # "1.85% of the amount"
             if all(e <= a or s >= b for a, b in out):
