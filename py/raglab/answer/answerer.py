@@ -28,7 +28,7 @@ from typing import Callable
 from raglab.answer import howto
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
-from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, twins, without_bare_reply, without_twin
+from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, tells_the_way, twins, without_bare_reply, without_twin
 from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, with_steps
 from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
@@ -373,8 +373,8 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     conf = confidence(m, signals_of(a, composed, m))
     coverage = a.order[0][1].features[COL["coverage"]]
     reason = withheld(a, composed, conf, threshold)
-    if reason == "no-list":  # what one needs asked, a unit about as likely says it: it is quoted (the confidence stays)
-        a, composed = the_need_stated(a, composed, docs, m)
+    if reason in ("no-list", "no-way"):  # what one needs, or how, asked: a unit about as likely saying it is quoted (the confidence stays)
+        a, composed = the_need_stated(a, composed, docs, m, reason)
         reason = withheld(a, composed, conf, threshold)
     if reason is not None:
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
@@ -390,11 +390,11 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     return replace(best_sentence(phrase_half(shown, a.q.text, a.order), a.q.text, a.q.qtype, a.order, leans_back), confidence=conf)  # the headline: each half, or the best sentence
 
 
-def the_need_stated(a: Assessment, composed: Answer, docs: dict | None, m: Model) -> tuple[Assessment, Answer]:
-    """The assessment led by the likeliest unit within `LANG_MARGIN` logits of the best that says what is needed
-    (`states_need`; a series alone may name other things: "useful for visa applications, …"), and its answer."""
+def the_need_stated(a: Assessment, composed: Answer, docs: dict | None, m: Model, reason: str = "no-list") -> tuple[Assessment, Answer]:
+    """The assessment led by the likeliest unit within `LANG_MARGIN` logits of the best that says what is needed (`states_need`; a series
+    alone may name other things: "useful for visa applications, …") or, for "no-way", what to do under a way's heading (`faq.tells_the_way`), and its answer."""
     for i, (z, c) in enumerate(a.order[1:], 1):
-        if a.order[0][0] - z <= LANG_MARGIN and states_need(c.quote.text):
+        if a.order[0][0] - z <= LANG_MARGIN and (states_need(c.quote.text) if reason == "no-list" else tells_the_way(a.q, c, docs)):
             b = replace(a, order=[a.order[i], *a.order[:i], *a.order[i + 1:]], probs=[a.probs[i], *a.probs[:i], *a.probs[i + 1:]])
             return b, compose(b, docs, m)
     return a, composed

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 
 from raglab.answer.candidates import Candidate, heading_match
+from raglab.answer.howto import WAY_HEADING, says_what_to_do
 from raglab.answer.language import says_as_much
 from raglab.answer.results import requoted
 from raglab.answer.sentences import COL, lang_of
@@ -206,3 +207,16 @@ def without_twin(composed, order: list, q):
     bold = [s for s in composed.short_answers if any(x.holds(s) for x in keep)]
     cited = list(dict.fromkeys(x.chunk for x in keep))
     return requoted(composed, keep, citations=cited, short_answers=bold)
+
+
+# A how-to question whose shown quotes say nothing to do (`howto.shows_no_way`: "nano loan kivabe nibo" was
+# shown "You can borrow up to Tk 20,000 as a nano loan." 0.09 logits above "Open the Shapla Pay app and tap
+# Loans.", the first step under "How to apply") is answered by the way the help centre writes down for it:
+# what to do under a heading that says it tells the way ("How to apply", "Steps to open your account",
+# "… করবেন যেভাবে"). Only there: an instruction under "Who can open an account" or a list of conditions
+# tells whether one may, not how, and a how-to question answered by it was as wrong as the withheld answer.
+def tells_the_way(q, c, docs: dict | None) -> bool:
+    """Whether candidate `c` says what to do (`howto.says_what_to_do`) in a section whose own heading says it tells the way (`howto.WAY_HEADING`)."""
+    doc = docs.get(c.quote.doc) if docs else None
+    heading: tuple[str, ...] = doc.section_at(c.quote.start).heading if doc is not None else ()
+    return len(heading) > 1 and WAY_HEADING.search(heading[-1].strip()) is not None and says_what_to_do(q, c)

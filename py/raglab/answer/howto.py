@@ -90,7 +90,7 @@ def _named(heading: str) -> str:
 # open your account", which holds no more of the question. Such a heading counts a word more, for a
 # question that asks how (`_HOW`); "… এখন কী করব?" (what do I do now) after a story asks what to do
 # about it, which the steps of the plain case do not say.
-_WAY_HEADING = re.compile("^(?:how to|steps? (?:to|\\d))|ধাপ|যেভাবে|কীভাবে|কিভাবে", re.IGNORECASE)
+WAY_HEADING = re.compile("^(?:how to|steps? (?:to|\\d))|ধাপ|যেভাবে|কীভাবে|কিভাবে", re.IGNORECASE)
 _HOW = re.compile("\\bhow\\b|কীভাবে|কিভাবে|কি ভাবে|কেমনে|\\bki ?bhabe\\b|\\bki ?vabe\\b|\\bkemne\\b", re.IGNORECASE)
 _MAY = re.compile("\\byou can (?!not\\b)|করতে পারেন|দিতে পারেন|নিতে পারেন", re.IGNORECASE)  # "you can <verb>": a way, unless it states a figure
 
@@ -103,7 +103,7 @@ def way_share(q: Question, c, docs: dict | None) -> float:
     heading: tuple[str, ...] = doc.section_at(c.quote.start).heading if doc is not None else ()
     if len(heading) < 2:
         return 0.0
-    way = _WAY_HEADING.search(heading[-1].strip()) is not None and _HOW.search(q.text) is not None
+    way = WAY_HEADING.search(heading[-1].strip()) is not None and _HOW.search(q.text) is not None
     return heading_match(q, _named(heading[-1]))[0] + (NAMES_MORE if way else 0.0)
 
 
