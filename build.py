@@ -469,10 +469,13 @@ def _corpus_digest(chunkers: tuple[str, ...], with_questions: bool) -> str:
     paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("corpus/chunking.py", "corpus/articles.py",
                                                              "retrieval/registry.py", "text/analyzer.py", "text/splitter.py",
                                                              "encoder/tokenizer.py", "encoder/native.py")]
-    if with_questions:  # the questions, and their translated readings through the expansion table
+    if with_questions:  # the questions, and their readings: a Banglish question in Bangla script
+        # (text/banglish.py), both languages' readings (retrieval/bilingual.py, the expansion table),
+        # which draw on most of the package; a list of a few modules went stale when one it missed changed
         paths.append(os.path.join(ROOT, "goldens", "questions.jsonl"))
-        paths += [os.path.join(ROOT, "py", "raglab", n) for n in ("retrieval/expansion.py", "retrieval/bilingual.py",
-                                                                 "data/expansions.json")]
+        package = os.path.join(ROOT, "py", "raglab")
+        paths += sorted(os.path.join(folder, n) for folder, _, names in os.walk(package) for n in names
+                        if n.endswith((".py", ".json")) and "__pycache__" not in folder)
     for path in paths:
         digest.update(os.path.basename(path).encode() + b"\0")
         with open(path, "rb") as fh:
