@@ -78,6 +78,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from operator import mul
 
 from raglab.corpus.articles import detect_lang
 from raglab.question.asking import another_row, illustrates_in, included_column, included_rate, limit_for_price, other_day, other_end, periods_of, price_for_limit
@@ -127,12 +128,11 @@ def parse_model(data: dict) -> Model:
 
 @functools.lru_cache(maxsize=1)
 def model() -> Model:
-    text = read_table("sentence_model.json")
-    return parse_model(json.loads(text))
+    return parse_model(json.loads(read_table("sentence_model.json")))
 
 
 def dot(weights, values) -> float:
-    return math.fsum(w * v for w, v in zip(weights, values))
+    return math.fsum(map(mul, weights, values))
 
 
 def logistic(z: float) -> float:
