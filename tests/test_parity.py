@@ -81,8 +81,7 @@ def chunks_of(chunkers):
 
 def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, native, dist_dir):
     """The kernel compiled to wasm32 gives the native library's bits: the float.hex digest of every
-    stress question's vector ("query: " + question) and of a third of the golden questions' is
-    the same in the browser; and 70 chunks spread over the two shipped stores, encoded again by the
+    stress and golden question's vector ("query: " + question) is the same in the browser; and 70 chunks spread over the two shipped stores, encoded again by the
     page, give exactly the shipped vectors (so they are current). One browser call; the native side
     runs meanwhile. Here, before the answers below: the page keeps each vector it computed, so
     their semantic configurations encode nothing again (each process of the suite has its own
@@ -100,15 +99,15 @@ def test_kernel_bits_query_vectors_and_shipped_chunk_vectors(semantic_page, nati
     assert not stale, f"{len(stale)} of 70 re-encoded chunks differ from the shipped vectors (first: sample {stale[0]})"
 
 
-# The served configuration asks every golden question; every other configuration a third of them
+# The served configuration asks every golden question; every other configuration a quarter of them
 # and a quarter of the stress set (the parts taken in turn along the configurations), so every
 # golden and every stress question still meets every retriever and every chunker (a retriever's
-# six configurations, three chunkers with and without expansion, ask all three thirds and all four
-# quarters), and every chunker with every retriever (its two configurations, with and without
-# expansion, ask consecutive thirds) two thirds of the golden questions, while the browser answers
-# about a third of the questions a configuration: the suite's time budget.
+# six configurations, three chunkers with and without expansion, ask all four quarters), and every
+# chunker with every retriever (its two configurations, with and without expansion, ask
+# consecutive quarters) half the golden questions, while the browser answers about a quarter of the
+# questions a configuration: the suite's time budget (a third took a minute more of a 2-core machine).
 STRESS_PARTS = 4
-GOLDEN_PARTS = 3
+GOLDEN_PARTS = 4
 
 
 def served(cfg) -> bool:
@@ -137,7 +136,7 @@ def test_the_parts_asked_still_reach_every_retriever_and_chunker():
         for r in RETRIEVERS:
             pair = [cfg for cfg in CONFIGS if (cfg["chunker"], cfg["retriever"]) == (c, r)]
             asked = set().union(*(golden_and_stress(*parts(cfg))[1] for cfg in pair)) - stress if pair else set()
-            assert not pair or 3 * len(asked) >= 2 * golden - 3, f"{c}+{r} asks {len(asked)} of {golden} golden questions"
+            assert not pair or 2 * len(asked) >= golden - 2, f"{c}+{r} asks {len(asked)} of {golden} golden questions"
     assert every - stress <= set(golden_and_stress(*parts(next(c for c in CONFIGS if served(c))))[1])
 
 
