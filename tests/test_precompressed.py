@@ -37,6 +37,14 @@ def test_a_python_without_brotli_writes_the_brotli_copies_through_the_venv(witho
         f"{build.sha256_bytes(data)}.{ext}" for data in (TEXT, TEXT[::-1]) for ext in ("br", "gz"))
 
 
+def test_a_file_above_the_limit_is_compressed_at_brotli_9(without_brotli, monkeypatch):
+    """The wasm runtime took half a minute at 11 in every fresh build: a file above the limit gets 9."""
+    monkeypatch.setattr(build, "BROTLI_SCRIPT", build.BROTLI_SCRIPT.replace(str(build.BROTLI_BEST_MAX_BYTES), str(len(TEXT) - 1)))
+    out = build.precompressed({"runtime.wasm": TEXT, "tiny.wasm": TEXT[: len(TEXT) // 2]})
+    assert out["runtime.wasm.br"] == brotli.compress(TEXT, quality=9) != brotli.compress(TEXT, quality=11)
+    assert out["tiny.wasm.br"] == brotli.compress(TEXT[: len(TEXT) // 2], quality=11)
+
+
 def test_without_brotli_anywhere_the_build_says_so_and_ships_gzip(without_brotli, monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(build, "VPY", str(tmp_path / "no-venv" / "python"))
     out = build.precompressed({"a.json": TEXT})
