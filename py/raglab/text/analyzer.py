@@ -349,7 +349,7 @@ _RUN = re.compile(f"[{_D}](?:[{_D}{_I}]|{_S})*(?:(?P<l>[{_L}](?:[{_L}{_D}{_I}]|{
                   f"|(?P<l2>[{_L}](?:[{_L}{_D}{_I}]|{_S})*)|(?P<b2>[{_B}](?:[{_B}{_D}{_I}]|{_S})*)")
 _FOLD_DIGITS = {_BANGLA_DIGIT_ZERO + n: str(n) for n in range(10)} | {ord(","): None}
 _FOLD_DIGITS_DROP_INVISIBLE = _FOLD_DIGITS | {ord(ch): None for ch in _INVISIBLE}
-_SCRIPT = {"l": "L", "l2": "L", "b": "B", "b2": "B"}
+_SCRIPT: dict[str | None, str] = {"l": "L", "l2": "L", "b": "B", "b2": "B"}
 
 
 def fresh_tokens(text: str) -> list[Token]:
