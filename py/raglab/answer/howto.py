@@ -31,7 +31,8 @@ from raglab.question.durations import asked_unit, counts_in, shorter_than
 from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
-from raglab.retrieval.ranking import HOW as _HOW, WAY_HEADING
+from raglab.retrieval.ranking import HOW as _HOW
+from raglab.retrieval.ranking import WAY_HEADING
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts
 

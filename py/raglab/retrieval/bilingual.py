@@ -333,12 +333,11 @@ class BilingualRetriever:
         asking = asked_sentences(query.text)
         return self.bm25.scores(*weighted_text(self.bm25, " ".join(asking))) if asking else {}
 
-    def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None,
-              ways: list[bool] | None = None) -> dict[int, float]:
+    def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
-        scores, the opening chunks demoted (steps 1 and 4), the sections that tell the way
-        of what a question asking how names (`ways`, `ways_asked`) raised; `weight` overrides the fitted one."""
-        return way_raised(self.mixed(self.parts(cosines, lexical), weight), ways, WAY_RAISE)
+        scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one.
+        Every ranking adds step 7's raise (`way_raised`) to it."""
+        return self.mixed(self.parts(cosines, lexical), weight)
 
     def parts(self, cosines: dict[int, float], lexical: dict[int, float]) -> list[tuple[int, float, float]]:
         """What `fused` mixes (`semantic.scaled` of the centred cosines). A search fuses one
@@ -359,10 +358,10 @@ class BilingualRetriever:
     def place_choice(self, cosines: dict[int, float], lexical: dict[int, float], ways=None) -> dict[int, float] | None:
         """What chooses the other language's chunk for the place (step 3): the fused score at
         the place weight; None when that is the fused score itself."""
-        return None if self.place_weight == self.weight else self.fused(cosines, lexical, self.place_weight, ways)
+        return None if self.place_weight == self.weight else way_raised(self.fused(cosines, lexical, self.place_weight), ways, WAY_RAISE)
 
     def scores(self, query: Query) -> dict[int, float]:
-        return self.fused(self.cosines(query), self.lexical_scores(query), ways=ways_asked(self.ways, query.text))
+        return way_raised(self.fused(self.cosines(query), self.lexical_scores(query)), ways_asked(self.ways, query.text), WAY_RAISE)
 
     def other_best(self, scores: dict[int, float], query: Query, choice: dict[int, float] | None = None) -> int | None:
         """The chunk the other language's place would take (step 3): the other language's best
@@ -427,11 +426,11 @@ class BilingualRetriever:
         """`hits` with step 6 applied: only to a Bangla question whose first hit is Bangla."""
         if not hits or query.lang != "bn" or self.langs[hits[0].index] != "bn" or self.section_weight == self.weight:
             return hits
-        return sections_reordered(hits, self.docs, self.fused(cosines, lexical, self.section_weight, ways_asked(self.ways, query.text)))
+        return sections_reordered(hits, self.docs, way_raised(self.fused(cosines, lexical, self.section_weight), ways_asked(self.ways, query.text), WAY_RAISE))
 
     def search(self, query: Query, n: int) -> list[Hit]:
         cosines, lexical = self.cosines(query), self.lexical_scores(query)
         ways = ways_asked(self.ways, query.text)
-        hits = self.ranked(self.fused(cosines, lexical, ways=ways), query, max(n, WINDOW), self.place_choice(cosines, lexical, ways))
+        hits = self.ranked(way_raised(self.fused(cosines, lexical), ways, WAY_RAISE), query, max(n, WINDOW), self.place_choice(cosines, lexical, ways))
         # Step 6 re-orders the first WINDOW hits only, so a deeper search starts with the same ranking.
         return (self.bangla_sections(hits[:WINDOW], cosines, lexical, query) + hits[WINDOW:])[:n]
