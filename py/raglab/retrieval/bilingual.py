@@ -6,7 +6,7 @@ Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's
 to chunks in the question's own language run about 0.02–0.05 higher than to the other
 language's, whatever they say, and BM25 only ever reaches chunks that share the
 question's words. This retriever changes four things and keeps the rest (two more,
-steps 5 and 6, move chunks within the top ten):
+steps 5 and 6, move chunks within the top ten; step 7 raises a way's section for a question asking how):
 
 1. **Per-language centring of the cosines.** For each query, the mean cosine of each
    language's chunks is subtracted from that language's cosines before the min–max
