@@ -31,6 +31,7 @@ from raglab.retrieval.expansion import expand
 from raglab.retrieval.lexical import respelt_text
 from raglab.retrieval.ranking import (
     SLOT,
+    WAY_RAISE,
     Hit,
     Query,
     brought_first,
@@ -41,6 +42,8 @@ from raglab.retrieval.ranking import (
     sections_reordered,
     top_n,
     twin_articles,
+    way_raised,
+    ways_asked,
     with_asked_section,
     with_other_language,
 )
@@ -84,7 +87,8 @@ def test_the_other_language_takes_place_three_or_for_a_glossary_detail_one(fixed
     for q in dev:
         query = expand(q.question)
         cosines, lexical = r.cosines(query), r.lexical_scores(query)
-        scores, choice = r.fused(cosines, lexical), r.place_choice(cosines, lexical)
+        ways = ways_asked(r.ways, query.text)  # step 7: a way's section raised for a question asking how
+        scores, choice = way_raised(r.fused(cosines, lexical), ways, WAY_RAISE), r.place_choice(cosines, lexical, ways)
         plain = top_n(scores, 10)
         best = r.other_best(scores, query, choice)
         # An English question's place goes only to a chunk of the first two's articles or their twins.

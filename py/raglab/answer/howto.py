@@ -31,6 +31,8 @@ from raglab.question.durations import asked_unit, counts_in, shorter_than
 from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
+from raglab.retrieval.ranking import HOW as _HOW
+from raglab.retrieval.ranking import WAY_HEADING
 from raglab.text.analyzer import analyze
 from raglab.text.answertypes import accepts
 
@@ -89,9 +91,7 @@ def _named(heading: str) -> str:
 # "Who can open an account", holding both its words), 0.2 logits above the first step under "Steps to
 # open your account", which holds no more of the question. Such a heading counts a word more, for a
 # question that asks how (`_HOW`); "… এখন কী করব?" (what do I do now) after a story asks what to do
-# about it, which the steps of the plain case do not say.
-WAY_HEADING = re.compile("^(?:how to|steps? (?:to|\\d))|ধাপ|যেভাবে|কীভাবে|কিভাবে", re.IGNORECASE)
-_HOW = re.compile("\\bhow\\b|কীভাবে|কিভাবে|কি ভাবে|কেমনে|\\bki ?bhabe\\b|\\bki ?vabe\\b|\\bkemne\\b", re.IGNORECASE)
+# about it, which the steps of the plain case do not say. (`ranking.WAY_HEADING`, `ranking.HOW`: retrieval reads them too.)
 _MAY = re.compile("\\byou can (?!not\\b)|করতে পারেন|দিতে পারেন|নিতে পারেন", re.IGNORECASE)  # "you can <verb>": a way, unless it states a figure
 
 

@@ -6,7 +6,7 @@ Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's
 to chunks in the question's own language run about 0.02–0.05 higher than to the other
 language's, whatever they say, and BM25 only ever reaches chunks that share the
 question's words. This retriever changes four things and keeps the rest (two more,
-steps 5 and 6, move chunks within the top ten):
+steps 5 and 6, move chunks within the top ten; step 7 raises a way's section for a question asking how):
 
 1. **Per-language centring of the cosines.** For each query, the mean cosine of each
    language's chunks is subtracted from that language's cosines before the min–max
@@ -98,6 +98,9 @@ steps 5 and 6, move chunks within the top ten):
    রিচার্জ করা যায়" under a question about a recharge's largest amount). Chosen on dev by
    ``bench/section_trial.py``: across languages (BM25 reads the table's topic wording
    there) and for English it cost as much as it won, so it applies to Bangla in Bangla only.
+7. **A way's section for a question asking how.** Its fused score gains `ranking.WAY_RAISE` when its
+   own heading says it tells the way of something the question names (`ranking.ways_asked`: "Steps
+   to open your account", "অ্যাপে অ্যাকাউন্ট খোলার ধাপ" for "অ্যাকাউন্ট কীভাবে খুলব?"), before step 1's ranking.
 
 (A chunk of headings alone, "## Common scams" cut off from the scams below it, once held
 nothing to quote while its short text sat close to many questions, and was ranked last
@@ -119,7 +122,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_text
-from raglab.retrieval.ranking import SLOT, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, with_asked_section
+from raglab.retrieval.ranking import SLOT, WAY_RAISE, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, way_raised, way_words, ways_asked, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import has_bangla
 from raglab.text.answertypes import asked_sentences
@@ -260,6 +263,7 @@ class BilingualRetriever:
         self.weight = fusion_weight() if weight is None else weight
         self.margin = fitted_margin() if margin is None else margin
         self.opening = openings(chunks)
+        self.ways = [way_words(c.heading) for c in chunks]
         self.opening_penalty = fitted_opening_penalty(chunker) if opening_penalty is None else opening_penalty
         fitted = fitted_place_weight() if place_weight is None else place_weight
         self.place_weight = self.weight if fitted is None else fitted
@@ -331,7 +335,8 @@ class BilingualRetriever:
 
     def fused(self, cosines: dict[int, float], lexical: dict[int, float], weight: float | None = None) -> dict[int, float]:
         """The fused score of every chunk from its (uncentred) `cosines` and `lexical`
-        scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one."""
+        scores, the opening chunks demoted (steps 1 and 4); `weight` overrides the fitted one.
+        Every ranking adds step 7's raise (`way_raised`) to it."""
         return self.mixed(self.parts(cosines, lexical), weight)
 
     def parts(self, cosines: dict[int, float], lexical: dict[int, float]) -> list[tuple[int, float, float]]:
@@ -350,13 +355,13 @@ class BilingualRetriever:
         """`fused` from its `parts`."""
         return demoted(mix(parts, self.weight if weight is None else weight), self.opening, self.opening_penalty)
 
-    def place_choice(self, cosines: dict[int, float], lexical: dict[int, float]) -> dict[int, float] | None:
+    def place_choice(self, cosines: dict[int, float], lexical: dict[int, float], ways=None) -> dict[int, float] | None:
         """What chooses the other language's chunk for the place (step 3): the fused score at
         the place weight; None when that is the fused score itself."""
-        return None if self.place_weight == self.weight else self.fused(cosines, lexical, self.place_weight)
+        return None if self.place_weight == self.weight else way_raised(self.fused(cosines, lexical, self.place_weight), ways, WAY_RAISE)
 
     def scores(self, query: Query) -> dict[int, float]:
-        return self.fused(self.cosines(query), self.lexical_scores(query))
+        return way_raised(self.fused(self.cosines(query), self.lexical_scores(query)), ways_asked(self.ways, query.text), WAY_RAISE)
 
     def other_best(self, scores: dict[int, float], query: Query, choice: dict[int, float] | None = None) -> int | None:
         """The chunk the other language's place would take (step 3): the other language's best
@@ -421,10 +426,11 @@ class BilingualRetriever:
         """`hits` with step 6 applied: only to a Bangla question whose first hit is Bangla."""
         if not hits or query.lang != "bn" or self.langs[hits[0].index] != "bn" or self.section_weight == self.weight:
             return hits
-        return sections_reordered(hits, self.docs, self.fused(cosines, lexical, self.section_weight))
+        return sections_reordered(hits, self.docs, way_raised(self.fused(cosines, lexical, self.section_weight), ways_asked(self.ways, query.text), WAY_RAISE))
 
     def search(self, query: Query, n: int) -> list[Hit]:
         cosines, lexical = self.cosines(query), self.lexical_scores(query)
-        hits = self.ranked(self.fused(cosines, lexical), query, max(n, WINDOW), self.place_choice(cosines, lexical))
+        ways = ways_asked(self.ways, query.text)
+        hits = self.ranked(way_raised(self.fused(cosines, lexical), ways, WAY_RAISE), query, max(n, WINDOW), self.place_choice(cosines, lexical, ways))
         # Step 6 re-orders the first WINDOW hits only, so a deeper search starts with the same ranking.
         return (self.bangla_sections(hits[:WINDOW], cosines, lexical, query) + hits[WINDOW:])[:n]

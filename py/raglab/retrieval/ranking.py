@@ -1,6 +1,6 @@
 """Ranking primitives shared by every retriever, and the query they rank for.
 
-A leaf module: it imports nothing of ours but the analyzer and the limits, so every
+A leaf module: it imports nothing of ours but the analyzer and the question's type, so every
 retriever can import from here and the registry in `retrieval` can import every retriever.
 
 Ranking uses scores rounded to 12 significant digits and breaks ties by chunk
@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from dataclasses import dataclass
 
-from raglab.text.analyzer import has_bangla
+from raglab.text.analyzer import analyze, has_bangla
+from raglab.text.answertypes import question_type
 
 # A query term found only in a chunk's heading path counts this much of a term found in
 # its text (the reranker's term coverage).
@@ -85,6 +87,61 @@ def top_n(scores: dict[int, float], n: int) -> list[Hit]:
             scores = {i: s for i, s in scores.items() if s >= floor}
     keyed = [(-rounded(s), i) for i, s in scores.items()]
     return [Hit(i, -neg) for neg, i in heapq.nsmallest(n, keyed)]
+
+
+# A heading that says it tells the way of what it names ("How to cash in", "Steps to open your account",
+# "ক্যাশ ইন করবেন যেভাবে", "অ্যাপে অ্যাকাউন্ট খোলার ধাপ", "কীভাবে টাকা পাঠাবেন"), and a question that asks how
+# ("how", কীভাবে, "kivabe"), read by the answerer too (`howto`).
+WAY_HEADING = re.compile("^(?:how to|steps? (?:to|\\d))|ধাপ|যেভাবে|কীভাবে|কিভাবে", re.IGNORECASE)
+HOW = re.compile("\\bhow\\b|কীভাবে|কিভাবে|কি ভাবে|কেমনে|\\bki ?bhabe\\b|\\bki ?vabe\\b|\\bkemne\\b", re.IGNORECASE)
+WAY_RAISE = 0.05  # what a section telling the way gains for a question asking how (fused scores run 0 to 1)
+
+
+def tells_the_way(heading: tuple[str, ...]) -> bool:
+    """Whether a section's own heading (the last of its path; an article's title is none) says it
+    tells the way.
+
+    >>> tells_the_way(("Loans", "How to apply")), tells_the_way(("Loans",)), tells_the_way(("A", "Who can open"))
+    (True, False, False)
+    """
+    return len(heading) > 1 and WAY_HEADING.search(heading[-1].strip()) is not None
+
+
+def asks_how(text: str) -> bool:
+    """Whether a question asks how to do a thing: a procedure question with a "how" word ("How much
+    …?" asks an amount, "… এখন কী করব?" after a story what to do about it).
+
+    >>> asks_how("How do I open an account?"), asks_how("How much is the fee?"), asks_how("অ্যাকাউন্ট কীভাবে খুলব?")
+    (True, False, True)
+    """
+    return HOW.search(text) is not None and question_type(text) == "procedure"
+
+
+def way_words(heading: tuple[str, ...]) -> frozenset[str] | None:
+    """The terms of a section's own heading when it says it tells the way (`tells_the_way`), else None."""
+    return frozenset(analyze(heading[-1])) if tells_the_way(heading) else None
+
+
+def ways_asked(heads: list[frozenset[str] | None], text: str) -> list[bool] | None:
+    """For a question asking how (`asks_how`), whether each chunk's heading says it tells the way of
+    something the question names (`way_words`, sharing one of the question's terms); None for a
+    question that does not ask how."""
+    if not asks_how(text):
+        return None
+    asked = frozenset(analyze(text))
+    return [h is not None and not h.isdisjoint(asked) for h in heads]
+
+
+def way_raised(scores: dict[int, float], flagged: list[bool] | None, bonus: float) -> dict[int, float]:
+    """`scores` with `bonus` added to every flagged chunk's (the sections that tell the way, for a
+    question asking how).
+
+    >>> way_raised({0: 0.5, 1: 0.5}, [True, False], 0.25)
+    {0: 0.75, 1: 0.5}
+    """
+    if not bonus or not flagged:
+        return scores
+    return {i: scores[i] + bonus if flagged[i] else scores[i] for i in sorted(scores)}
 
 
 # Moves within a ranked list (steps 3, 5 and 6 of `bilingual`): each keeps the scores with the
