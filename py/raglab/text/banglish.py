@@ -271,8 +271,8 @@ def _persons(words) -> frozenset:
 SPOKEN = (("se sey ce ese ece", "se sey ce ise ice", "েছে"), ("si ci esi eci", "si ci isi ici", "েছি"),
           ("silam cilam", "silam cilam isilam", "েছিলাম"), ("tese tece", "tese tece", "ছে"), ("tesi teci", "tesi teci", "ছি"),
           ("lo", "lo", "ল"), ("lam lem", "lam lem", "লাম"), ("bo", "bo", "ব"), ("bi", "bi", "বি"))
-CLASSIFIERS = {"ta": "টা", "ti": "টি", "gula": "গুলা", "gulo": "গুলো", "guli": "গুলি"}  # "duita" দুইটা
-QUESTION_PREFIXES = {"koy": "কয়", "koi": "কয়"}  # "koybar" কয়বার ("kotobar" is two words: `two_words`)
+CLASSIFIERS = (("ta", "টা"), ("ti", "টি"), ("gula", "গুলা"), ("gulo", "গুলো"), ("guli", "গুলি"))  # "duita" দুইটা
+QUESTION_PREFIXES = (("koy", "কয়"), ("koi", "কয়"))  # "koybar" কয়বার ("kotobar" is two words: `two_words`)
 
 
 def _spoken(counts) -> dict[str, str]:
@@ -429,12 +429,12 @@ class Reader:
         low, sound = typed.lower(), latin(typed)
         if low in CUES or low in self.english or sound in self.spoken:
             return None if low in CUES or low in self.english else self.spoken[sound]
-        for end, written in CLASSIFIERS.items():
+        for end, written in CLASSIFIERS:
             word = len(sound) > len(end) + 1 and sound.endswith(end) and self.word(sound[:-len(end)], exact=True)
             if word:  # the articles' own classifier kept: "sheta" সেটি, as they write it, not সেটা
                 near = self.word(typed) or ""
-                return near if near[len(word):] in CLASSIFIERS.values() and near.startswith(word) else word + written
-        for start, written in QUESTION_PREFIXES.items():
+                return near if near[len(word):] in dict(CLASSIFIERS).values() and near.startswith(word) else word + written
+        for start, written in QUESTION_PREFIXES:
             word = len(sound) > len(start) + 1 and sound.startswith(start) and self.word(sound[len(start):], exact=True)
             if word:
                 return written + word
