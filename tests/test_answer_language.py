@@ -174,9 +174,9 @@ def test_a_unit_on_the_other_side_of_a_contrast_is_not_promoted_for_its_periods(
 
 
 def test_the_cli_says_where_a_citation_outside_the_top_chunks_comes_from():
-    # "shapla pay er pin koy digit er hoy?" ranks English chunks first and is answered from the Bangla
+    # "ekdine koybar cash out kora jay?" ranks English chunks first and is answered from the Bangla
     # twin's sentence; the citation must not be left naming a chunk the list does not show.
-    r = subprocess.run([sys.executable, "-m", "raglab", "ask", "--json", "shapla pay er pin koy digit er hoy?"],
+    r = subprocess.run([sys.executable, "-m", "raglab", "ask", "--json", "ekdine koybar cash out kora jay?"],
                        capture_output=True, text=True, cwd=ROOT, encoding="utf-8")
     assert r.returncode == 0, r.stderr
     ask = json.loads(r.stdout)

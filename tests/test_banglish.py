@@ -9,7 +9,7 @@ import pytest
 
 from helpers import docs
 from raglab.pipeline import Config, Pipeline
-from raglab.text.banglish import Reader, _spoken, distance, is_banglish, latin, roman, without_grammar
+from raglab.text.banglish import Reader, distance, is_banglish, latin, roman
 from raglab.text.loanwords import Loanwords
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -260,33 +260,3 @@ def test_the_vowel_rules_keep_the_loanwords(english, bangla):
 def test_a_corpus_in_one_script_reads_no_sounds_for_a_question_in_it():
     words = Loanwords(["screen", "statement", "bank"])
     assert words.alike("screen") == () and words._sides == {"bn": {}}
-
-
-@pytest.mark.parametrize("typed, read_as", [
-    ("dise", "দিয়েছে"), ("disey", "দিয়েছে"), ("pathaise", "পাঠিয়েছে"), ("korse", "করেছে"), ("bolse", "বলেছে"),  # not দেশে
-    ("chaitese", "চাইছে"), ("bollo", "বলল"), ("chailo", "চাইল"), ("dilam", "দিলাম"), ("chaisilam", "চেয়েছিলাম"),
-])
-def test_a_verbs_spoken_forms_are_read_as_written(reader, typed, read_as):
-    """The perfect, continuous and past as spoken and typed, of verbs the articles write (দিতে, দিলে)."""
-    assert reader.read(f"agent {typed} kintu taka ashe nai").split()[1] == read_as
-
-
-def test_the_spoken_forms_are_those_of_the_articles_verbs():
-    spoken = _spoken({"রাখতে": 1, "রাখলে": 1, "চাইতে": 1, "চাইলে": 1, "পাঠাতে": 1, "পাঠালে": 1, "দিনে": 1})
-    assert spoken["rakse"] == "রেখেছে" and spoken["raktesi"] == "রাখছি" and spoken["raklam"] == "রাখলাম"
-    assert spoken["caise"] == "চেয়েছে" and spoken["caitese"] == "চাইছে" and spoken["cailo"] == "চাইল"
-    assert spoken["pataise"] == "পাঠিয়েছে" and spoken["patatese"] == "পাঠাচ্ছে" and spoken["patabo"] == "পাঠাব"
-    assert not any(v.startswith("দিন") for v in spoken.values())  # a word with no -তে and -লে is no verb
-
-
-def test_a_classifier_and_a_question_word_are_read_with_their_word(reader):
-    assert reader.read("ek NID diye ki duita account khola jabe?").split()[4] == "দুইটা"  # not দিতে (to give)
-    assert reader.read("pin koybar vul dile account lock hoy").split()[1] == "কয়বার"
-    assert "সেটি" in reader.read("koto katbe sheta ki dekha jay")  # the articles' own classifier, not সেটা
-
-
-def test_whether_is_a_grammar_word_and_the_spoken_verb_no_term_of_the_answerer(reader):
-    read = reader.read("agent bollo taka dise, ami kivabe bujhbo taka ashlo kina?")
-    assert "বলল" in read and "দিয়েছে" in read and "কেন" not in read  # "kina" is no "why"
-    answerer = without_grammar(reader.read("agent bollo taka dise, ami kivabe bujhbo taka ashlo kina?", particles=False))
-    assert "বলল" not in answerer and "দিয়েছে" not in answerer and "kina" not in answerer and "টাকা" in answerer

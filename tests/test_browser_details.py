@@ -342,18 +342,18 @@ def test_python_rounding_is_what_the_page_prints(app_page):
 
 
 def test_a_citation_outside_the_passages_shown_opens_its_article(app_page):
-    # "shapla pay er pin koy digit er hoy?" is answered in Bangla from the twin article's unit, whose chunk is not
+    # "ekdine koybar cash out kora jay?" is answered in Bangla from the twin article's unit, whose chunk is not
     # among the top three passages: the page still lists the citation, titled, and opens it on the quote.
-    shown = ask_in_ui(app_page, "shapla pay er pin koy digit er hoy?")
+    shown = ask_in_ui(app_page, "ekdine koybar cash out kora jay?")
     cited = app_page.eval_on_selector_all("#citations .citation", "bs => bs.map(b => b.dataset.chunk)")
     passages = app_page.eval_on_selector_all("#chunks [data-id]", "xs => xs.map(x => x.dataset.id)")
-    assert cited and cited[0].startswith("bn-pin#") and cited[0] not in passages, (cited, passages, shown)
-    app_page.wait_for_function("() => document.querySelector('#citations .citation span[lang]').textContent !== 'bn-pin'")
+    assert cited and cited[0].startswith("bn-cash-out#") and cited[0] not in passages, (cited, passages, shown)
+    app_page.wait_for_function("() => document.querySelector('#citations .citation span[lang]').textContent !== 'bn-cash-out'")
     app_page.click("#citations .citation >> nth=0")
     app_page.wait_for_selector("#article-dialog[open]")
     try:
-        assert app_page.get_attribute("#article-body", "data-doc") == "bn-pin"
+        assert app_page.get_attribute("#article-body", "data-doc") == "bn-cash-out"
         marked = app_page.eval_on_selector_all("#article-body .evidence", "ms => ms.map(m => m.textContent).join('')")
-        assert "৫ সংখ্যার" in marked
+        assert "৫ বার" in marked
     finally:
         app_page.click("#article-close")

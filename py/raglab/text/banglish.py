@@ -35,7 +35,7 @@ from raglab.text.analyzer import analyze
 # Words of Bangla grammar as customers spell them in Latin letters: question words, pronouns,
 # postpositions, verb forms of do/be/go/give/take/get/can/need/send. None is an English word.
 CUES = frozenset("""
-ki kii kina kivabe kibhabe kibabe kemne kemon keno kno kothay kothai kobe kokhon koto koyta koita koyti
+ki kii kivabe kibhabe kibabe kemne kemon keno kno kothay kothai kobe kokhon koto koyta koita koyti
 koy kon konta kar kake er na ta te kara korbo korben korbe korte korle kore korsi korchi korechi kori koren korun kora
 korar korlam hobe hoy hoi hoye hoise hoyeche hocche hoche holo hole hoile hoyni jay jabe jai jabo jete
 lage lagbe lagche lagse lagbo naki nai nei ami amar amake amra apni apnar apnake tumi tomar tar
@@ -121,7 +121,9 @@ def has_bangla_letter(text: str) -> bool:
 
 def cue_count(text: str) -> int:
     """How many words of `text` are words of Bangla grammar (`CUES`); 0 for text with a Bangla letter."""
-    return 0 if has_bangla_letter(text) else sum(1 for w in _LATIN_WORD.findall(text) if w.lower() in CUES)
+    if has_bangla_letter(text):
+        return 0
+    return sum(1 for w in _LATIN_WORD.findall(text) if w.lower() in CUES)
 
 
 def without_grammar(read: str) -> str:
@@ -265,33 +267,6 @@ def _persons(words) -> frozenset:
         w.endswith(_PERFECT) or any(w[:-1] + ending in words for ending in _VERB_ENDINGS)))
 
 
-# A verb's spoken forms as typed (`Reader.spoken`): the perfect "-se"/"-ise" (দিসে, পাঠাইসে: দিয়েছে, পাঠিয়েছে),
-# the continuous "-tese" (করতেছে: করছে), the past "-lo"/"-lam", the future "-bo"/"-bi", read as written. Per
-# form: its typed endings after a consonant stem (কর), after a vowel stem (দি, পাঠা, চাই), the written ending.
-SPOKEN = (("se sey ce ese ece", "se sey ce ise ice", "েছে"), ("si ci esi eci", "si ci isi ici", "েছি"),
-          ("silam cilam", "silam cilam isilam", "েছিলাম"), ("tese tece", "tese tece", "ছে"), ("tesi teci", "tesi teci", "ছি"),
-          ("lo", "lo", "ল"), ("lam lem", "lam lem", "লাম"), ("bo", "bo", "ব"), ("bi", "bi", "বি"))
-CLASSIFIERS = (("ta", "টা"), ("ti", "টি"), ("gula", "গুলা"), ("gulo", "গুলো"), ("guli", "গুলি"))  # "duita" দুইটা
-QUESTION_PREFIXES = (("koy", "কয়"), ("koi", "কয়"))  # "koybar" কয়বার ("kotobar" is two words: `two_words`)
-
-
-def _spoken(counts) -> dict[str, str]:
-    """The sounds of the spoken forms (`SPOKEN`) of the verbs among `counts` (a stem with -তে and -লে), and their written forms."""
-    out: dict[str, str] = {}
-    for stem in sorted(w[:-2] for w in counts if w.endswith("তে") and w[:-2] + "লে" in counts and w[:-2] not in INDEPENDENT):
-        vowel = stem[-1] in SIGNS or stem[-1] in INDEPENDENT or len(stem) == 1
-        # the perfect's stem: রাখ রেখেছে, আস এসেছে; দি দিয়েছে, পাঠা পাঠিয়েছে, চাই চেয়েছে, হ হয়েছে
-        perfect = (stem[:-2] + "ে" if stem.endswith("াই") else stem[:-1] + "ি" if stem[-1] == "া" else stem) + "য়" if vowel else (
-            "এ" + stem[1:] if stem[0] == "আ" else stem.replace("া", "ে", 1))
-        sound = roman(stem)[0] + ("o" if len(stem) == 1 else "")
-        for after_consonant, after_vowel, written in SPOKEN:  # the continuous after a vowel: দিচ্ছে, but চাইছে
-            bangla = perfect + written if written[0] == "ে" else stem + (
-                "চ্ছ" + written[1:] if vowel and written[0] == "ছ" and stem[-1] != "ই" else written)
-            for ending in (after_vowel if vowel else after_consonant).split():
-                out.setdefault(_single(sound + ending), bangla)
-    return out
-
-
 @dataclass
 class Reader:
     """The Bangla words of a corpus, by the consonants of their sound."""
@@ -300,7 +275,6 @@ class Reader:
     english: frozenset = frozenset()  # the corpus's Latin-letter words, lower case
     persons: frozenset = frozenset()  # its verbs' third-person forms in -ে (`_persons`)
     english_pairs: frozenset = frozenset()  # two Latin words the corpus writes one after the other, lower case
-    spoken: dict = field(default_factory=dict)  # sounds of its verbs' spoken forms, and their written forms (`_spoken`)
     # What `read` gave each question: a comparison reads every question under every configuration
     # (each its own pipeline over the same articles, so the same reader: `of`), and the reading is
     # a function of the question and the words above, which nothing changes once `of` built them.
@@ -318,7 +292,7 @@ class Reader:
             for w in _BANGLA_WORD.findall(text):
                 counts[w] = counts.get(w, 0) + 1
         reader = cls(english=frozenset(w.lower() for text in texts for w in _LATIN_WORD.findall(text)),
-                     persons=_persons(counts), spoken=_spoken(counts),
+                     persons=_persons(counts),
                      english_pairs=frozenset(_pair(m) for text in texts for m in _pairs(text)))
         for w in sorted(counts):
             sound, open_end = roman(w)
@@ -396,7 +370,7 @@ class Reader:
             english = self._english_phrases(question)
             found = self._readings[key] = _LATIN_WORD.sub(
                 lambda m: m.group() if not particles and _particle(m) else
-                (self.word(m.group(), swaps=False) or m.group()) if m.start() in english else self._read_word(m.group(), particles),
+                (self.word(m.group(), swaps=False) or m.group()) if m.start() in english else self._read_word(m.group()),
                 question)
         return found
 
@@ -414,31 +388,9 @@ class Reader:
                 out.update((m.start(1), m.start(2)))
         return frozenset(out)
 
-    def _read_word(self, typed: str, particles: bool = True) -> str:
-        """One Latin word as read: a Bangla word it sounds exactly like, else a colloquial word (`_colloquial`), else one
-        it sounds like, else two it runs together, else as typed. Without `particles` (the answerer's) a verb's spoken
-        form is dropped: like the `CUES` "korbo", "gese" it names nothing, and as no word of the articles it weighed most."""
-        exact, spoken = self.word(typed, exact=True), self._colloquial(typed)
-        if not exact and not particles and spoken and latin(typed) in self.spoken:
-            return ""
-        return exact or spoken or self.word(typed) or self.two_words(typed) or typed
-
-    def _colloquial(self, typed: str) -> str | None:
-        """A verb's spoken form ("dise" দিয়েছে, not দেশে), a word and classifier ("duita" দুইটা) or question
-        word and word ("koybar" কয়বার), each sounding exactly so; not a word of `CUES` or the English."""
-        low, sound = typed.lower(), latin(typed)
-        if low in CUES or low in self.english or sound in self.spoken:
-            return None if low in CUES or low in self.english else self.spoken[sound]
-        for end, written in CLASSIFIERS:
-            word = len(sound) > len(end) + 1 and sound.endswith(end) and self.word(sound[:-len(end)], exact=True)
-            if word:  # the articles' own classifier kept: "sheta" সেটি, as they write it, not সেটা
-                near = self.word(typed) or ""
-                return near if near[len(word):] in dict(CLASSIFIERS).values() and near.startswith(word) else word + written
-        for start, written in QUESTION_PREFIXES:
-            word = len(sound) > len(start) + 1 and sound.startswith(start) and self.word(sound[len(start):], exact=True)
-            if word:
-                return written + word
-        return None
+    def _read_word(self, typed: str) -> str:
+        """One Latin word as read: a Bangla word it sounds like, else two it runs together, else as typed."""
+        return self.word(typed) or self.two_words(typed) or typed
 
 
 READERS_KEPT = 4  # corpora: the bundled one, an imported one, a test's few
