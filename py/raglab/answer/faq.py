@@ -11,8 +11,8 @@ import math
 import re
 from dataclasses import replace
 
-from raglab.answer.candidates import Candidate, heading_match
-from raglab.answer.howto import WAY_HEADING, says_what_to_do
+from raglab.answer.candidates import MAX_WORDS, Candidate, heading_match, word_count
+from raglab.answer.howto import WAY_HEADING, says_what_to_do, the_steps
 from raglab.answer.language import says_as_much
 from raglab.answer.results import requoted
 from raglab.answer.sentences import COL, lang_of
@@ -220,3 +220,27 @@ def tells_the_way(q, c, docs: dict | None) -> bool:
     doc = docs.get(c.quote.doc) if docs else None
     heading: tuple[str, ...] = doc.section_at(c.quote.start).heading if doc is not None else ()
     return len(heading) > 1 and WAY_HEADING.search(heading[-1].strip()) is not None and says_what_to_do(q, c)
+
+
+# A how-to question shown a later step of a numbered list but not the steps before it: "পিন কীভাবে পরিবর্তন
+# করব?" was shown the section's opening ("It is a good habit to change your PIN …", the best unit, so
+# `howto.the_steps` did not apply) and step 2 alone ("Go to Settings and then Change PIN."), without "Log in
+# to the app." before it. A reader asked how follows the way from its start, so a shown answer that quotes a
+# step and skips one before it shows the list's steps from the first (`howto.the_steps` for that step: as many
+# as fit, within its chunk) in its place, after the quotes before the list, when all fit in `MAX_WORDS`.
+def from_the_first_step(composed, q, order: list, docs: dict | None):
+    """`composed` (an `Answer`) with the numbered list it quotes a later step of, skipping one before it, shown from the first step."""
+    by = {(c.quote.doc, c.quote.start): c for _, c in order}
+    for x in composed.quotes if not composed.abstained else ():
+        steps = the_steps(q, by[x.doc, x.start], docs, order) if (x.doc, x.start) in by else ()
+        starts = {y.start for y in composed.quotes if y.doc == x.doc}
+        if not any(y.start < x.start and y.start not in starts and by[y.doc, y.start].unit.kind != "sentence" for y in steps):
+            continue  # no step before a shown one left out (a step's note is a sentence)
+        span = (steps[0].start, steps[-1].end)
+        rest = [y for y in composed.quotes if y.doc != x.doc or not span[0] <= y.start < span[1]]
+        quotes = [y for y in rest if y.doc == x.doc and y.start < span[0]] + list(steps) + [y for y in rest if y.doc != x.doc or y.start >= span[1]]
+        if sum(word_count(y.text) for y in quotes) > MAX_WORDS:
+            return composed
+        bold = [s for s in composed.short_answers if any(y.holds(s) for y in quotes)]
+        return requoted(composed, quotes, citations=list(dict.fromkeys(y.chunk for y in quotes)), short_answers=bold)
+    return composed
