@@ -39,3 +39,18 @@ def test_a_how_question_already_shown_from_the_first_step_is_unchanged(served, m
     shown, _ = asked(served, "How do I change my PIN?")
     monkeypatch.setattr(answerer, "from_the_first_step", lambda composed, *rest: composed)
     assert asked(served, "How do I change my PIN?")[0] == shown
+
+
+def test_the_sentence_that_leads_the_steps_is_shown_with_them(served, monkeypatch):
+    shown, conf = asked(served, "How do I export a PDF statement?")
+    assert shown[0].startswith("You can export a statement as a PDF file")
+    assert shown[1] == 'Go to "Transactions" and tap "Statement".' and 'Tap "Export PDF".' in shown
+    monkeypatch.setattr(answerer, "from_the_first_step", lambda composed, *rest: composed)
+    before, conf_before = asked(served, "How do I export a PDF statement?")
+    assert len(before) == 1 and conf_before == conf
+
+
+def test_a_question_not_asking_how_keeps_the_lead_alone(served):
+    shown, _ = asked(served, "What is a PDF statement useful for?")
+    assert shown == ["You can export a statement as a PDF file, which is useful for visa applications, "
+                     "loan applications or your own bookkeeping."]
