@@ -28,7 +28,7 @@ from typing import Callable
 from raglab.answer import howto
 from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_share, read_question, score_candidates, word_count
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
-from raglab.answer.faq import faq_lead, heading_asks, heading_lead, section_reading, tells_the_way, twins, without_bare_reply, without_twin
+from raglab.answer.faq import faq_lead, from_the_first_step, heading_asks, heading_lead, section_reading, tells_the_way, twins, without_bare_reply, without_twin
 from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, with_steps
 from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
 from raglab.answer.results import Answer, Quote
@@ -384,7 +384,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     shown = (with_steps(composed, steps) if steps else
              with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
     # A worked example's row whole; an FAQ's bare "No." only for its heading's question; no twin in a language not asked in.
-    shown = without_twin(without_bare_reply(with_whole_example(shown, docs), a.order, a.q, docs), a.order, a.q)
+    shown = without_twin(without_bare_reply(with_whole_example(from_the_first_step(shown, a.q, a.order, docs), docs), a.order, a.q, docs), a.order, a.q)
     if twin is not None:  # each quote in the customer's language when its twin's unit answers alike
         shown = in_asked_language(shown, a.q, twin[0] or a.q.lang, a.order, lambda doc: ranked(a.q, score_candidates(a.q, twin[1](doc), None, docs), m), docs)
     return replace(best_sentence(phrase_half(shown, a.q.text, a.order), a.q.text, a.q.qtype, a.order, leans_back), confidence=conf)  # the headline: each half, or the best sentence

@@ -11,11 +11,12 @@ import math
 import re
 from dataclasses import replace
 
-from raglab.answer.candidates import Candidate, heading_match
-from raglab.answer.howto import WAY_HEADING, says_what_to_do
+from raglab.answer.candidates import MAX_WORDS, Candidate, heading_match, word_count
+from raglab.answer.howto import WAY_HEADING, says_what_to_do, the_steps
 from raglab.answer.language import says_as_much
 from raglab.answer.results import requoted
 from raglab.answer.sentences import COL, lang_of
+from raglab.answer.units import introduced
 from raglab.retrieval.ranking import rounded
 
 # What ends a heading that asks a question (an FAQ's): the ASCII mark, which Bangla uses too, and
@@ -220,3 +221,38 @@ def tells_the_way(q, c, docs: dict | None) -> bool:
     doc = docs.get(c.quote.doc) if docs else None
     heading: tuple[str, ...] = doc.section_at(c.quote.start).heading if doc is not None else ()
     return len(heading) > 1 and WAY_HEADING.search(heading[-1].strip()) is not None and says_what_to_do(q, c)
+
+
+# A how-to question shown a later step of a numbered list but not the steps before it: "পিন কীভাবে পরিবর্তন
+# করব?" was shown the section's opening ("It is a good habit to change your PIN …", the best unit, so
+# `howto.the_steps` did not apply) and step 2 alone ("Go to Settings and then Change PIN."), without "Log in
+# to the app." before it; "how do i find a shapla agnet near my hous?" the opening that leads the steps ("You
+# can find agents on the map in the app.") and none of them. A reader asked how follows the way from its
+# start, so a shown answer that quotes a step and skips one before it, or quotes the sentence that leads a
+# list and none of its steps, shows the list from the first step (`howto.the_steps` for that step: as many
+# as fit, within its chunk) after the quotes before the list, when all of it fits in `MAX_WORDS`.
+def from_the_first_step(composed, q, order: list, docs: dict | None):
+    """`composed` (an `Answer`) with the list it quotes a later step of, skipping one, or the lead of, shown from the first step."""
+    if not docs or composed.abstained:
+        return composed
+    by = {(c.quote.doc, c.quote.start): c for _, c in order}
+    for x in composed.quotes:
+        shown = {y.start for y in composed.quotes if y.doc == x.doc}
+        c = by.get((x.doc, x.start))
+        led = introduced(docs[x.doc].text, x.end) if c is not None and c.unit.kind == "sentence" and x.doc in docs else ()
+        if led and not any(u.start in shown for u in led) and (x.doc, led[0].start) in by:  # the lead of a list, no step shown
+            steps = the_steps(q, by[x.doc, led[0].start], docs, order)
+        else:  # a step, with a step before it left out (a step's note is a sentence)
+            steps = the_steps(q, c, docs, order) if c is not None else ()
+            if not any(y.start < x.start and y.start not in shown and by[y.doc, y.start].unit.kind != "sentence" for y in steps):
+                continue
+        if not steps:
+            continue
+        a, b = steps[0].start, steps[-1].end
+        quotes = ([y for y in composed.quotes if y.doc == x.doc and y.start < a] + list(steps)
+                  + [y for y in composed.quotes if y.doc != x.doc or y.start >= b])
+        if sum(word_count(y.text) for y in quotes) > MAX_WORDS:
+            return composed
+        bold = [s for s in composed.short_answers if any(y.holds(s) for y in quotes)]
+        return requoted(composed, quotes, citations=list(dict.fromkeys(y.chunk for y in quotes)), short_answers=bold)
+    return composed
