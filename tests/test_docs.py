@@ -147,8 +147,10 @@ def scratch(tmp_path) -> str:
     return str(tmp_path)
 
 
-# Pages whose commands run whole comparisons (ten seconds and more): the full suite runs them.
-SLOW_PAGES = {"README.md", os.path.join("docs", "cli.md"), os.path.join("docs", "served-default.md")}
+# Pages whose commands take many seconds (whole comparisons, an own-data evaluation, a local
+# cluster): the full suite runs them, the quick tier does not.
+SLOW_PAGES = {"README.md", os.path.join("docs", "cli.md"), os.path.join("docs", "served-default.md"),
+              os.path.join("docs", "own-data.md"), os.path.join("docs", "cluster.md")}
 
 
 @pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.slow) if p in SLOW_PAGES else p for p in PAGES])
@@ -240,6 +242,7 @@ def check_statically(argv: list[str], build) -> str | None:
             "dask scheduler|worker or a project script")
 
 
+@pytest.mark.slow  # a --help of every project script the pages name, each a fresh Python: the full suite's
 def test_the_commands_not_run_here_still_parse():
     build = load_build()
     problems = []
