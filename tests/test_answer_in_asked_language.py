@@ -154,3 +154,13 @@ def test_the_twin_leaves_out_no_value_of_another_kind_nor_a_period_the_question_
     # a limit asked for no period is the day's and the month's: a twin stating the day's alone is half of it
     quoted = "You can cash out up to Tk 25,000 a day and Tk 1,50,000 a month."
     assert _shown("cash out limit koto", quoted, "দিনে সর্বোচ্চ ২৫,০০০ টাকা ক্যাশ আউট করা যায়।").text == quoted
+
+
+def test_a_quote_whose_twin_is_quoted_already_goes_rather_than_a_lesser_twin():
+    # The Bangla "প্রতি ক্যালেন্ডার মাসে প্রথম ২৫,০০০ টাকা পর্যন্ত সেন্ড মানি সম্পূর্ণ ফ্রি।" was composed with its
+    # English twin under it; the twin being shown, the English worked example stating Tk 25,000 took its place
+    # ("Suppose you have already sent Tk 25,000 this month.", first, at confidence 0.96).
+    got = pipe().ask("How much does it cost to send money?").answer
+    assert got.text == "The first Tk 25,000 you send in a calendar month is free."
+    assert got.citations == [got.quotes[0].chunk] and got.quotes[0].doc == "en-send-money"
+    assert all(s.chunk == got.quotes[0].chunk for s in got.short_answers)

@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from raglab.answer.candidates import MAX_WORDS, word_count
 from raglab.answer.facts import asks_two
-from raglab.answer.results import requoted
+from raglab.answer.results import Quote, requoted
 from raglab.answer.sentences import COL, Question, lang_of, numbers_of, spans_of
 from raglab.answer.short import short_spans
 from raglab.answer.shorts import shorts
@@ -128,11 +128,7 @@ def sayable(q: Question, lang: str) -> frozenset[str]:
     A unit of the question's language holds its other terms literally, which no unit of the other
     language can: compared on all of them, every sentence of the question's own article seemed
     to say as much as the other language's answer."""
-    out = set()
-    for t in q.weights:
-        if _NUMBER.fullmatch(t) or lang_of(t) == lang or any(lang_of(" ".join(alt)) == lang for alt in q.aliases.get(t, ())):
-            out.add(t)
-    return frozenset(out)
+    return frozenset(t for t in q.weights if _NUMBER.fullmatch(t) or lang_of(t) == lang or any(lang_of(" ".join(alt)) == lang for alt in q.aliases.get(t, ())))
 
 
 def _mass(q: Question, terms) -> float:
@@ -399,15 +395,15 @@ def twin_of(q: Question, o, c, kind: str, asked: str) -> bool:
 
 
 def in_asked_language(composed, q: Question, asked: str, order: list, pool, docs: dict | None):
-    """`composed` (an `Answer` of one or two quotes) with each quote of a unit of `order` in the other language than `asked`
-    shown as the first unit of `pool(doc)` (its article's twin, (logit, candidate) best first) that `twin_of` accepts for the
-    first kind it answers with (the other fact's first for its unit) and that is not shown already; a quote read for a short
-    answer (the best unit's, each of two facts') shows the twin's, stating its numbers. Quotes keep their order, citations
-    are the shown units' chunks. Not for two facts in one quote. Its confidence is unchanged."""
+    """`composed` (an `Answer` of one or two quotes) with each quote of a unit of `order` in the other language than `asked` shown as
+    the first unit of `pool(doc)` (its article's twin, (logit, candidate) best first) that `twin_of` accepts for the first kind it answers
+    with (the other fact's first for its unit), or left out when that unit was quoted already (not a lesser twin in its place: "Suppose you
+    have sent Tk 25,000" for "the first Tk 25,000 is free"); a quote read for a short answer (the best unit's, each of two facts') shows
+    the twin's, stating its numbers. Quotes keep their order, citations are the shown units' chunks. Not for two facts in one quote."""
     two = asks_two(q.text)
     if composed.abstained or not order or not 1 + two <= len(composed.quotes) <= 2:
         return composed
-    quotes, bold, best = list(composed.quotes), list(composed.short_answers), order[0][1]
+    quotes, bold, best = list[Quote | None](composed.quotes), list(composed.short_answers), order[0][1]
     for i, x in enumerate(composed.quotes):
         o = next((c for _, c in order if c.quote == x), None)
         if o is None or lang_of(o.unit.text) == asked:
@@ -415,18 +411,23 @@ def in_asked_language(composed, q: Question, asked: str, order: list, pool, docs
         kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if two and o is not best else [q.qtype]
         kind, mine = next((k for k in kinds if answered_values(q, o.unit.text, k)), ""), [s for s in bold if x.holds(s)]
         for _, c in pool(x.doc) if kind else ():
-            if not twin_of(q, o, c, kind, asked) or any((c.quote.doc, c.quote.start) == (y.doc, y.start) for y in quotes):
+            shown = [y for y in quotes if y and (c.quote.doc, c.quote.start) == (y.doc, y.start)]
+            if not twin_of(q, o, c, kind, asked) or shown and shown[0] not in composed.quotes:  # another quote's twin here
                 continue
             told = shorts(replace(q, qtype=kind), [c], c, docs, False) if o is best or two else []
             if (o is best or two) and (not told or mine and {n for s in mine for n in numbers(s.text)} != {n for s in told for n in numbers(s.text)}):
                 continue
+            if shown:  # its twin was quoted already: this quote goes
+                quotes[i], bold = None, [s for s in bold if s not in mine] or told
+                break
             at = bold.index(mine[0]) if mine else len(bold) if i else 0
             quotes[i], bold = c.quote, [s for s in bold[:at] if s not in mine] + told + [s for s in bold[at:] if s not in mine]
             break
     if quotes == composed.quotes:
         return composed
-    cited = [n for ch in composed.citations for n in ([y.chunk for x, y in zip(composed.quotes, quotes) if x.chunk == ch] or [ch])]
-    return requoted(composed, quotes, citations=list(dict.fromkeys(cited)), short_answers=bold)
+    moved = [(x.chunk, y.chunk if y else "") for x, y in zip(composed.quotes, quotes)]  # a citation goes to the chunk shown instead
+    cited = [n for ch in composed.citations for n in ([y for x, y in moved if x == ch] or [ch]) if n]
+    return requoted(composed, [y for y in quotes if y], citations=list(dict.fromkeys(cited)), short_answers=bold)
 
 
 def quoted_language(q: Question, answer, docs: dict | None) -> str | None:
