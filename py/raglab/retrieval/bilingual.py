@@ -127,7 +127,7 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_text
-from raglab.retrieval.ranking import SLOT, WAY_RAISE, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, way_raised, way_words, ways_asked, with_asked_section, opening_yielded
+from raglab.retrieval.ranking import SLOT, WAY_RAISE, Hit, Query, brought_first, kin_place, opening_yielded, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, way_raised, way_words, ways_asked, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import has_bangla
 from raglab.text.answertypes import asked_sentences, told

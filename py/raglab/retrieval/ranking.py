@@ -278,7 +278,7 @@ def opening_yielded(hits: list[Hit], opening: list[bool], docs: list[str], slot:
     [(1, 0.9), (3, 0.8), (2, 0.7), (0, 0.6)]
     >>> [h.index for h in opening_yielded([Hit(0, 0.9), Hit(1, 0.8), Hit(3, 0.7), Hit(2, 0.6)], opening, docs)]
     [0, 1, 3, 2]
-    >>> [h.index for h in opening_yielded([Hit(3, 0.9), Hit(0, 0.8), Hit(4, 0.7), Hit(1, 0.6)], opening, docs + ["c"])]
+    >>> [h.index for h in opening_yielded([Hit(3, 0.9), Hit(0, 0.8), Hit(4, 0.7), Hit(1, 0.6)], opening + [False], docs + ["c"])]
     [3, 0, 4, 1]
     """
     if len(hits) <= slot:
