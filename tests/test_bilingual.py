@@ -601,3 +601,21 @@ def test_an_english_story_keeps_its_third_place_from_another_topic_s_bangla_chun
     assert any(q.evidence[0].quote in chunks[h.index].text for h in r.search(query, SLOT))
     kept = ids_of(chunks, r.search(expand("How much is the cash out fee at an agent?"), SLOT))
     assert any(i.startswith("bn-cash-out#") for i in kept[1:SLOT])
+
+
+def test_a_story_questions_article_opening_gives_way_beside_its_section(recursive, monkeypatch):
+    """Step 8: a question told as a story names its article, whose section already stands in the
+    first three; the opening below it moves to the fourth place and the next section comes in.
+    A question of one sentence keeps the opening (a lead answers "can I …?")."""
+    chunks, r = recursive
+    story = expand("I'm going abroad for good next year and will never use my wallet again. "
+                   "Is it fine to just leave it until it goes inactive?")
+    got = [chunks[h.index].id for h in r.search(story, 10)]
+    monkeypatch.setattr(bilingual, "told", lambda text: False)
+    before = [chunks[h.index].id for h in r.search(story, 10)]
+    assert "en-dormant-account#1" in before[:SLOT] and got[SLOT] == "en-dormant-account#1"
+    assert got[:SLOT] == [i for i in before if i != "en-dormant-account#1"][:SLOT]
+    assert got[SLOT - 1] not in before[:SLOT] and got[SLOT - 1].startswith("en-dormant-account#")
+    monkeypatch.undo()
+    assert "en-rewards#1" in [chunks[h.index].id for h in r.search(expand("Do I earn reward points for sending money?"), 3)]
+

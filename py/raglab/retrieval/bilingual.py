@@ -5,8 +5,8 @@ savings, which only an English article covers; an English question about a detai
 Bangla article gives) is lost by `bm25-semantic`, for two measured reasons: e5's cosines
 to chunks in the question's own language run about 0.02–0.05 higher than to the other
 language's, whatever they say, and BM25 only ever reaches chunks that share the
-question's words. This retriever changes four things and keeps the rest (two more,
-steps 5 and 6, move chunks within the top ten; step 7 raises a way's section for a question asking how):
+question's words. This retriever changes four things and keeps the rest (three more,
+steps 5, 6 and 8, move chunks within the top ten; step 7 raises a way's section for a question asking how):
 
 1. **Per-language centring of the cosines.** For each query, the mean cosine of each
    language's chunks is subtracted from that language's cosines before the min–max
@@ -101,6 +101,11 @@ steps 5 and 6, move chunks within the top ten; step 7 raises a way's section for
 7. **A way's section for a question asking how.** Its fused score gains `ranking.WAY_RAISE` when its
    own heading says it tells the way of something the question names (`ranking.ways_asked`: "Steps
    to open your account", "অ্যাপে অ্যাকাউন্ট খোলার ধাপ" for "অ্যাকাউন্ট কীভাবে খুলব?"), before step 1's ranking.
+8. **An opening beside its own article's section, for a story.** For a question told as a story
+   (`answertypes.told`: a sentence that tells, one that asks), an article's opening at the second or
+   third place moves below the first `SLOT` when another of them comes from its article
+   (`ranking.opening_yielded`; where step 4 demotes openings): the story names the article, whose
+   section already stands there, and the lead restates its title, not the detail asked.
 
 (A chunk of headings alone, "## Common scams" cut off from the scams below it, once held
 nothing to quote while its short text sat close to many questions, and was ranked last
@@ -108,8 +113,8 @@ here. That is the chunkers' business now: they join a heading to the text after 
 
 The weight `w` of ``w · cos' + (1 − w) · bm25'`` is `bm25-semantic`'s (``data/fusion.json``).
 `scores` returns the fused scores; `search` ranks them (rounded, ties by chunk order)
-and then applies the place of step 3, the asked section of step 5 and the re-ordering of
-step 6: a chunk moved is shown with the score of the place it takes, so scores never rise
+and then applies the place of step 3, the asked section of step 5, the opening of step 8 and
+the re-ordering of step 6: a chunk moved is shown with the score of the place it takes, so scores never rise
 down a hit list. Chunks' languages come from their text (`articles.detect_lang`:
 more Bangla letters than Latin ones is Bangla); the question's from `Query.lang`.
 """
@@ -122,10 +127,10 @@ from raglab.corpus.articles import detect_lang
 from raglab.corpus.chunking import Chunk
 from raglab.retrieval.expansion import beyond_own_language, expand, matches
 from raglab.retrieval.lexical import LastQuery, respelt_text, weighted_text
-from raglab.retrieval.ranking import SLOT, WAY_RAISE, Hit, Query, brought_first, kin_place, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, way_raised, way_words, ways_asked, with_asked_section
+from raglab.retrieval.ranking import SLOT, WAY_RAISE, Hit, Query, brought_first, kin_place, opening_yielded, other_best, other_language_placed, other_language_raised, rounded, section_given, sections_reordered, top_n, twin_articles, way_raised, way_words, ways_asked, with_asked_section
 from raglab.retrieval.semantic import SemanticRetriever, fusion_weight, mix, reading, scaled
 from raglab.text.analyzer import has_bangla
-from raglab.text.answertypes import asked_sentences
+from raglab.text.answertypes import asked_sentences, told
 from raglab.text.tables import read_table
 
 TABLE = "bilingual.json"
@@ -383,7 +388,8 @@ class BilingualRetriever:
                 and (any(h.index == best for h in top[:SLOT]) or rounded(scores[best] + self.margin) >= hits[0].score):
             top = brought_first(top, best)
         top = self.section_placed(with_asked_section(top, self.asked_scores(query), self.docs), best, query)
-        return other_language_raised(top, scores, self.langs, query.lang, self.margin, self.docs)[:n]
+        top = other_language_raised(top, scores, self.langs, query.lang, self.margin, self.docs)
+        return (opening_yielded(top, self.opening, self.docs) if self.opening_penalty and told(query.text) else top)[:n]
 
     def twins(self) -> dict[str, str]:
         """Each article's twin in the other language (`ranking.twin_articles`)."""

@@ -267,6 +267,30 @@ def section_given(hits: list[Hit], best: int | None, docs: list[str], slot: int 
     return hits
 
 
+def opening_yielded(hits: list[Hit], opening: list[bool], docs: list[str], slot: int = SLOT) -> list[Hit]:
+    """`hits` (best first) with an article's opening chunk (`opening`) at the second to the
+    `slot`-th place moved to place `slot` + 1 when another of the first `slot` comes from its
+    article; the hits between move up one place and the scores stay with the places (step 8 of
+    `bilingual`). The first place keeps its chunk, an opening too.
+
+    >>> docs, opening = ["a", "a", "a", "b"], [True, False, False, False]
+    >>> [(h.index, h.score) for h in opening_yielded([Hit(1, 0.9), Hit(0, 0.8), Hit(3, 0.7), Hit(2, 0.6)], opening, docs)]
+    [(1, 0.9), (3, 0.8), (2, 0.7), (0, 0.6)]
+    >>> [h.index for h in opening_yielded([Hit(0, 0.9), Hit(1, 0.8), Hit(3, 0.7), Hit(2, 0.6)], opening, docs)]
+    [0, 1, 3, 2]
+    >>> [h.index for h in opening_yielded([Hit(3, 0.9), Hit(0, 0.8), Hit(4, 0.7), Hit(1, 0.6)], opening + [False], docs + ["c"])]
+    [3, 0, 4, 1]
+    """
+    if len(hits) <= slot:
+        return hits
+    for n in range(1, slot):
+        h = hits[n]
+        if opening[h.index] and any(docs[o.index] == docs[h.index] for k, o in enumerate(hits[:slot]) if k != n):
+            moved = hits[:n] + hits[n + 1:slot + 1] + [h] + hits[slot + 1:]
+            return [Hit(m.index, place.score) for m, place in zip(moved, hits)]
+    return hits
+
+
 def held_twice(hits: list[Hit], asked: dict[int, float], docs: list[str]) -> tuple[str, int] | None:
     """The article two of the first `SLOT` hits come from (the first by name if two are) and
     its chunk `asked` scores best (ties: the earlier chunk), or None when no article is held

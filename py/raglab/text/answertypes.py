@@ -239,6 +239,16 @@ def asking_sentences(text: str) -> list[str]:
     return [text[s:e] for s, e in spans if text[s:e].rstrip(CLOSERS).endswith(("?", "\uff1f"))]
 
 
+def told(text: str) -> bool:
+    """Whether a question is told as a story: some of its sentences ask and some tell.
+
+    >>> told("I send my mum 10k every month. Am I earning points?"), told("Is there a scheme? What does it pay?")
+    (True, False)
+    """
+    asking = len(asking_sentences(text))
+    return 0 < asking < len(sentences(text))
+
+
 # A sentence that only asks whether what was told is so ("Is it true?", "is this legit?", "Is that
 # right?", "সত্যি?", "এটা কি আসল?", "sotti naki?"): the word that verifies, in both languages and
 # Banglish with its forms, and the words that point back at the story or close the ask (এটা, এ কথা,
