@@ -368,3 +368,25 @@ def test_a_story_asked_only_whether_it_is_so_is_what_the_question_asks():
 ])
 def test_later_questions_are_read_for_what_they_ask(question, expected):
     assert question_type(question) == expected
+
+
+@pytest.mark.parametrize("question, types", [
+    ("Agent point এ cash out করলে কত percent charge কাটে?", ["percent"]),
+    ("Agent point এ cash out করলে কত charge কাটে?", ["amount"]),
+    ("App কত minute use না করলে auto logout হয়ে যায়?", ["duration"]),
+    ("wallet এ আসতে কত time লাগে?", ["duration"]),
+    ("Shapla Pay এর PIN কত digit এর?", ["count"]),
+    ("Send money এর daily limit আর monthly limit কত?", ["amount"]),
+])
+def test_a_code_mixed_question_types_its_english_loanwords(question, types):
+    # A Bangla question types the loanwords of the Bangla cues (পার্সেন্ট, মিনিট, টাইম, ডিজিট, চার্জ, লিমিট) in English
+    # letters: "কত percent" asked nothing before, and the answer was withheld at 0.27.
+    assert question_types(question) == types
+
+
+def test_a_bangla_sentence_naming_things_in_english_is_asked_in_bangla():
+    assert answertypes.asked_lang("cash out charge কত?", "en") == "bn"
+    assert answertypes.asked_lang("Cash in করতে কি কোনো fee লাগে?", "bn") == "bn"  # "in" names the service
+    assert answertypes.asked_lang("How many টাকা can I cash in in one day?", "en") == "en"
+    assert answertypes.asked_lang("What কাগজপত্র do I need?", "en") == "en"
+    assert answertypes.asked_lang("How much is the fee?", "en") == "en" and answertypes.asked_lang("nano loan koto?", "en") == "en"

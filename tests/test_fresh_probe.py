@@ -23,7 +23,7 @@ def served():
 
 
 PROBES = {"fresh_probe.jsonl": 50, "fresh_probe_basic.jsonl": 30, "fresh_probe_trouble.jsonl": 30, "fresh_probe_other.jsonl": 30,
-          "fresh_probe_first.jsonl": 30}
+          "fresh_probe_first.jsonl": 30, "fresh_probe_mixed.jsonl": 30}
 
 
 @pytest.mark.parametrize("name", sorted(PROBES))
@@ -163,3 +163,15 @@ def test_koyta_porjonto_asks_a_time(served):
     assert question_types(q) == ["time"] and question_types("প্রিয় নম্বর কয়টা রাখা যায়?") == ["count"]
     _, shorts, _ = shown(served, q)
     assert shorts == ["from 9 am to 9 pm"], shorts
+
+
+def test_a_code_mixed_question_is_answered_in_bangla(served):
+    # Read by its letters as English (more Latin letters than Bangla), it was answered from the English article.
+    _, shorts, answer = shown(served, "Agent point এ cash out করলে কত percent charge কাটে?")
+    assert shorts and "১.৮৫%" in shorts[0] and "এজেন্ট" in answer, (shorts, answer)
+
+
+def test_an_english_word_of_the_question_finds_its_value_in_a_bangla_unit(served):
+    # The question's "charge" is চার্জ in the Bangla sentence: the share it names, not the Tk 18.50 after it.
+    _, shorts, _ = shown(served, "cash out charge কত?")
+    assert shorts and shorts[0].startswith("১.৮৫%"), shorts

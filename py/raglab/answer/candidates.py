@@ -26,7 +26,7 @@ from raglab.question.persons import house_names
 from raglab.question.respell import respell, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, scoped, tokens, words
-from raglab.text.answertypes import accepts, asked_sentences, asks_to_verify, question_types, verifying_words
+from raglab.text.answertypes import accepts, asked_lang, asked_sentences, asks_to_verify, question_types, verifying_words
 from raglab.text.contrasts import asked_halves, halves_of
 from raglab.text.limits import index_heading
 from raglab.text.numbers import number_values, numbers
@@ -127,7 +127,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     return Question(weights, total, aliases, qtype, frozenset(numbers(question)),
                     tuple(sorted({p for p in zip(question_terms, question_terms[1:]) if not ASKING.intersection(p)})),
                     typed, unmatched,
-                    echo_types(typed, qtype), lang_of(reading or question), tuple(question_types(typed)),
+                    echo_types(typed, qtype), asked_lang(question, lang_of(question)) if reading in ("", question) else lang_of(reading), tuple(question_types(typed)),
                     asks_limit(typed), periods_of(typed), upper=asks_more(typed, qtype), need=asks_need(typed),
                     negated=negated_loosely(question, tuple((t.term, t.start, t.end) for t in tokens(question))),
                     contrast=asked_halves(typed),
