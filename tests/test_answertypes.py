@@ -6,7 +6,7 @@ import os
 import pytest
 
 from raglab.answer.facts import asks_two
-from raglab.text import answertypes
+from raglab.text import analyzer, answertypes
 from raglab.text.answertypes import SPAN_TYPES, TYPES, accepts, asked_sentences, asks_to_verify, cue_text, parse_table, question_type, question_types, typed_spans, verifies_only, verifying_words
 
 # (question, expected type): at least one per type and language the table claims to cover.
@@ -385,8 +385,8 @@ def test_a_code_mixed_question_types_its_english_loanwords(question, types):
 
 
 def test_a_bangla_sentence_naming_things_in_english_is_asked_in_bangla():
-    assert answertypes.asked_lang("cash out charge কত?", "en") == "bn"
-    assert answertypes.asked_lang("Cash in করতে কি কোনো fee লাগে?", "bn") == "bn"  # "in" names the service
-    assert answertypes.asked_lang("How many টাকা can I cash in in one day?", "en") == "en"
-    assert answertypes.asked_lang("What কাগজপত্র do I need?", "en") == "en"
-    assert answertypes.asked_lang("How much is the fee?", "en") == "en" and answertypes.asked_lang("nano loan koto?", "en") == "en"
+    assert analyzer.asked_lang("cash out charge কত?", "en") == "bn"
+    assert analyzer.asked_lang("Cash in করতে কি কোনো fee লাগে?", "bn") == "bn"  # "in" names the service
+    assert analyzer.asked_lang("How many টাকা can I cash in in one day?", "en") == "en"
+    assert analyzer.asked_lang("What কাগজপত্র do I need?", "en") == "en"
+    assert analyzer.asked_lang("How much is the fee?", "en") == "en" and analyzer.asked_lang("nano loan koto?", "en") == "en"

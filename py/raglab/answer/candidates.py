@@ -25,8 +25,8 @@ from raglab.question.modality import asks_need, negated, negated_loosely
 from raglab.question.persons import house_names
 from raglab.question.respell import respell, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
-from raglab.text.analyzer import analyze, scoped, tokens, words
-from raglab.text.answertypes import accepts, asked_lang, asked_sentences, asks_to_verify, question_types, verifying_words
+from raglab.text.analyzer import analyze, asked_lang, scoped, tokens, words
+from raglab.text.answertypes import accepts, asked_sentences, asks_to_verify, question_types, verifying_words
 from raglab.text.contrasts import asked_halves, halves_of
 from raglab.text.limits import index_heading
 from raglab.text.numbers import number_values, numbers

@@ -414,3 +414,17 @@ def iter_words(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
             j += 1
         yield i, j
         i = j
+
+
+_CLAUSE = frozenset("a an the is are was were be am i me my you your we our it its do does did can could how what when where which who whom why will would should this that there have has had".split())
+
+
+def asked_lang(question: str, by_letters: str) -> str:
+    """The language a question is asked in: Bangla when it has Bangla letters and none of its English words makes a clause
+    (`_CLAUSE`; prepositions name things too: "cash in"), as a Bangla sentence naming things in English does ("cash out charge কত?"); else `by_letters`, its letters' majority.
+
+    >>> asked_lang("Agent point এ cash out করলে কত percent charge কাটে?", "en"), asked_lang("How many টাকা can I send?", "en")
+    ('bn', 'en')
+    """
+    words = re.findall("[A-Za-z]+", question)
+    return "bn" if words and re.search("[\u0985-\u09b9]", question) and not any(w.lower() in _CLAUSE for w in words) else by_letters
