@@ -26,7 +26,7 @@ from raglab.question.persons import house_names
 from raglab.question.respell import respell, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, scoped, tokens, words
-from raglab.text.answertypes import accepts, asked_lang, asked_sentences, asks_to_verify, question_types, told, verifying_words
+from raglab.text.answertypes import accepts, asked_lang, asked_sentences, asks_to_verify, question_types, verifying_words
 from raglab.text.contrasts import asked_halves, halves_of
 from raglab.text.limits import index_heading
 from raglab.text.numbers import number_values, numbers
@@ -302,7 +302,6 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
     doc, text, base, units = units_of(chunk, docs)
     cs, ce = chunk.start - base, chunk.end - base
     detail = not accepts(q.qtype) and not asks_two(q.text)  # an opening's `first` may yield to a later detail
-    story = detail and bool(q.asked or told(q.text) and not asks_to_verify(q.text))  # "Should I?" asks too
     case = frozenset(t for w in case_words(q.text) for t in analyze(w))  # and to the weekday case asked
     out: list[tuple] = []
     for i, u in enumerate(units):
@@ -325,11 +324,12 @@ def _read_units(q: Question, chunk: Chunk, docs: dict | None) -> list[tuple]:
         lead = _present(text_info(u.lead).terms, q.weights, q.aliases, text_info(u.lead), q.negated) if u.lead else set()
         inside = (min(u.end, ce) - max(u.start, cs)) / (u.end - u.start)
         first = (i == 0 or units[i - 1].block != u.block) and not aside(u.text)  # a "Note:" opens no section's rule
-        if first and detail and (story or detail_after(q, units, i, found, in_heading, doc, mass)):
-            # The opening states the section's topic; the question asks a detail it states later. A story
-            # question (it tells first, then asks, even by "Should I?") names the topic in its story, so the
-            # section restating it is no sign of the answer, nor, for a how-to question's story (the way
-            # taken, the case met: "I paid …, what now?"), a way's first step ("Open the app and tap Loans.").
+        if first and detail and (q.asked or detail_after(q, units, i, found, in_heading, doc, mass)):
+            # The opening states the section's topic; the question asks a detail it states later. A
+            # story question (one that tells first and asks after) names the topic in its story, so
+            # the section that restates it is no sign of the answer: its opening has no bonus at all.
+            # A how-to question too: its story tells the way taken or the case met ("I paid …, what
+            # now?"), so a way's first step ("Open the app and tap Loans.") is no sign of the answer.
             first = False
         if first and case - info.terms and any((case - info.terms) & text_info(v.text).terms for v in _rest_of_block(units, i)):
             first = False  # the opening states the rule; a later sentence of its paragraph names the case asked
