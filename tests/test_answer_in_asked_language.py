@@ -164,3 +164,12 @@ def test_a_quote_whose_twin_is_quoted_already_goes_rather_than_a_lesser_twin():
     assert got.text == "The first Tk 25,000 you send in a calendar month is free."
     assert got.citations == [got.quotes[0].chunk] and got.quotes[0].doc == "en-send-money"
     assert all(s.chunk == got.quotes[0].chunk for s in got.short_answers)
+
+
+def test_a_twin_whose_first_value_differs_still_stands_when_each_states_the_others_answer():
+    # "The fee for cash out at an agent is 1.85% of the amount, which is Tk 18.50 per Tk 1,000." reads 1.85 first
+    # for an amount, its Bangla twin ১৮.৫০ টাকা: the same values in another order, so the code-mixed question
+    # stayed in English
+    got = pipe().ask("agent থেকে cash out করলে fee কত?").answer
+    assert got.text == "এজেন্টের কাছে ক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৮৫%, অর্থাৎ প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা।"
+    assert got.quotes[0].doc == "bn-cash-out" and "১.৮৫%" in got.short_answers[0].text

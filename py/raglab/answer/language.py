@@ -391,7 +391,7 @@ def twin_of(q: Question, o, c, kind: str, asked: str) -> bool:
     same = {n for v in spans_of(o.unit.text) if v.type == kind for n in numbers(o.unit.text[v.start:v.end])}
     return (not c.items and lang_of(c.unit.text) == asked and need <= has <= said and bool(has) == bool(said)
             and not any(h[s] and g[1 - s] and not g[s] for h, g in zip(c.halves, o.halves) for s in (0, 1))
-            and answered_values(q, c.unit.text, kind) == answered_values(q, o.unit.text, kind) and numbers_of(o.unit.text) - numbers_of(c.unit.text) <= same)
+            and answered_values(q, c.unit.text, kind) <= numbers_of(o.unit.text) and answered_values(q, o.unit.text, kind) <= numbers_of(c.unit.text) and numbers_of(o.unit.text) - numbers_of(c.unit.text) <= same)
 
 
 def in_asked_language(composed, q: Question, asked: str, order: list, pool, docs: dict | None):
