@@ -321,9 +321,12 @@ def test_a_giant_table_row_is_quoted_up_to_the_cap(tmp_path):
 
 @pytest.mark.slow  # waits for a run to be under way: the full suite's
 def test_ctrl_c_exits_130_with_one_line_and_leaves_output_untouched(tmp_path):
-    # BM25 over 6 MB: seconds of indexing in pure Python, whatever the vector cache holds from
-    # earlier runs (with a semantic retriever a warm cache let the run end before the signal).
-    big = folder(tmp_path, {"big.md": bundled_text(6_000_000)})
+    # BM25 over 18 MB: many seconds of indexing in pure Python, whatever the vector cache holds
+    # from earlier runs (with a semantic retriever a warm cache let the run end before the signal).
+    # The ticker shows a step from its third second, and 6 MB indexed in under three on an idle
+    # machine: the run ended before its first line.
+    text = bundled_text(6_000_000)
+    big = folder(tmp_path, {f"big-{n}.md": text for n in range(3)})
     out = tmp_path / "results.md"
     out.write_text("the previous results\n", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "raglab", "ask", "--corpus", big, "--output", str(out),
