@@ -54,6 +54,8 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
     another = {id(c): case and (another_amount(q.text, q.qtype, c.unit.text) or another_count(q.text, c.unit.text, q.aliases, q.qtype))
                for c in units}
     pair = len(units) == 2 and units[0] is not units[1]
+    # The value nearest a question word, or its wording in the other language ("charge" is চার্জ in a Bangla unit).
+    near = set(q.weights) | {a[0] for t in q.weights for a in q.aliases.get(t, ()) if len(a) == 1 and lang_of(a[0]) != lang_of(t)}
     for n, c in enumerate(units):
         # Its values answer another question: none in bold; unless a cell's period clashes only with the other
         # half's ("Send money — Fee: Tk 5 per send" for the fee of "the fee and the daily limit for send money").
@@ -66,8 +68,6 @@ def shorts(q: Question, picked: list[Candidate], best: Candidate, docs: dict | N
         kinds = [t for t in q.types if t != q.qtype] + [q.qtype] if n else [q.qtype]
         kinds = [q.types[n]] if each else kinds
         at = value_at(c)
-        # The value nearest a question word, or its wording in the other language ("charge" is চার্জ in a Bangla unit).
-        near = set(q.weights) | {a[0] for t in q.weights for a in q.aliases.get(t, ()) if len(a) == 1 and lang_of(a[0]) != lang_of(t)}
         for kind in kinds + (list(_ANY_VALUE) if n and pair and _asks_untyped(q.text, c) else []):
             spans = [(at + s, at + e) for s, e in short_spans(kind, q.numbers, near, text[at:], text_info(text[at:]).order, q.text, max(room, 1))] if at else []
             spans = spans or short_spans(kind, q.numbers, near, text, text_info(text).order, q.text, max(room, 1))

@@ -236,7 +236,11 @@ def asking_sentences(text: str) -> list[str]:
     spans = sentences(text)
     if len(spans) < 2:
         return []
-    return [text[s:e] for s, e in spans if text[s:e].rstrip(CLOSERS).endswith(("?", "\uff1f"))]
+    return [text[s:e] for s, e in spans if _asks(text[s:e])]
+
+
+def _asks(sentence: str) -> bool:
+    return sentence.rstrip(CLOSERS).endswith(("?", "\uff1f"))
 
 
 def told(text: str) -> bool:
@@ -245,8 +249,8 @@ def told(text: str) -> bool:
     >>> told("I send my mum 10k every month. Am I earning points?"), told("Is there a scheme? What does it pay?")
     (True, False)
     """
-    asking = len(asking_sentences(text))
-    return 0 < asking < len(sentences(text))
+    spans = sentences(text)
+    return 0 < sum(_asks(text[s:e]) for s, e in spans) < len(spans)
 
 
 # A sentence that only asks whether what was told is so ("Is it true?", "is this legit?", "Is that
@@ -444,4 +448,3 @@ def _typed_spans(text: str) -> tuple[Span, ...]:
         if all(stop <= s.start or start >= s.end for s in taken):
             taken.append(Span(stype, start, stop))
     return tuple(sorted(taken, key=lambda s: s.start))
-
