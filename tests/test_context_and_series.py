@@ -1,7 +1,7 @@
 """How a shown answer reads: the context quoted beside it, and the short answer of a list question.
 
 - A unit before the best one is quoted as its context only when it does not itself turn on a sentence
-  the page leaves out (`language.leans_elsewhere`): "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead,
+  the page leaves out (`neighbours.leans_elsewhere`): "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead,
   reset the PIN from the app": instead of what?) or "Many providers also send their own confirmation."
   (also besides what?) before the answer is dropped; the answer stands alone.
 - A question asking what one needs or which details gets as short answer the series of things
