@@ -60,7 +60,7 @@ def test_a_sentence_before_a_best_unit_that_leans_on_it_stays():
 
 
 def test_leans_elsewhere_counts_connectives_and_also_not_pointing_words():
-    from raglab.answer.language import CONNECTIVES, LEANING, opens_on
+    from raglab.answer.neighbours import CONNECTIVES, LEANING, opens_on
 
     assert set(CONNECTIVES) <= set(LEANING)
     assert opens_on("তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।", CONNECTIVES) and opens_on("However, it is free.", CONNECTIVES)
