@@ -1,4 +1,4 @@
-"""The answerer's reading of the served chunks done ahead (raglab.answer.ahead, driven in the
+"""The answerer's reading of the served chunks done ahead (raglab.pipeline.read_chunk, driven in the
 page by raglab.web.idle while it waits for a question): it fills the caches a question would
 fill and changes no answer."""
 

@@ -71,7 +71,7 @@ LEANS = "Can someone who learns my PIN use my account on their own phone?"  # "T
 
 
 def test_a_quote_opening_on_this_or_instead_leans_back():
-    from raglab.answer.language import leans_back
+    from raglab.answer.neighbours import leans_back
 
     assert leans_back("This rule keeps your money safe.") and leans_back("Instead, visit an agent.")
     assert leans_back("তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।") and leans_back("সেক্ষেত্রে এজেন্টের কাছে যান।")
@@ -111,7 +111,7 @@ def test_an_answer_of_two_quotes_gets_no_third_sentence(monkeypatch):
     # "তার বদলে অ্যাপ থেকেই পিন রিসেট করুন।" ("instead, reset the PIN from the app") leans back, but
     # it is the first of two quotes: the sentence before it would be a third, and an answer is never
     # more than two sentences. The answer stays as composed. (The answerer no longer quotes that
-    # sentence as context, `language.leans_elsewhere`: the rule is off here to compose the two.)
+    # sentence as context, `neighbours.leans_elsewhere`: the rule is off here to compose the two.)
     import raglab.answer.answerer as answerer
 
     monkeypatch.setattr(answerer, "leans_elsewhere", lambda *a: False)
@@ -129,7 +129,7 @@ def test_two_quotes_whose_first_leans_on_the_other_are_put_in_article_order():
     from dataclasses import dataclass, field
     from types import SimpleNamespace as NS
 
-    from raglab.answer.language import with_sentence_before
+    from raglab.answer.neighbours import with_sentence_before
 
     @dataclass
     class Shown:
@@ -153,6 +153,45 @@ def test_two_quotes_whose_first_leans_on_the_other_are_put_in_article_order():
     assert with_sentence_before(two, order, docs_) is two
     one = with_sentence_before(Shown([leaning.quote], ["d#2"]), order, docs_)
     assert [x.text for x in one.quotes] == ["Do not guess it.", "Instead, reset it in the app."]
+
+
+def test_a_served_quote_is_shown_with_the_sentence_after_that_turns_on_it():
+    # "The first Tk 25,000 … is free." alone hides what sending costs after that; the list item after it
+    # opens on "After that," and says it. Shown for the reading: the confidence is the one quote's.
+    got = ask_json(Pipeline(list(docs()), Config()).ask("How much does it cost to send money?"))
+    assert [q["text"] for q in got["quotes"]] == ["The first Tk 25,000 you send in a calendar month is free.",
+                                                 "After that, the fee is Tk 5 per transaction."]
+    assert got["confidence"] >= Config().threshold and got["citations"] == ["en-send-money#2"]
+
+
+def test_the_sentence_after_is_added_only_to_one_quote_and_only_when_it_turns_on_it():
+    from dataclasses import dataclass, field
+    from types import SimpleNamespace as NS
+
+    from raglab.answer.neighbours import with_sentence_after
+
+    @dataclass
+    class Shown:
+        quotes: list
+        citations: list
+        text: str = ""
+        abstained: bool = False
+        extra: dict = field(default_factory=dict)
+
+    text = "The first Tk 100 is free. After that, Tk 5 a send. Sends are instant. However, checks may delay them."
+    def cand(s):
+        a = text.index(s)
+        return NS(quote=NS(text=s, doc="d", start=a, end=a + len(s), chunk="d#1"), items=(), unit=NS(kind="sentence"), prev_at=None)
+    free, after, instant, however = (cand(s) for s in ("The first Tk 100 is free.", "After that, Tk 5 a send.",
+                                                       "Sends are instant.", "However, checks may delay them."))
+    order = [(0.9, free), (0.8, instant), (0.7, after), (0.6, however)]
+    docs_ = {"d": NS(text=text)}
+    got = with_sentence_after(Shown([free.quote], ["d#1"]), order, docs_)
+    assert [x.text for x in got.quotes] == ["The first Tk 100 is free.", "After that, Tk 5 a send."] and got.citations == ["d#1"]
+    two = Shown([free.quote, instant.quote], ["d#1"])
+    assert with_sentence_after(two, order, docs_) is two  # never a third sentence
+    plain = Shown([after.quote], ["d#1"])
+    assert with_sentence_after(plain, order, docs_) is plain  # "Sends are instant." opens on no connective
 
 
 # --- the sentence before in place of a second quote the question does not need ------------------
@@ -232,7 +271,7 @@ def test_a_spare_second_quote_gives_way_in_the_synthetic_case():
     from dataclasses import dataclass
     from types import SimpleNamespace as NS
 
-    from raglab.answer.language import with_sentence_before
+    from raglab.answer.neighbours import with_sentence_before
 
     @dataclass
     class Shown:

@@ -205,12 +205,10 @@ class Pipeline:
         return self._bm25
 
     def read_ahead(self) -> Iterator[int]:
-        """The answerer's reading of every chunk's units (`answer.ahead`), one chunk per step,
+        """The answerer's reading of every chunk's units (`read_chunk`), one chunk per step,
         then the fuzzy index that misspelt question words are matched in, the Banglish reader and the loanwords: work the first
         questions would otherwise do, for a caller with time to spare (the page, while it
         waits for a question). Only the time of later answers changes."""
-        from raglab.answer.ahead import read_chunk
-
         for chunk in self.chunks:
             yield read_chunk(chunk, self.docs)
         fuzzy_index(self._lexical_index())
@@ -370,3 +368,32 @@ def match_spans(text: str, terms: set[str]) -> tuple[tuple[int, int], ...]:
 @functools.lru_cache(maxsize=50_000)
 def _tokens(text: str) -> tuple:
     return tuple(tokens(text))
+
+
+def read_chunk(chunk: Chunk, docs: dict | None = None) -> int:
+    """Read every unit around `chunk` as `candidates.score_candidates` would (`docs` maps an
+    article id to its Document, as there); returns how many units.
+
+    None of what the answerer works out for a unit (its terms, `candidates.text_info`; its values,
+    `sentences.spans_of`, `numbers_of`; its language; its section's heading terms, the whole path's
+    and its own heading's) depends on the question, and each is remembered per text, so a question
+    whose chunks were read before pays only for what it asks. In the browser that reading was about
+    half of an answer's Python time (5 to 6 ms of 11, at the first questions); the page does it
+    ahead (`read_ahead`), a chunk at a time, while it waits for the first question. The same
+    functions fill the same caches, so no answer can differ: only the time of the first answers."""
+    from raglab.answer.candidates import heading_of, heading_terms, text_info, units_of
+    from raglab.answer.sentences import lang_of, numbers_of, spans_of
+
+    doc, _, _, units = units_of(chunk, docs)
+    for u in units:
+        text_info(u.text)
+        if u.lead:
+            text_info(u.lead)
+        spans_of(u.text)
+        numbers_of(u.text)
+        lang_of(u.text)
+        heading = heading_of(u, chunk, doc)
+        heading_terms(heading)
+        if len(heading) > 1:
+            heading_terms(heading[-1:])  # its own heading, which `faq.closest_heading` reads alone
+    return len(units)

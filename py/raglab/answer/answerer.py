@@ -30,7 +30,8 @@ from raglab.answer.candidates import MAX_WORDS, Candidate, heading_of, missing_s
 from raglab.answer.facts import answers_later, asks_a_value, asks_no_value, asks_two, half_words_first, held, missing_half, most_of_half, named_row, other_kind, restates, states_asked, states_one_case
 from raglab.answer.faq import faq_lead, from_the_first_step, heading_asks, heading_lead, section_reading, tells_the_way, twins, without_bare_reply, without_twin
 from raglab.answer.howto import ASIDE_MARGIN, another_case, case_before_rule, rule_before_aside, shorter_than_asked, the_advice_first, the_named_way, the_next_step_first, the_place_first, the_plain_case_first, the_side_first, the_steps, the_unit_first, the_value_first, the_way_first, with_steps
-from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, leans_back, leans_elsewhere, own_twin, the_example_first, unit_before, with_sentence_before, with_whole_example
+from raglab.answer.language import LANG_MARGIN, every_period_first, in_asked_language, in_own_language, own_twin, the_example_first, with_whole_example
+from raglab.answer.neighbours import leans_back, leans_elsewhere, unit_before, with_sentence_after, with_sentence_before
 from raglab.answer.results import Answer, Quote
 from raglab.answer.sentences import COL, Model, Question, confidence, confidence_features, dot, lang_of, model, numbers_of, softmax, speaks_to
 from raglab.answer.shorts import asked_order, best_sentence, phrase_half, shorts
@@ -44,7 +45,7 @@ from raglab.text.answertypes import accepts, question_type
 from raglab.text.contrasts import by_value, left_out, named, names_another_half
 
 NOT_FOUND = "Not found in the help centre."
-LEAN_BACK = True  # quote the sentence a leaning quote opens on (`language.with_sentence_before`)
+LEAN_BACK = True  # quote the sentence a leaning quote opens on (`neighbours.with_sentence_before`)
 
 
 def ranked(q: Question, cands: list[Candidate], m: Model | None = None) -> list[tuple[float, Candidate]]:
@@ -378,8 +379,7 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
         reason = withheld(a, composed, conf, threshold)
     if reason is not None:
         return Answer(None, True, [], coverage=coverage, confidence=conf, answer_type=a.q.qtype, withheld=reason)
-    # A quote opening "Instead," or "It" is shown with the sentence it leans on, a step of a how-to list
-    # with the steps from the first (`howto.the_steps`), once its confidence is known: the fit reads the unit.
+    # Once the confidence is known (the fit reads the unit): a quote opening "Instead," or "It" with the sentence it leans on, a step with the steps from the first.
     steps = the_steps(a.q, a.order[0][1], docs, a.order)
     shown = (with_steps(composed, steps) if steps else
              with_sentence_before(composed, a.order, docs, spare_quote(a, composed, m, docs)) if LEAN_BACK else composed)
@@ -387,7 +387,8 @@ def decide(a: Assessment | None, threshold: float, question: str = "", docs: dic
     shown = without_twin(without_bare_reply(with_whole_example(from_the_first_step(shown, a.q, a.order, docs), docs), a.order, a.q, docs), a.order, a.q)
     if twin is not None:  # each quote in the customer's language when its twin's unit answers alike
         shown = in_asked_language(shown, a.q, twin[0] or a.q.lang, a.order, lambda doc: ranked(a.q, score_candidates(a.q, twin[1](doc), None, docs), m), docs)
-    return replace(best_sentence(phrase_half(shown, a.q.text, a.order), a.q.text, a.q.qtype, a.order, leans_back), confidence=conf)  # the headline: each half, or the best sentence
+    shown = with_sentence_after(shown, a.order, docs)  # and the one after it that turns on it ("After that, …")
+    return replace(best_sentence(phrase_half(shown, a.q.text, a.order), a.q.text, a.q.qtype, a.order, leans_back), confidence=conf)  # the headline
 
 
 def the_need_stated(a: Assessment, composed: Answer, docs: dict | None, m: Model, reason: str = "no-list") -> tuple[Assessment, Answer]:
@@ -402,7 +403,7 @@ def the_need_stated(a: Assessment, composed: Answer, docs: dict | None, m: Model
 
 def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) -> Quote | None:
     """The second of two quotes that the sentence before the first may take the place of, when
-    the first (the best unit's) leans back (`language.leans_back`): a quote the question does not
+    the first (the best unit's) leans back (`neighbours.leans_back`): a quote the question does not
     need, neither the other fact of a two-fact question (`the_other_fact`) nor one holding a short
     answer (so the sentence after the best one or the runner-up, shown because the model found it
     likely too), while the model finds the sentence before as likely: likely enough to be quoted
@@ -420,10 +421,8 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
     if any(x.holds(s) for s in composed.short_answers):
         return None
     before = unit_before(a.order[0][1], a.order, docs)
-    if before is None:
-        return None
     seen = {c.quote: (z, p) for (z, c), p in zip(a.order, a.probs)}
-    if seen[before.quote][1] < m.adjacent * a.probs[0] or seen[x][0] - seen[before.quote][0] > LANG_MARGIN:
+    if before is None or seen[before.quote][1] < m.adjacent * a.probs[0] or seen[x][0] - seen[before.quote][0] > LANG_MARGIN:
         return None
     if asks_two(a.q.text) and the_other_fact(a, m) is not None:
         return None

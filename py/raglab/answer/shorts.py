@@ -337,7 +337,7 @@ def best_sentence(composed: Answer, question: str, qtype: str, order: list, lean
     is: the quotes do not change. Left alone: a question asking two things (each quote may answer
     one) or what one needs (the things named, `series_short`: "You can reset a forgotten PIN yourself
     in the app." beside "You will need two things: …"); a best sentence that leans on the one before
-    it (`leans`, `language.leans_back`: "This rule keeps your money safe …" is no answer alone); an
+    it (`leans`, `neighbours.leans_back`: "This rule keeps your money safe …" is no answer alone); an
     other quote holding a question word the best does not ("… with a card cost anything?": "Adding
     money from a linked bank account is free." beside the card's 1% fee); a table row."""
     quotes = composed.quotes
