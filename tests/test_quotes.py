@@ -7,6 +7,8 @@ never a piece that starts or ends inside one; and a table row is never shown wit
 """
 
 import functools
+from dataclasses import dataclass, field
+from types import SimpleNamespace as NS
 
 import pytest
 
@@ -123,29 +125,35 @@ def test_an_answer_of_two_quotes_gets_no_third_sentence(monkeypatch):
     assert got == alone
 
 
+# --- synthetic answers: a composed answer's quotes over candidates of one made-up article -------------
+
+PIN = "Forgot your PIN? Do not guess it. Instead, reset it in the app. Tap Forgot PIN."
+
+
+@dataclass
+class Shown:
+    """What `neighbours` reads and rewrites of an answer (`results.requoted` keeps its other fields)."""
+    quotes: list
+    citations: list
+    text: str = ""
+    abstained: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def _cand(text: str, s: str, chunk: str = "d#1"):
+    """A candidate sentence `s` of the made-up article `text` ("d")."""
+    at = text.index(s)
+    return NS(quote=NS(text=s, doc="d", start=at, end=at + len(s), chunk=chunk), items=(), unit=NS(kind="sentence"), prev_at=None)
+
+
 def test_two_quotes_whose_first_leans_on_the_other_are_put_in_article_order():
     # The sentence before a leaning first quote is the answer's other quote: the two swap places
     # (still two sentences), and the citations follow.
-    from dataclasses import dataclass, field
-    from types import SimpleNamespace as NS
-
     from raglab.answer.neighbours import with_sentence_before
 
-    @dataclass
-    class Shown:
-        quotes: list
-        citations: list
-        text: str = ""
-        abstained: bool = False
-        extra: dict = field(default_factory=dict)
-
-    text = "Forgot your PIN? Do not guess it. Instead, reset it in the app. Tap Forgot PIN."
-    def cand(s, chunk):
-        a = text.index(s)
-        return NS(quote=NS(text=s, doc="d", start=a, end=a + len(s), chunk=chunk), items=(), unit=NS(kind="sentence"), prev_at=None)
-    before, leaning, after = cand("Do not guess it.", "d#1"), cand("Instead, reset it in the app.", "d#2"), cand("Tap Forgot PIN.", "d#2")
+    before, leaning, after = _cand(PIN, "Do not guess it.", "d#1"), _cand(PIN, "Instead, reset it in the app.", "d#2"), _cand(PIN, "Tap Forgot PIN.", "d#2")
     order = [(0.9, leaning), (0.8, before), (0.7, after)]
-    docs_ = {"d": NS(text=text)}
+    docs_ = {"d": NS(text=PIN)}
     got = with_sentence_before(Shown([leaning.quote, before.quote], ["d#2", "d#1"]), order, docs_)
     assert [x.text for x in got.quotes] == ["Do not guess it.", "Instead, reset it in the app."]
     assert got.citations == ["d#1", "d#2"] and got.text == "Do not guess it.\nInstead, reset it in the app."
@@ -165,25 +173,11 @@ def test_a_served_quote_is_shown_with_the_sentence_after_that_turns_on_it():
 
 
 def test_the_sentence_after_is_added_only_to_one_quote_and_only_when_it_turns_on_it():
-    from dataclasses import dataclass, field
-    from types import SimpleNamespace as NS
-
     from raglab.answer.neighbours import with_sentence_after
 
-    @dataclass
-    class Shown:
-        quotes: list
-        citations: list
-        text: str = ""
-        abstained: bool = False
-        extra: dict = field(default_factory=dict)
-
     text = "The first Tk 100 is free. After that, Tk 5 a send. Sends are instant. However, checks may delay them."
-    def cand(s):
-        a = text.index(s)
-        return NS(quote=NS(text=s, doc="d", start=a, end=a + len(s), chunk="d#1"), items=(), unit=NS(kind="sentence"), prev_at=None)
-    free, after, instant, however = (cand(s) for s in ("The first Tk 100 is free.", "After that, Tk 5 a send.",
-                                                       "Sends are instant.", "However, checks may delay them."))
+    free, after, instant, however = (_cand(text, s) for s in ("The first Tk 100 is free.", "After that, Tk 5 a send.",
+                                                              "Sends are instant.", "However, checks may delay them."))
     order = [(0.9, free), (0.8, instant), (0.7, after), (0.6, however)]
     docs_ = {"d": NS(text=text)}
     got = with_sentence_after(Shown([free.quote], ["d#1"]), order, docs_)
@@ -268,27 +262,13 @@ def test_the_other_fact_or_a_short_answer_keeps_the_second_quote(monkeypatch):
 
 
 def test_a_spare_second_quote_gives_way_in_the_synthetic_case():
-    from dataclasses import dataclass
-    from types import SimpleNamespace as NS
-
     from raglab.answer.neighbours import with_sentence_before
 
-    @dataclass
-    class Shown:
-        quotes: list
-        citations: list
-        text: str = ""
-        abstained: bool = False
-
-    text = "Forgot your PIN? Do not guess it. Instead, reset it in the app. Tap Forgot PIN."
-    def cand(s, chunk):
-        at = text.index(s)
-        return NS(quote=NS(text=s, doc="d", start=at, end=at + len(s), chunk=chunk), items=(), unit=NS(kind="sentence"), prev_at=None)
-    before, leaning, after = cand("Do not guess it.", "d#1"), cand("Instead, reset it in the app.", "d#2"), cand("Tap Forgot PIN.", "d#3")
+    before, leaning, after = _cand(PIN, "Do not guess it.", "d#1"), _cand(PIN, "Instead, reset it in the app.", "d#2"), _cand(PIN, "Tap Forgot PIN.", "d#3")
     order = [(0.9, leaning), (0.8, after), (0.7, before)]
     shown = Shown([leaning.quote, after.quote], ["d#2", "d#3"])
-    assert with_sentence_before(shown, order, {"d": NS(text=text)}) is shown  # not spare: no third sentence
-    got = with_sentence_before(shown, order, {"d": NS(text=text)}, spare=after.quote)
+    assert with_sentence_before(shown, order, {"d": NS(text=PIN)}) is shown  # not spare: no third sentence
+    got = with_sentence_before(shown, order, {"d": NS(text=PIN)}, spare=after.quote)
     assert [x.text for x in got.quotes] == ["Do not guess it.", "Instead, reset it in the app."]
     assert got.citations == ["d#1", "d#2"]
 
