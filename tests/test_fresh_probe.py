@@ -14,6 +14,7 @@ from raglab.question.asking import another_row, asks_upper, limit_for_price, onl
 from raglab.question.places import places
 from raglab.question.respell import typed_question
 from raglab.text.answertypes import question_types
+from raglab.text.numbers import another_amount
 
 
 @pytest.fixture(scope="module")
@@ -176,3 +177,19 @@ def test_an_english_word_of_the_question_finds_its_value_in_a_bangla_unit(served
     # The question's "charge" is চার্জ in the Bangla sentence: the share it names, not the Tk 18.50 after it.
     _, shorts, _ = shown(served, "cash out charge কত?")
     assert shorts and shorts[0].startswith("১.৮৫%"), shorts
+
+
+def test_a_rate_per_an_amount_settles_the_amount_a_customer_only_tells():
+    # bench/fresh_probe_situation.jsonl p813: the customer's own spend, told in a sentence that asks nothing,
+    # is their situation, which "1 point for every Tk 100" settles; an amount the question asks about is a case.
+    told = "I bought groceries for Tk 2,500 with Shapla Pay at a shop. How many reward points do I earn for that?"
+    assert not another_amount(told, "count", "You earn 1 point for every Tk 100 paid to merchants.")
+    assert another_amount("মার্চেন্ট পেমেন্টে পয়েন্ট কত পাই, আর কয় পয়েন্টে ১০ টাকা হয়?", "count",
+                          "You earn 1 point for every Tk 100 paid to merchants.")  # the asked Tk 10: another case
+    assert another_amount("I paid Tk 50 at a shop. How many points do I need to redeem?", "count",
+                          "You can redeem 100 points for Tk 10, which is added to your wallet balance.")  # no rate per
+
+
+def test_the_points_a_customers_own_spend_earns_are_answered_by_the_rate(served):
+    abstained, bold, answer = shown(served, "I bought groceries for Tk 2,500 with Shapla Pay at a shop. How many reward points do I earn for that?")
+    assert not abstained and bold == ["1 point"] and answer.startswith("You earn 1 point for every Tk 100")
