@@ -193,3 +193,10 @@ def test_a_rate_per_an_amount_settles_the_amount_a_customer_only_tells():
 def test_the_points_a_customers_own_spend_earns_are_answered_by_the_rate(served):
     abstained, bold, answer = shown(served, "I bought groceries for Tk 2,500 with Shapla Pay at a shop. How many reward points do I earn for that?")
     assert not abstained and bold == ["1 point"] and answer.startswith("You earn 1 point for every Tk 100")
+
+
+@pytest.mark.parametrize("question", ["বছরে কত হারে মুনাফা পাব?", "লোনে কত হারে সুদ দিতে হয়?"])
+def test_at_what_rate_in_bangla_asks_a_percentage(question):
+    # "কত হারে" is "হার কত" (what rate) in the other word order; the customer's own deposit (p829: "প্রতি মাসে
+    # ২,০০০ টাকা করে …") then no longer puts the deposit row over "a profit rate of 7% a year".
+    assert question_types(question) == ["percent"]
