@@ -11,6 +11,7 @@ from helpers import ROOT, docs, shown
 from raglab.corpus.goldens import load_goldens
 from raglab.pipeline import Config, Pipeline
 from raglab.question.asking import another_row, asks_upper, limit_for_price, only_limit, only_price
+from raglab.question.durations import no_deadline
 from raglab.question.places import places
 from raglab.question.respell import typed_question
 from raglab.text.answertypes import question_types
@@ -200,3 +201,15 @@ def test_at_what_rate_in_bangla_asks_a_percentage(question):
     # "কত হারে" is "হার কত" (what rate) in the other word order; the customer's own deposit (p829: "প্রতি মাসে
     # ২,০০০ টাকা করে …") then no longer puts the deposit row over "a profit rate of 7% a year".
     assert question_types(question) == ["percent"]
+
+
+def test_a_time_the_help_centre_takes_is_no_deadline_the_customer_must_meet(served):
+    # p820: "within how many days must I complain?" about a wrong transfer was answered "৭ কার্যদিবসের মধ্যে"
+    # (a complaint is resolved within 7 working days) at 0.74; the 30-day deadline's chunk was not retrieved.
+    assert no_deadline("কত দিনের মধ্যে অভিযোগ করতে হবে?", ["অভিযোগ জানানোর ৭ কার্যদিবসের মধ্যে তা নিষ্পত্তি করা হয়।"])
+    assert not no_deadline("How many days do I have to report it?", ["A request about a wrong transfer must be made within 30 days of the transaction."])
+    assert not no_deadline("How long do I have to use my wallet before I can get a loan?", ["Eligibility is based on at least 6 months of transaction history."])
+    abstained, _, _ = shown(served, "গতকাল ১৫,০০০ টাকা ভুল নম্বরে চলে গেছে, কত দিনের মধ্যে অভিযোগ করতে হবে?")
+    assert abstained
+    abstained, _, answer = shown(served, "ভাইয়ের নম্বর ভেবে ভুল নম্বরে টাকা চলে গেছে। কত দিনের মধ্যে জানাতে হবে?")
+    assert not abstained and "৩০ দিনের মধ্যে" in answer
