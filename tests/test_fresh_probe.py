@@ -11,9 +11,11 @@ from helpers import ROOT, docs, shown
 from raglab.corpus.goldens import load_goldens
 from raglab.pipeline import Config, Pipeline
 from raglab.question.asking import another_row, asks_upper, limit_for_price, only_limit, only_price
+from raglab.question.durations import no_deadline
 from raglab.question.places import places
 from raglab.question.respell import typed_question
 from raglab.text.answertypes import question_types
+from raglab.text.numbers import another_amount
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +25,8 @@ def served():
 
 
 PROBES = {"fresh_probe.jsonl": 50, "fresh_probe_basic.jsonl": 30, "fresh_probe_trouble.jsonl": 30, "fresh_probe_other.jsonl": 30,
-          "fresh_probe_first.jsonl": 30, "fresh_probe_mixed.jsonl": 30}
+          "fresh_probe_first.jsonl": 30, "fresh_probe_mixed.jsonl": 30,
+          "fresh_probe_situation.jsonl": 30}
 
 
 @pytest.mark.parametrize("name", sorted(PROBES))
@@ -175,3 +178,38 @@ def test_an_english_word_of_the_question_finds_its_value_in_a_bangla_unit(served
     # The question's "charge" is চার্জ in the Bangla sentence: the share it names, not the Tk 18.50 after it.
     _, shorts, _ = shown(served, "cash out charge কত?")
     assert shorts and shorts[0].startswith("১.৮৫%"), shorts
+
+
+def test_a_rate_per_an_amount_settles_the_amount_a_customer_only_tells():
+    # bench/fresh_probe_situation.jsonl p813: the customer's own spend, told in a sentence that asks nothing,
+    # is their situation, which "1 point for every Tk 100" settles; an amount the question asks about is a case.
+    told = "I bought groceries for Tk 2,500 with Shapla Pay at a shop. How many reward points do I earn for that?"
+    assert not another_amount(told, "count", "You earn 1 point for every Tk 100 paid to merchants.")
+    assert another_amount("মার্চেন্ট পেমেন্টে পয়েন্ট কত পাই, আর কয় পয়েন্টে ১০ টাকা হয়?", "count",
+                          "You earn 1 point for every Tk 100 paid to merchants.")  # the asked Tk 10: another case
+    assert another_amount("I paid Tk 50 at a shop. How many points do I need to redeem?", "count",
+                          "You can redeem 100 points for Tk 10, which is added to your wallet balance.")  # no rate per
+
+
+def test_the_points_a_customers_own_spend_earns_are_answered_by_the_rate(served):
+    abstained, bold, answer = shown(served, "I bought groceries for Tk 2,500 with Shapla Pay at a shop. How many reward points do I earn for that?")
+    assert not abstained and bold == ["1 point"] and answer.startswith("You earn 1 point for every Tk 100")
+
+
+@pytest.mark.parametrize("question", ["বছরে কত হারে মুনাফা পাব?", "লোনে কত হারে সুদ দিতে হয়?"])
+def test_at_what_rate_in_bangla_asks_a_percentage(question):
+    # "কত হারে" is "হার কত" (what rate) in the other word order; the customer's own deposit (p829: "প্রতি মাসে
+    # ২,০০০ টাকা করে …") then no longer puts the deposit row over "a profit rate of 7% a year".
+    assert question_types(question) == ["percent"]
+
+
+def test_a_time_the_help_centre_takes_is_no_deadline_the_customer_must_meet(served):
+    # p820: "within how many days must I complain?" about a wrong transfer was answered "৭ কার্যদিবসের মধ্যে"
+    # (a complaint is resolved within 7 working days) at 0.74; the 30-day deadline's chunk was not retrieved.
+    assert no_deadline("কত দিনের মধ্যে অভিযোগ করতে হবে?", ["অভিযোগ জানানোর ৭ কার্যদিবসের মধ্যে তা নিষ্পত্তি করা হয়।"])
+    assert not no_deadline("How many days do I have to report it?", ["A request about a wrong transfer must be made within 30 days of the transaction."])
+    assert not no_deadline("How long do I have to use my wallet before I can get a loan?", ["Eligibility is based on at least 6 months of transaction history."])
+    abstained, _, _ = shown(served, "গতকাল ১৫,০০০ টাকা ভুল নম্বরে চলে গেছে, কত দিনের মধ্যে অভিযোগ করতে হবে?")
+    assert abstained
+    abstained, _, answer = shown(served, "ভাইয়ের নম্বর ভেবে ভুল নম্বরে টাকা চলে গেছে। কত দিনের মধ্যে জানাতে হবে?")
+    assert not abstained and "৩০ দিনের মধ্যে" in answer

@@ -38,6 +38,7 @@ from raglab.answer.shorts import asked_order, best_sentence, phrase_half, shorts
 from raglab.answer.units import DASH
 from raglab.corpus.chunking import Chunk
 from raglab.question.asking import aside, limit_beside_price
+from raglab.question.durations import no_deadline
 from raglab.question.modality import counts_time, names_nothing_needed, states_need
 from raglab.question.subjects import VALUE_TYPES, other_subject
 from raglab.retrieval.ranking import rounded
@@ -324,13 +325,12 @@ def counts_another_period(a: Assessment) -> bool:
 def states_no_value(a: Assessment, composed: Answer) -> bool:
     """Whether a question asking for a figure (an amount, a count, a percentage: "How much does
     the operator charge …?", "how many billers …") gets an answer that states none: the chosen
-    unit holds no value of the asked type (`typed` 0) and no quote gives a short answer. Such an
-    answer says how to do the thing, or what it is, not the figure asked, and the help centre may
-    state no figure at all (the operator's fee for a new SIM), so the answerer abstains, as for
-    another period's figure. Not for a duration or a time: "until you ask to reopen it", "not yet
-    known" and "at once" answer "how long" without a number (dev q011; COVID-QA's x0053), unless it counts a unit ("how many days", "কত মিনিট": `modality.counts_time`). A number to call or an address to write to (`contact`) is such a value too: the sentence on whom to escalate to is no answer to "the GRO's phone number?"."""
+    unit holds no value of the asked type (`typed` 0) and no quote gives a short answer. Such an answer says how to do the thing, or what it is, not the figure asked, and the help centre may
+    state no figure at all (the operator's fee for a new SIM), so the answerer abstains, as for another period's figure. Not for a duration or a time: "until you ask to reopen it", "not yet
+    known" and "at once" answer "how long" without a number (dev q011; COVID-QA's x0053), unless it counts a unit ("how many days", "কত মিনিট": `modality.counts_time`). A number to call or an address to write to (`contact`) is such a value too: the sentence on whom to escalate to is no answer to "the GRO's phone number?".
+    Nor does a time the help centre takes answer a deadline the customer must meet (`durations.no_deadline`: "… কত দিনের মধ্যে অভিযোগ করতে হবে?" by a complaint's 7 working days)."""
     return ((a.q.qtype in (*VALUE_TYPES, "contact") or a.q.qtype == "duration" and counts_time(a.q.text)) and not composed.short_answers
-            and a.order[0][1].features[COL["typed"]] <= 0)
+            and a.order[0][1].features[COL["typed"]] <= 0) or a.q.qtype == "duration" and no_deadline(a.q.text, [x.text for x in composed.quotes])
 
 
 def signals_of(a: Assessment, composed: Answer, m: Model) -> list[float]:

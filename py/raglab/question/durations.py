@@ -80,3 +80,37 @@ def shorter_than(unit: str, text: str) -> bool:
 def counts_in(unit: str, text: str) -> bool:
     """Whether `text` states a duration of at least one `unit` ("গত ১২ মাসের" for months; "90 days" too)."""
     return any(d >= MINUTES[unit] for d in durations(text))
+
+
+# By when the customer must act ("How many days do I have to report it?", "কত দিনের মধ্যে অভিযোগ করতে হবে?"): a
+# deadline, which a time the help centre takes ("অভিযোগ জানানোর ৭ কার্যদিবসের মধ্যে তা নিষ্পত্তি করা হয়", the
+# complaint resolved within 7 working days) does not answer, though both are "within" a number of days.
+_DEADLINE_ASKED = re.compile(r"\bhow many (?:days|hours|weeks) do (?:i|we) have (?:to|left)\b|\bby when (?:must|should|do) (?:i|we)\b|"
+                             r"\bdeadline\b|\btime limit\b|(?:কত|কয়) ?দিনের মধ্যে[^?।,]*?(?:তে|তেই) হবে|সময়সীমা|শেষ সময়|"
+                             r"\b(?:koto|koy) ?din(?:er)? (?:moddhe|modhe|vitore)\b[^?]*?\b(?:korte|dite|janate) hobe\b", re.IGNORECASE)
+# A deadline stated: what one must do ("must be made within", "করতে হবে"), or the word itself.
+_DEADLINE_STATED = re.compile(r"\b(?:must|have to|has to|deadline|no later than|at the latest)\b|(?:তে|তেই) হবে|সময়সীমা|শেষ সময়",
+                              re.IGNORECASE)
+
+
+def asks_a_deadline(question: str) -> bool:
+    """Whether a question asks by when the customer must act (see above).
+
+    >>> asks_a_deadline("গতকাল টাকা ভুল নম্বরে চলে গেছে, কত দিনের মধ্যে অভিযোগ করতে হবে?"), asks_a_deadline("How many days do I have to report it?")
+    (True, True)
+    >>> asks_a_deadline("অভিযোগ জানালে কত দিনের মধ্যে সমাধান হয়?"), asks_a_deadline("How long does a refund take?")
+    (False, False)
+    """
+    return bool(_DEADLINE_ASKED.search(question))
+
+
+def no_deadline(question: str, quotes: list[str]) -> bool:
+    """Whether a question asks a deadline and none of the quotes states one: a time the help centre
+    takes, or a review's length, is another fact than the customer's deadline.
+
+    >>> no_deadline("কত দিনের মধ্যে অভিযোগ করতে হবে?", ["অভিযোগ জানানোর ৭ কার্যদিবসের মধ্যে তা নিষ্পত্তি করা হয়।"])
+    True
+    >>> no_deadline("How many days do I have to report it?", ["A request about a wrong transfer must be made within 30 days of the transaction."])
+    False
+    """
+    return asks_a_deadline(question) and not any(_DEADLINE_STATED.search(q) for q in quotes)

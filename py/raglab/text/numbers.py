@@ -38,7 +38,7 @@ import re
 from typing import TYPE_CHECKING
 
 from raglab.text.analyzer import analyze, tokens
-from raglab.text.answertypes import YA, pronoun_one, typed_spans
+from raglab.text.answertypes import YA, asked_sentences, pronoun_one, typed_spans
 
 if TYPE_CHECKING:  # imported where numbers in words are read: see number_values
     from fractions import Fraction
@@ -266,12 +266,18 @@ def _plain(value: str) -> str:
     return re.sub("[.]0+$|([.][0-9]*?)0+$", "\\1", value)
 
 
+# The amount a rate is stated per ("1 point for every Tk 100", "প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা").
+_PER = re.compile("(?:every|each|per|প্রতি)[ ]+$")
+
+
 @functools.lru_cache(maxsize=50_000)
-def _amounts(text: str, bounds: bool) -> frozenset[str]:
-    """The numbers of `text`'s amounts; with `bounds`, less the amounts stated as a bound."""
+def _amounts(text: str, bounds: bool, per: bool = False) -> frozenset[str]:
+    """The numbers of `text`'s amounts; with `bounds`, less the amounts stated as a bound; with `per`,
+    less the amounts a rate is stated per."""
     low = text.lower()
     return frozenset(_plain(n) for sp in typed_spans(text) if sp.type == "amount"
-                     and not (bounds and _bound(low, sp.start, sp.end)) for n in numbers(text[sp.start:sp.end]))
+                     and not (bounds and _bound(low, sp.start, sp.end)) and not (per and _PER.search(low[max(0, sp.start - 8):sp.start]))
+                     for n in numbers(text[sp.start:sp.end]))
 
 
 def states_a_case(question: str) -> bool:
@@ -294,11 +300,15 @@ def another_amount(question: str, qtype: str, text: str) -> bool:
     not answered by "You can redeem 100 points for Tk 10" (a rate, its case Tk 10), but by the
     row "500 — Wallet balance: Tk 50". The unit states amounts, none of them the asked one (Tk 50.00
     is Tk 50). A percentage holds for every amount ("1.85%, Tk 18.50 per Tk 1,000" for "Tk 5,000?"),
-    and a bound is a limit ("up to Tk 25,000 a day, at most 5 times" for "how many times Tk 5,000?")."""
+    and a bound is a limit ("up to Tk 25,000 a day, at most 5 times" for "how many times Tk 5,000?").
+    An amount the customer only tells, in a sentence that asks nothing ("I bought groceries for Tk
+    2,500. How many points do I earn?"), is their situation, which a rate stated per an amount ("1 point
+    for every Tk 100") settles: that amount is no other case (an asked "… for Tk 10?" is one)."""
     if qtype in ("amount", "percent"):
         return False
     asked = _amounts(question, False)
-    own = _amounts(text, True) if asked else frozenset()
+    told = bool(asked) and not _amounts(" ".join(asked_sentences(question)) or question, False)
+    own = _amounts(text, True, told) if asked else frozenset()
     return bool(own) and not own & asked
 
 
