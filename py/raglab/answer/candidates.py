@@ -23,7 +23,7 @@ from raglab.corpus.chunking import Chunk
 from raglab.question.asking import aside, asks_limit, asks_more, case_words, periods_of
 from raglab.question.modality import asks_need, negated, negated_loosely
 from raglab.question.persons import house_names
-from raglab.question.respell import respell, type_read, typed_question
+from raglab.question.respell import respell, spoken_filler, type_read, typed_question
 from raglab.question.synonyms import SAME_WORDS, with_same_words
 from raglab.text.analyzer import analyze, asked_lang, scoped, tokens, words
 from raglab.text.answertypes import accepts, asked_sentences, asks_to_verify, question_types, verifying_words
@@ -113,7 +113,7 @@ def question_info(question: str, question_terms: list[str], idf: Callable[[str],
     `language.py`, and the confidence's `same_lang` were read the wrong way round for it)."""
     # A question of asking words alone ("how much?") names nothing to look for: no weights, so no candidate, and the
     # answerer abstains rather than quote "a much higher limit". Nor does "is it real?" after a story (`verifying_words`).
-    told = verifying_words(reading or question)
+    told = verifying_words(reading or question) | spoken_filler(question)
     weights = {t: idf(t) for t in question_terms if t not in ASKING and t not in COURTESY and t not in told}  # in question order, the first occurrence's place
     total = _mass(weights, weights)
     unmatched = _mass(sorted(set(unknown) & weights.keys()), weights) / total if total > 0 else 0.0

@@ -217,3 +217,26 @@ def _question_word(term: str, read: tuple[str, ...]) -> bool:
     near = cue_words().closest(term)
     cue = _cue_for(term, read, near) if near else None
     return cue is not None and not analyze(cue)
+
+
+# Spoken filler a dictated question opens or closes with ("ok so …", "please tell me …", "আচ্ছা …",
+# "… একটু বলেন তো"): voice typing writes every word said, and these name nothing to look for.
+_OPENING = re.compile("^[ ]*(?:(?:ok|okay|so|um+|uh+|hmm+|well|please tell me|tell me|আচ্ছা|(?:একটু )?বলেন তো)[ ,.!]+)+", re.IGNORECASE)
+_CLOSING = re.compile("[ ,]+(?:(?:একটু )?বলেন তো|please)[ ?!.।]*$", re.IGNORECASE)
+
+
+def spoken_filler(question: str) -> frozenset[str]:
+    """The analysed words of the spoken filler a question opens or closes with that the rest of it
+    does not use: like the words of courtesy, nothing an answer states, so no term to weigh.
+
+    >>> sorted(spoken_filler("ok so which documents does a shop need")), sorted(spoken_filler("Is it ok to tap it?"))
+    (['ok'], [])
+    """
+    head = _OPENING.match(question)
+    rest = question[head.end():] if head else question
+    tail = _CLOSING.search(rest)
+    core = rest[:tail.start()] if tail else rest
+    if not core.strip():
+        return frozenset()
+    said = (head.group(0) if head else "") + " " + (tail.group(0) if tail else "")
+    return frozenset(analyze(said)) - frozenset(analyze(core))
