@@ -14,6 +14,7 @@ import pytest
 
 from helpers import docs, questions
 from raglab.answer.faq import BARE_REPLY
+from raglab.answer.results import Quote
 from raglab.corpus.chunking import CHUNKERS
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
@@ -138,12 +139,13 @@ class Shown:
     text: str = ""
     abstained: bool = False
     extra: dict = field(default_factory=dict)
+    short_answers: list = field(default_factory=list)
 
 
 def _cand(text: str, s: str, chunk: str = "d#1"):
     """A candidate sentence `s` of the made-up article `text` ("d")."""
     at = text.index(s)
-    return NS(quote=NS(text=s, doc="d", start=at, end=at + len(s), chunk=chunk), items=(), unit=NS(kind="sentence"), prev_at=None)
+    return NS(quote=Quote(chunk, "d", at, at + len(s), s, "sentence"), items=(), unit=NS(kind="sentence"), prev_at=None)
 
 
 def test_two_quotes_whose_first_leans_on_the_other_are_put_in_article_order():
@@ -224,20 +226,20 @@ def test_the_sentence_before_takes_the_place_of_a_second_quote_not_needed(questi
 
 
 def test_a_second_quote_stays_when_the_sentence_before_is_unlikely():
-    # "You will get an SMS before each deposit date as a reminder." answers "Do you remind me?";
-    # the sentence before the leaning first quote ("The first deposit is taken from your wallet at
-    # once.") is below the bar at which the model quotes a sentence beside the best one.
+    # "You will get an SMS before each deposit date as a reminder." answered "Do you remind me?" after the
+    # leaning "After that, the monthly deposit is taken …"; the sentence before it was below the bar at which
+    # the model quotes a sentence beside the best one, so the second quote stayed. Synthetic, as no dev or probe
+    # question reaches the case on the fitted weights: the sentence before takes the second quote's place only
+    # when the model finds it likely enough (`Model.adjacent`) and close to the second quote (`LANG_MARGIN`).
     from raglab.answer.answerer import spare_quote
-    from raglab.answer.sentences import model
 
-    # One sentence: told as a story first (dev q849, "Started a Sanchay last month … Do you remind me?"),
-    # no opening gets `first` (`candidates._read_units`) and "you will be reminded to add money" leads.
-    pipe = Pipeline(list(docs()), Config(threshold=0.0))
-    q = "I'm scared I'll forget the monthly Sanchay date and miss a deposit, do you remind me?"
-    a, composed = _composed(pipe, q)
-    assert composed.quotes[0].text.startswith("After that,") and "reminder" in composed.quotes[1].text
-    assert spare_quote(a, composed, model(), pipe.docs) is None
-    assert [x["text"] for x in ask_json(pipe.ask(q))["quotes"]] == [x.text for x in composed.quotes]
+    before, leaning, after = _cand(PIN, "Do not guess it.", "d#1"), _cand(PIN, "Instead, reset it in the app.", "d#2"), _cand(PIN, "Tap Forgot PIN.", "d#2")
+    composed = Shown([leaning.quote, after.quote], ["d#2"])
+    docs_, m, q = {"d": NS(text=PIN)}, NS(adjacent=0.25), NS(text="How do I reset my PIN?")
+    unlikely = NS(order=[(2.0, leaning), (1.0, after), (-2.0, before)], probs=[0.70, 0.25, 0.05], q=q)
+    assert spare_quote(unlikely, composed, m, docs_) is None
+    likely = NS(order=[(2.0, leaning), (1.0, after), (0.9, before)], probs=[0.55, 0.23, 0.22], q=q)
+    assert spare_quote(likely, composed, m, docs_) == after.quote
 
 
 def test_the_other_fact_or_a_short_answer_keeps_the_second_quote(monkeypatch):

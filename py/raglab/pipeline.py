@@ -24,6 +24,7 @@ from raglab.text.analyzer import analyze, memo, tokens
 from raglab.text.banglish import Reader, without_grammar
 from raglab.text.limits import check_question_length
 from raglab.text.loanwords import Loanwords
+from raglab.text.numbers import spoken_digits
 
 if TYPE_CHECKING:  # imported at the first answer: see Pipeline.assess
     from raglab.answer.answerer import Assessment
@@ -142,11 +143,11 @@ class Pipeline:
         the reading together, since either spelling may hold the cue ("koyta" finds no Bangla
         word, কত only exists in the reading)."""
         read = self.read(question)
-        return question if read == question else question + " " + read
+        return spoken_digits(question if read == question else question + " " + read)
 
     def query(self, question: str) -> Query:
         """The query the retriever searches for: the question as read, expanded when the config says so."""
-        question = self.read(question)
+        question = spoken_digits(self.read(question))
         return expand(question) if self.config.expand else Query.plain(question)
 
     def query_texts(self, question: str) -> list[str]:
@@ -229,7 +230,7 @@ class Pipeline:
         # there (web.api.preload brings them in while the semantic model downloads).
         from raglab.answer.answerer import assess
 
-        cues, read = self.cues(question), self.read(question)
+        cues, read = self.cues(question), spoken_digits(self.read(question))
         return assess(self.answer_terms(question), chunks, self.retriever.idf, self.aliases(cues), cues,
                       scores, self.docs, self.closest, m, self.lexical_ranks(question, chunks) if chunks else None, read)
 
@@ -238,7 +239,7 @@ class Pipeline:
         question's reading less the grammar words it left in Latin letters and the particles
         typed apart (`banglish.without_grammar`: "pay e", "cash out o" asked nothing)."""
         if self.read(question) == question:
-            return analyze(question)
+            return analyze(spoken_digits(question))
         return analyze(without_grammar(self.banglish.read(question, particles=False)))
 
     @functools.cached_property

@@ -410,7 +410,7 @@ def spare_quote(a: Assessment, composed: Answer, m: Model, docs: dict | None) ->
     beside the best unit on its own account (`Model.adjacent`, the bar the sentence next to it
     passes) and within `LANG_MARGIN` logits of the second quote (close enough to stand for it, as
     a twin in the question's language does). Otherwise the second quote stays: "You will get an
-    SMS before each deposit date as a reminder." answers "Do you remind me?" after "After that,
+    SMS before each deposit date as a reminder." answered "Do you remind me?" after "After that,
     the monthly deposit is taken …", and the sentence before, below the bar, does not; "The Hovevei
     Zion … settlements in Palestine" answers "Where did Zionism originate?" after "However, the
     history of Zionism began earlier …", and the sentence before scores 1.3 logits below it. None

@@ -410,3 +410,32 @@ def another_count(question: str, text: str, aliases: dict | None = None, qtype: 
         if same and value not in same:
             return True
     return False
+
+
+def spoken_digits(text: str) -> str:
+    """`text` with the numbers it says in words where a help-centre page writes digits written in
+    digits, in the words' script: an amount of money ("পাঁচশো টাকা" reads "৫০০ টাকা", "ten taka"
+    "10 taka"), a number with a multiplier ("two thousand", "ত্রিশ হাজার") and a count with its
+    classifier ("তিনবার" reads "৩ বার"). Voice typing spells a number as words or digits
+    unpredictably, and the help centre states these in digits. A number of things ("two phones",
+    "four months") stays as said, and so do a lone "one" or এক (in speech as often "a" as a count:
+    "একজন ফোন করে") and a number with digits in it ("২৫ হাজার"): that is how it was typed.
+
+    >>> spoken_digits("পাঁচশো টাকার কেনাকাটা"), spoken_digits("cash out two thousand taka on two phones")
+    ('৫০০ টাকার কেনাকাটা', 'cash out 2000 taka on two phones')
+    """
+    out, last = [], 0
+    for value, start, end in number_spans(text):
+        piece = text[start:end]
+        tail = next((c for c in _CLASSIFIERS if piece.endswith(c) and _word_value(piece) is not None), "")
+        money = _MONEY.match(text, end)
+        if NUMBER.search(piece) or value == "1" or not (tail or money or len(value.partition(".")[0]) >= 3):  # 100 or more
+            continue
+        bangla = any("\u0980" <= ch <= "\u09ff" for ch in piece)
+        digits = value.translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")) if bangla else value
+        out.append(text[last:start] + digits + (" " + tail if tail else ""))
+        last = end
+    return "".join(out) + text[last:]
+
+
+_MONEY = re.compile(r"[ ]*(?:taka|tk|টাকা|৳)", re.IGNORECASE)
