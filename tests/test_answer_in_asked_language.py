@@ -11,6 +11,7 @@ import functools
 
 from helpers import docs
 from raglab.answer.answerer import decide
+from raglab.answer.sentences import lang_of
 from raglab.corpus.chunking import Chunk
 from raglab.pipeline import Config, Pipeline
 from raglab.schema import ask_json
@@ -175,3 +176,12 @@ def test_a_twin_whose_first_value_differs_still_stands_when_each_states_the_othe
     got = pipe().ask("agent থেকে cash out করলে fee কত?").answer
     assert got.text == "এজেন্টের কাছে ক্যাশ আউটের চার্জ টাকার পরিমাণের ১.৮৫%, অর্থাৎ প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা।"
     assert got.quotes[0].doc == "bn-cash-out" and "১.৮৫%" in got.short_answers[0].text
+
+
+def test_a_twin_whose_short_answer_says_the_same_value_and_its_base_stands_for_the_quote():
+    # "what is the charge for cash out of 2000 tk" was answered in Bangla, "… প্রতি ১,০০০ টাকায় ১৮.৫০ টাকা।" with
+    # ১৮.৫০ টাকা in bold: its English twin bolds "Tk 18.50 per Tk 1,000", which states 18.50 and the rate's base too,
+    # and the twin had to bold exactly the same numbers. Stating every number of the quote's bold suffices.
+    got = pipe().ask("what is the charge for cash out of 2000 tk").answer
+    assert got.quotes[0].text == "The fee for cash out at an agent is 1.85% of the amount, which is Tk 18.50 per Tk 1,000."
+    assert all(lang_of(x.text) == "en" for x in got.quotes) and "18.50" in got.short_answers[0].text

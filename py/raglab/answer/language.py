@@ -299,7 +299,7 @@ def in_asked_language(composed, q: Question, asked: str, order: list, pool, docs
             if not twin_of(q, o, c, kind, asked) or shown and shown[0] not in composed.quotes:  # another quote's twin here
                 continue
             told = shorts(replace(q, qtype=kind), [c], c, docs, False) if o is best or two else []
-            if (o is best or two) and (not told or mine and {n for s in mine for n in numbers(s.text)} != {n for s in told for n in numbers(s.text)}):
+            if (o is best or two) and (not told or mine and not _says_as_much(mine, told)):
                 continue
             if shown:  # its twin was quoted already: this quote goes
                 quotes[i], bold = None, [s for s in bold if s not in mine] or told
@@ -312,6 +312,12 @@ def in_asked_language(composed, q: Question, asked: str, order: list, pool, docs
     moved = [(x.chunk, y.chunk if y else "") for x, y in zip(composed.quotes, quotes)]  # a citation goes to the chunk shown instead
     cited = [n for ch in composed.citations for n in ([y for x, y in moved if x == ch] or [ch]) if n]
     return requoted(composed, [y for y in quotes if y], citations=list(dict.fromkeys(cited)), short_answers=bold)
+
+
+def _says_as_much(mine: list, told: list) -> bool:
+    """Whether the twin's short answers `told` state every number of the quote's `mine`, and maybe more: "Tk 18.50 per
+    Tk 1,000" for "১৮.৫০ টাকা", the rate's base said with it. (Fewer numbers is a lesser answer: a row saying less.)"""
+    return {n for s in mine for n in numbers(s.text)} <= {n for s in told for n in numbers(s.text)}
 
 
 def quoted_language(q: Question, answer, docs: dict | None) -> str | None:
