@@ -14,6 +14,7 @@ from raglab.question.asking import another_row, asks_upper, limit_for_price, onl
 from raglab.question.durations import no_deadline
 from raglab.question.places import places
 from raglab.question.respell import typed_question
+from raglab.question.subjects import another_service
 from raglab.text.answertypes import question_types
 from raglab.text.numbers import another_amount
 
@@ -213,3 +214,15 @@ def test_a_time_the_help_centre_takes_is_no_deadline_the_customer_must_meet(serv
     assert abstained
     abstained, _, answer = shown(served, "ভাইয়ের নম্বর ভেবে ভুল নম্বরে টাকা চলে গেছে। কত দিনের মধ্যে জানাতে হবে?")
     assert not abstained and "৩০ দিনের মধ্যে" in answer
+
+
+def test_a_value_rule_does_not_reach_for_another_services_value(served):
+    # p817: a cash-out question that tells the customer's balance was given the add-money daily limit
+    # ("You can add up to Tk 50,000 a day …"): `howto.the_value_first` promoted it, an amount within the margin.
+    question = "আমার অ্যাকাউন্টে ৪০ হাজার টাকা আছে, একদিনে পুরোটা ক্যাশ আউট করা যাবে?"
+    assert another_service(question, "You can add up to Tk 50,000 a day to your wallet from banks and cards.")
+    assert not another_service(question, "Up to Tk 25,000 in total a day.")  # names no service: may be any
+    assert not another_service("Can my son of 16 open an account?", "You can add up to Tk 50,000 a day.")  # none asked
+    _, _, answer = shown(served, question)
+    assert "50,000" not in answer and "২৫,০০০" in answer
+

@@ -31,6 +31,7 @@ from raglab.question.durations import asked_unit, counts_in, shorter_than
 from raglab.question.modality import asks_may, asks_need, asks_should, conditional, imperative, names_condition, names_fault, reports_fault, restricts, sides_asked, still_failed, takes_side
 from raglab.question.places import asks_whom, places_for
 from raglab.question.stated import stated_kinds
+from raglab.question.subjects import another_service
 from raglab.retrieval.ranking import HOW as _HOW
 from raglab.retrieval.ranking import WAY_HEADING
 from raglab.text.analyzer import analyze
@@ -175,7 +176,8 @@ def the_place_first(q: Question, order: list, margin: float = HEADING_MARGIN) ->
 # of the question's words, and the `echo` feature counts its "one" as a value a bare 16 may be. The
 # question states an age (`stated.stated_kinds`: an age, an amount, a count, a duration), so when the
 # best unit states no other value of a kind the question states, the first unit within `MARGIN` logits
-# of it that does, in the best unit's language or the question's, is quoted.
+# of it that does, in the best unit's language or the question's, naming no service but the asked
+# (`subjects.another_service`: the add-money limit is no cash-out's), is quoted.
 def states_a_kind(q: Question, text: str, kinds: frozenset) -> bool:
     """Whether `text` states a value of one of `kinds` other than the question's own numbers."""
     return bool(fresh_spans(spans_of(text), text, kinds, q.numbers))
@@ -189,8 +191,7 @@ def the_value_first(q: Question, order: list, margin: float = MARGIN) -> list:
     if not kinds or states_a_kind(q, order[0][1].unit.text, kinds):
         return order
     langs = (q.lang, lang_of(order[0][1].unit.text))
-    return promoted(order, lambda c: lang_of(c.unit.text) in langs and states_a_kind(q, c.unit.text, kinds), margin)
-
+    return promoted(order, lambda c: lang_of(c.unit.text) in langs and not another_service(q.text, c.unit.text) and states_a_kind(q, c.unit.text, kinds), margin)
 
 
 # A question asking whether one should do a thing (`modality.asks_should`: "should I …?", "is that ok?",
@@ -208,7 +209,6 @@ def the_advice_first(q: Question, order: list, margin: float = MARGIN) -> list:
         return order
     langs = (q.lang, lang_of(order[0][1].unit.text))
     return promoted(order, lambda c: lang_of(c.unit.text) in langs and imperative(c.unit.text), margin)
-
 
 
 # A yes/no question is answered by a unit that takes the side it asks about, not by one restating it.

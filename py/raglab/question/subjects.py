@@ -73,3 +73,12 @@ def other_subject(q, two: bool, unit: str, heading: tuple[str, ...] = ()) -> boo
     said = [own or under for own, under in zip(subjects_of(unit), subjects_of("\n".join(heading)))]
     return any(a and not a & s for a, s in zip(subjects_of(asking), said)) or \
         not charges_on_top(asking) <= charges_on_top(stated)
+
+
+def another_service(question: str, unit: str) -> bool:
+    """Whether `unit` names services (`SERVICES`) none of which the asking sentences of `question` name,
+    when they name one: the add-money daily limit is no rule for a cash-out ("… ৪০ হাজার টাকা আছে,
+    একদিনে পুরোটা ক্যাশ আউট করা যাবে?"). A unit that names no service may be any of them."""
+    asked = subjects_of(" ".join(asked_sentences(question)) or question)[0]
+    own = subjects_of(unit)[0]
+    return bool(asked and own and not asked & own)
