@@ -63,10 +63,8 @@ def _particle(m: re.Match) -> bool:
     s, i, j = m.string, m.start(), m.end()
     return m.group().lower() in PARTICLES and (i == 0 or s[i - 1] not in _JOINED) and (j == len(s) or s[j] not in _JOINED)
 
-# Latin abbreviations of Bangla words, which no sound rule reaches: "tk" is the টাকা of "koto tk". And
-# "nai", নাই (there is not, the spoken নেই), which the articles never write: the nearest word was না (no),
-# so "lenden nai" (no transactions) did not read as "লেনদেন নেই" and found the closure article, not dormancy.
-ABBREVIATIONS = {"tk": "টাকা", "nai": "নেই"}
+# Latin abbreviations of Bangla words, which no sound rule reaches: "tk" is the টাকা of "koto tk".
+ABBREVIATIONS = {"tk": "টাকা"}
 
 VOWELS = frozenset("aeiou")
 VOWELS_Y = VOWELS | {"y"}  # "by", "why": a y between consonants is a vowel
