@@ -27,7 +27,7 @@ def served():
 
 PROBES = {"fresh_probe.jsonl": 50, "fresh_probe_basic.jsonl": 30, "fresh_probe_trouble.jsonl": 30, "fresh_probe_other.jsonl": 30,
           "fresh_probe_first.jsonl": 30, "fresh_probe_mixed.jsonl": 30, "fresh_probe_situation.jsonl": 30,
-          "fresh_probe_voice.jsonl": 30}
+          "fresh_probe_voice.jsonl": 30, "fresh_probe_amounts.jsonl": 30}
 
 
 @pytest.mark.parametrize("name", sorted(PROBES))

@@ -35,6 +35,13 @@ POOL = 50  # first-stage depth kept for failure attribution
 TWIN_DEPTH = 10  # the hits read for a unit in the question's language when the answer is in the other
 
 
+def customer_amounts(text: str) -> str:
+    """`question.stated.customer_amounts`, imported at the first question (`raglab ask --help` reads no question module)."""
+    from raglab.question.stated import customer_amounts as written
+
+    return written(text)
+
+
 def check_k(k) -> None:
     """k counts chunks: a whole number >= 1 (True is an int in Python, but not a count)."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
@@ -134,7 +141,7 @@ class Pipeline:
         """The question as retrieval and the answerer read it: a Banglish question in Bangla
         script where its words sound like the corpus's Bangla words, any other as typed."""
         if self._last_read[0] != question:
-            self._last_read = (question, self.banglish.read(question))
+            self._last_read = (question, self.banglish.read(customer_amounts(question)))
         return self._last_read[1]
 
     def cues(self, question: str) -> str:
@@ -142,7 +149,7 @@ class Pipeline:
         facts) and the synonym table's aliases: for a Banglish question, the typed words and
         the reading together, since either spelling may hold the cue ("koyta" finds no Bangla
         word, কত only exists in the reading)."""
-        read = self.read(question)
+        read, question = self.read(question), customer_amounts(question)
         return spoken_digits(question if read == question else question + " " + read)
 
     def query(self, question: str) -> Query:
@@ -238,9 +245,14 @@ class Pipeline:
         """The question's terms as the answerer weighs them: the question's own; a Banglish
         question's reading less the grammar words it left in Latin letters and the particles
         typed apart (`banglish.without_grammar`: "pay e", "cash out o" asked nothing)."""
-        if self.read(question) == question:
-            return analyze(spoken_digits(question))
-        return analyze(without_grammar(self.banglish.read(question, particles=False)))
+        if not self.banglish_asked(question):
+            return analyze(spoken_digits(customer_amounts(question)))
+        return analyze(without_grammar(self.banglish.read(customer_amounts(question), particles=False)))
+
+    def banglish_asked(self, question: str) -> bool:
+        """Whether the question is read in Bangla script: its reading is not its own text (its amounts
+        written as the help centre writes them, `question.stated.customer_amounts`)."""
+        return self.read(question) != customer_amounts(question)
 
     @functools.cached_property
     def _same_text(self) -> list[int]:
@@ -292,7 +304,7 @@ class Pipeline:
         answerer's `Question.lang`) and, for an article, the chunks of its twin in the other
         language (the retriever's `twins`, `ranking.twin_articles`; none for a retriever that
         pairs no articles)."""
-        return ("bn" if self.read(question) != question else None, self._twin_chunks)
+        return ("bn" if self.banglish_asked(question) else None, self._twin_chunks)
 
     def _twin_chunks(self, doc: str) -> list[Chunk]:
         twins = getattr(self.retriever, "twins", None)
@@ -315,7 +327,7 @@ class Pipeline:
 
         if a is None:
             return None
-        q = a.q if self.read(question) == question else replace(a.q, lang="bn")
+        q = a.q if not self.banglish_asked(question) else replace(a.q, lang="bn")
         quoted = quoted_language(q, result, self.docs)
         if quoted is None:
             return None
