@@ -30,6 +30,12 @@ const MARKS = { right: "✓", wrong: "✗", abstained: "✓", "wrongly-abstained
 const MB = 1e6;
 const LINK_FIELDS = ["chunker", "retriever", "k", "expand"];
 
+/** Whether an answer's one short answer is a whole line of it (`shorts.best_sentence`: the best of
+ * two quoted sentences as the headline), which the page then bolds in place rather than repeating. */
+function wholeHeadline(r) {
+  return (r.short_answers || []).length === 1 && r.answer.split("\n").includes(r.short_answers[0].text);
+}
+
 /** The URL fragment that asks `question` with `config`: #q=…&chunker=…&retriever=…&k=…&expand=on|off. */
 export function shareHash(question, config) {
   const params = new URLSearchParams({ q: question });
@@ -296,12 +302,16 @@ export function setupAsk({ raglab, t, onLanguage }) {
           reference(judged))
       : el("div", { id: "answer", class: "answer", tabindex: "-1", dataset: { abstained: "false" } },
           el("h2", {}, t("ask.answer")),
-          // The short answer first, in bold (one per fact asked), then the quoted sentences.
-          (r.short_answers || []).length
+          // The short answer first, in bold (one per fact asked), then the quoted sentences. A headline
+          // that is a whole quoted sentence (the best of two) is that sentence in bold, not said twice.
+          (r.short_answers || []).length && !wholeHeadline(r)
             ? el("p", { id: "short-answer", class: "short-answer", lang: langOf(r.short_answers[0].chunk.split("#")[0]) },
                 el("strong", {}, r.short_answers.map((s) => s.text).join("; ")))
             : null,
-          el("blockquote", { id: "answer-text", lang: langOf(r.citations[0].split("#")[0]) }, r.answer),
+          el("blockquote", { id: "answer-text", lang: langOf(r.citations[0].split("#")[0]) },
+            wholeHeadline(r)
+              ? r.answer.split("\n").map((line, i) => [i ? "\n" : "", line === r.short_answers[0].text ? el("strong", {}, line) : line])
+              : r.answer),
           languageNote(r.answer_language),
           el("p", { class: "citations-label" }, t("ask.citations")),
           el("ul", { id: "citations", class: "citations" }, r.citations.map((id) => {

@@ -462,3 +462,16 @@ def test_the_dev_server_sends_precompressed_files(site_url, dist_dir):
             assert gzip.decompress(body) == raw and len(body) < len(raw) / 2
         else:
             assert body == raw
+
+
+def test_a_headline_that_is_a_whole_quoted_sentence_is_bolded_in_place_not_said_twice(app_page):
+    # A yes/no answer of two quoted sentences takes the best one as its headline (`shorts.best_sentence`):
+    # the page showed it in bold and then again as the first line of the quote.
+    question = "Can I get a loan from Shapla Pay?"
+    native = native_ask(question)
+    assert not native["abstained"] and len(native["quotes"]) == 2
+    assert [s["text"] for s in native["short_answers"]] == [native["quotes"][0]["text"]]
+    ask_in_ui(app_page, question)
+    assert app_page.query_selector("#short-answer") is None
+    assert app_page.text_content("#answer-text") == native["answer"]
+    assert app_page.text_content("#answer-text strong") == native["quotes"][0]["text"]
