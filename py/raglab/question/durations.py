@@ -85,11 +85,12 @@ def counts_in(unit: str, text: str) -> bool:
 # By when the customer must act ("How many days do I have to report it?", "কত দিনের মধ্যে অভিযোগ করতে হবে?"): a
 # deadline, which a time the help centre takes ("অভিযোগ জানানোর ৭ কার্যদিবসের মধ্যে তা নিষ্পত্তি করা হয়", the
 # complaint resolved within 7 working days) does not answer, though both are "within" a number of days.
-_DEADLINE_ASKED = re.compile(r"\bhow many (?:days|hours|weeks) do (?:i|we) have (?:to|left)\b|\bby when (?:must|should|do) (?:i|we)\b|"
-                             r"\bdeadline\b|\btime limit\b|(?:কত|কয়) ?দিনের মধ্যে[^?।,]*?(?:তে|তেই) হবে|সময়সীমা|শেষ সময়|"
-                             r"\b(?:koto|koy) ?din(?:er)? (?:moddhe|modhe|vitore)\b[^?]*?\b(?:korte|dite|janate) hobe\b", re.IGNORECASE)
+_A, _Z = "(?<![A-Za-z0-9_\u0980-\u09ff])", "(?![A-Za-z0-9_\u0980-\u09ff])"  # a word's ends, by explicit classes (never \b)
+_DEADLINE_ASKED = re.compile(rf"{_A}how many (?:days|hours|weeks) do (?:i|we) have (?:to|left){_Z}|{_A}by when (?:must|should|do) (?:i|we){_Z}|"
+                             rf"{_A}deadline{_Z}|{_A}time limit{_Z}|(?:কত|কয়) ?দিনের মধ্যে[^?।,]*?(?:তে|তেই) হবে|সময়সীমা|শেষ সময়|"
+                             rf"{_A}(?:koto|koy) ?din(?:er)? (?:moddhe|modhe|vitore){_Z}[^?]*?{_A}(?:korte|dite|janate) hobe{_Z}", re.IGNORECASE)
 # A deadline stated: what one must do ("must be made within", "করতে হবে"), or the word itself.
-_DEADLINE_STATED = re.compile(r"\b(?:must|have to|has to|deadline|no later than|at the latest)\b|(?:তে|তেই) হবে|সময়সীমা|শেষ সময়",
+_DEADLINE_STATED = re.compile(rf"{_A}(?:must|have to|has to|deadline|no later than|at the latest){_Z}|(?:তে|তেই) হবে|সময়সীমা|শেষ সময়",
                               re.IGNORECASE)
 
 

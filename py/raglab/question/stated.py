@@ -13,7 +13,7 @@ import functools
 import re
 
 from raglab.text.answertypes import asked_sentences, typed_spans
-from raglab.text.numbers import numbers
+from raglab.text.numbers import TO_BANGLA_DIGITS, numbers
 
 # A person's bare number: "is 16", "he's 16", "shes 16", "i'm 17", "am 15", "বয়স ১৬" is typed already.
 _IS_N = re.compile(r"\b(?:is|am|are|i'?m|he'?s|she'?s|hes|shes|he|she|aged?)\s+(\d{1,2})\b(?!\s*(?:%|taka|tk|times?|days?|"
@@ -50,16 +50,18 @@ def stated_kinds(question: str) -> frozenset[str]:
 # How customers write an amount that the help centre writes otherwise: "25k", "2.5k", "20-25k" (thousands),
 # "1.5 lakh", "1 lac", "50 thousand", "20 hajar" (a multiplier in Latin letters after digits, which the Banglish
 # reader would spell as a Bangla word: "lac" is no লাখ), "500/-" (taka) and "taka 500".
-_DIGITS = r"(?:\d+(?:[,.]\d+)*|[০-৯]+(?:[,.][০-৯]+)*)"
-_K = re.compile(rf"(?<![A-Za-z0-9_\u0980-\u09ff.,])(?:({_DIGITS})\s?[-–]\s?)?({_DIGITS})\s?[kK](?![A-Za-z\u0980-\u09ff])")
+# Explicit classes, never \d, \s or \b: the Unicode database differs between the native Python and the page's.
+_DIGITS = r"(?:[0-9]+(?:[,.][0-9]+)*|[০-৯]+(?:[,.][০-৯]+)*)"
+_SP = "[ \t\n\r\f\v]"
+_K = re.compile(rf"(?<![A-Za-z0-9_\u0980-\u09ff.,])(?:({_DIGITS}){_SP}?[-–]{_SP}?)?({_DIGITS}){_SP}?[kK](?![A-Za-z\u0980-\u09ff])")
 _LATIN_TIMES = {"thousand": 3, "hajar": 3, "hazar": 3, "lakh": 5, "lakhs": 5, "lac": 5, "lacs": 5, "lak": 5, "crore": 7,
                 "million": 6}  # the zeros each multiplies by
-_TIMES = re.compile(rf"(?<![A-Za-z0-9_\u0980-\u09ff.,])({_DIGITS})\s?({'|'.join(_LATIN_TIMES)})\b", re.IGNORECASE)
-_DASH = re.compile(rf"(?<![A-Za-z0-9_\u0980-\u09ff.,])({_DIGITS})\s?/-")
-_TAKA_FIRST = re.compile(rf"\btaka\.?\s?({_DIGITS})(?![\d,.]*\s?(?:taka|tk|টাকা|৳))", re.IGNORECASE)
-_MONEY_NEAR = re.compile(r"\s?(?:taka|tk|টাকা|৳)", re.IGNORECASE)
-_MONEY_BEFORE = re.compile(r"(?:taka|tk\.?|bdt|টাকা|৳)\s?$", re.IGNORECASE)
-_BN_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
+_TIMES = re.compile(rf"(?<![A-Za-z0-9_\u0980-\u09ff.,])({_DIGITS}){_SP}?({'|'.join(_LATIN_TIMES)})(?![A-Za-z0-9_\u0980-\u09ff])",
+                    re.IGNORECASE)
+_DASH = re.compile(rf"(?<![A-Za-z0-9_\u0980-\u09ff.,])({_DIGITS}){_SP}?/-")
+_TAKA_FIRST = re.compile(rf"(?<![A-Za-z0-9_\u0980-\u09ff])taka\.?{_SP}?({_DIGITS})(?![0-9০-৯,.]*{_SP}?(?:taka|tk|টাকা|৳))", re.IGNORECASE)
+_MONEY_NEAR = re.compile(rf"{_SP}?(?:taka|tk|টাকা|৳)", re.IGNORECASE)
+_MONEY_BEFORE = re.compile(rf"(?:taka|tk\.?|bdt|টাকা|৳){_SP}?$", re.IGNORECASE)
 
 
 def _scaled(digits: str, zeros: int) -> str:
@@ -69,7 +71,7 @@ def _scaled(digits: str, zeros: int) -> str:
     part = part.ljust(zeros, "0")
     whole, rest = (whole + part[:zeros]).lstrip("0") or "0", part[zeros:].rstrip("0")
     plain = whole + ("." + rest if rest else "")
-    return plain.translate(_BN_DIGITS) if any("০" <= c <= "৯" for c in digits) else plain
+    return plain.translate(TO_BANGLA_DIGITS) if any("০" <= c <= "৯" for c in digits) else plain
 
 
 @functools.lru_cache(maxsize=4096)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # imported where numbers in words are read: see number_values
 # Numbers in either digit script, with grouping commas and a decimal point ("1,50,000", "১.৮৫").
 NUMBER = re.compile(r"[0-9\u09e6-\u09ef]+(?:[,.][0-9\u09e6-\u09ef]+)*")
 BANGLA_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+TO_BANGLA_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")  # a value written back in a Bangla text's digits
 
 
 def numbers(text: str) -> list[str]:
@@ -432,7 +433,7 @@ def spoken_digits(text: str) -> str:
         if NUMBER.search(piece) or value == "1" or not (tail or money or len(value.partition(".")[0]) >= 3):  # 100 or more
             continue
         bangla = any("\u0980" <= ch <= "\u09ff" for ch in piece)
-        digits = value.translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")) if bangla else value
+        digits = value.translate(TO_BANGLA_DIGITS) if bangla else value
         out.append(text[last:start] + digits + (" " + tail if tail else ""))
         last = end
     return "".join(out) + text[last:]
